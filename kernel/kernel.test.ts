@@ -1,0 +1,136 @@
+import test from "ava";
+import { token } from "./container.js";
+import { loadConfig } from "./config.js";
+import { DependencyErrors } from "./dependency-order.js";
+import { hasErrorCode } from "./errors.js";
+import { KernelErrors, SvcKernel } from "./kernel.js";
+import { LifecycleErrors } from "./lifecycle.js";
+import type { SvcPlugin } from "./plugin.js";
+
+const config = loadConfig({ NODE_ENV: "test" });
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function recorder() {
+  const events: string[] = [];
+  const plugin = (name: string, extra: Partial<SvcPlugin> = {}): SvcPlugin => ({
+    name,
+    register: () => void events.push(`register:${name}`),
+    start: () => void events.push(`start:${name}`),
+    stop: () => void events.push(`stop:${name}`),
+    ...extra,
+  });
+  return { events, plugin };
+}
+
+test("start follows dependsOn and stop is the exact reverse", async (t) => {
+  const { events, plugin } = recorder();
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel
+    .add(plugin("rest", { dependsOn: ["database", "auth"] }))
+    .add(plugin("auth", { dependsOn: ["database"] }))
+    .add(plugin("database"))
+    .add(plugin("metrics"));
+  await kernel.start();
+  t.deepEqual(kernel.startOrder, ["database", "auth", "rest", "metrics"]);
+  t.is(kernel.state, "started");
+  await kernel.stop();
+  t.deepEqual(events, [
+    "register:database", "register:auth", "register:rest", "register:metrics",
+    "start:database", "start:auth", "start:rest", "start:metrics",
+    "stop:metrics", "stop:rest", "stop:auth", "stop:database",
+  ]);
+  t.is(kernel.state, "stopped");
+});
+
+test("a plugin failing in start stops only the plugins that started, in reverse", async (t) => {
+  const { events, plugin } = recorder();
+  const kernel = new SvcKernel({ config, logger: silent });
+  const boom = new Error("cannot connect");
+  kernel
+    .add(plugin("a"))
+    .add(plugin("b", { dependsOn: ["a"] }))
+    .add(plugin("c", { dependsOn: ["b"], start: () => Promise.reject(boom) }))
+    .add(plugin("d", { dependsOn: ["c"] }));
+  const error = await t.throwsAsync(() => kernel.start());
+  t.is((error as { code?: string }).code, KernelErrors.PHASE_FAILED.code);
+  t.is(error?.cause, boom);
+  t.deepEqual(events.filter((e) => !e.startsWith("register")), ["start:a", "start:b", "stop:b", "stop:a"]);
+  t.is(kernel.state, "failed");
+  await kernel.stop(); // a failed kernel has nothing left to stop
+  t.is(events.filter((e) => e.startsWith("stop")).length, 2);
+});
+
+test("a missing dependency is refused with its code", async (t) => {
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({ name: "rest", dependsOn: ["database"], start() {} });
+  const error = await t.throwsAsync(() => kernel.start());
+  t.true(hasErrorCode(error, DependencyErrors.MISSING_DEPENDENCY));
+});
+
+test("a dependency cycle is refused with its code", (t) => {
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({ name: "a", dependsOn: ["b"], start() {} }).add({ name: "b", dependsOn: ["a"], start() {} });
+  const error = t.throws(() => kernel.register());
+  t.true(hasErrorCode(error, DependencyErrors.DEPENDENCY_CYCLE));
+});
+
+test("duplicate and badly named plugins are refused", (t) => {
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({ name: "auth", start() {} });
+  t.true(hasErrorCode(t.throws(() => kernel.add({ name: "auth", start() {} })), KernelErrors.DUPLICATE_PLUGIN));
+  t.true(hasErrorCode(t.throws(() => kernel.add({ name: "Not Kebab", start() {} })), KernelErrors.INVALID_PLUGIN_NAME));
+});
+
+test("a start phase that exceeds its time limit fails with the timeout code and stops the others", async (t) => {
+  const { events, plugin } = recorder();
+  const kernel = new SvcKernel({ config, logger: silent, timeouts: { start: 20 } });
+  kernel.add(plugin("fast")).add(plugin("slow", { start: () => new Promise(() => {}) }));
+  const error = await t.throwsAsync(() => kernel.start());
+  t.true(hasErrorCode(error, KernelErrors.PHASE_TIMEOUT));
+  t.deepEqual(events.filter((e) => e.startsWith("stop")), ["stop:fast"]);
+});
+
+test("a stop phase that hangs is bounded, logged, and the remaining plugins still stop", async (t) => {
+  const { events, plugin } = recorder();
+  const logged: string[] = [];
+  const logger = { ...silent, error: (message: string) => void logged.push(message) };
+  const kernel = new SvcKernel({ config, logger, timeouts: { stop: 20 } });
+  kernel.add(plugin("first")).add(plugin("stuck", { stop: () => new Promise(() => {}) }));
+  await kernel.start();
+  await kernel.stop();
+  t.deepEqual(events.filter((e) => e.startsWith("stop")), ["stop:first"]);
+  t.is(logged.length, 1);
+  t.regex(logged[0]!, /stuck/);
+});
+
+test("lifecycle: adding after registration or stopping twice behaves predictably", async (t) => {
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({ name: "x", start() {} });
+  await kernel.start();
+  t.true(hasErrorCode(t.throws(() => kernel.add({ name: "y", start() {} })), LifecycleErrors.WRONG_STATE));
+  await t.throwsAsync(() => kernel.start(), { code: LifecycleErrors.WRONG_STATE.code } as never);
+  await Promise.all([kernel.stop(), kernel.stop()]);
+  t.is(kernel.state, "stopped");
+});
+
+test("two kernels in one process do not share bindings", (t) => {
+  const GREETING = token<string>("test.Greeting");
+  const one = new SvcKernel({ config, logger: silent });
+  const two = new SvcKernel({ config, logger: silent });
+  one.container.bind(GREETING, { useValue: "hello" });
+  t.false(two.container.isBound(GREETING));
+  two.container.bind(GREETING, { useValue: "bonjour" });
+  t.is(one.container.resolve(GREETING), "hello");
+  t.is(two.container.resolve(GREETING), "bonjour");
+});
+
+test("plugins see bindings made by plugins registered before them", async (t) => {
+  const NUMBER = token<number>("test.Number");
+  const kernel = new SvcKernel({ config, logger: silent });
+  let seen = 0;
+  kernel
+    .add({ name: "consumer", dependsOn: ["provider"], start: (ctx) => void (seen = ctx.resolve(NUMBER)) })
+    .add({ name: "provider", register: (ctx) => void ctx.container.bind(NUMBER, { useValue: 42 }) });
+  await kernel.start();
+  t.is(seen, 42);
+});

@@ -1,0 +1,34 @@
+import test from "ava";
+import { hasErrorCode } from "./errors.js";
+import { OpenApiErrors, OpenApiRegistry, toOpenApiPath } from "./openapi-registry.js";
+
+test("express paths become OpenAPI templates", (t) => {
+  t.is(toOpenApiPath("/todos/:id"), "/todos/{id}");
+  t.is(toOpenApiPath("/a/:x/b/:y_z/"), "/a/{x}/b/{y_z}");
+  t.is(toOpenApiPath("/"), "/");
+});
+
+test("operations merge per path; the same operation twice is refused", (t) => {
+  const registry = new OpenApiRegistry({ title: "t", version: "1" });
+  registry.addOperation("get", "/todos/:id", { responses: { 200: { description: "ok" } } });
+  registry.addOperation("patch", "/todos/:id", { responses: { 200: { description: "ok" } } });
+  t.deepEqual(Object.keys(registry.document().paths!["/todos/{id}"]!), ["get", "patch"]);
+  const error = t.throws(() => registry.addOperation("get", "/todos/{id}", { responses: {} }));
+  t.true(hasErrorCode(error, OpenApiErrors.DUPLICATE_OPERATION));
+});
+
+test("identical components may be re-added, conflicting ones may not", (t) => {
+  const registry = new OpenApiRegistry({ title: "t", version: "1" });
+  registry.addSchema("Todo", { type: "object" });
+  t.notThrows(() => registry.addSchema("Todo", { type: "object" }));
+  t.true(hasErrorCode(t.throws(() => registry.addSchema("Todo", { type: "string" })), OpenApiErrors.DUPLICATE_COMPONENT));
+});
+
+test("the ETag is the SHA-256 of the served JSON and changes with the document", (t) => {
+  const registry = new OpenApiRegistry({ title: "t", version: "1" });
+  const first = registry.serialized();
+  t.is(registry.serialized(), first); // cached
+  t.regex(first.etag, /^"[0-9a-f]{64}"$/);
+  registry.addTag({ name: "todos" });
+  t.not(registry.serialized().etag, first.etag);
+});

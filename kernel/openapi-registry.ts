@@ -1,0 +1,152 @@
+import { createHash } from "node:crypto";
+import {
+  OpenApiBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type PathItemObject,
+  type ReferenceObject,
+  type ResponseObject,
+  type SchemaObject,
+  type SecuritySchemeObject,
+  type TagObject,
+} from "openapi3-ts/oas31";
+import { defineErrors } from "./errors.js";
+
+export type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from "openapi3-ts/oas31";
+
+export const OpenApiErrors = defineErrors("OPENAPI", {
+  DUPLICATE_OPERATION: {
+    message: (method: string, path: string) => `OpenAPI already documents ${method.toUpperCase()} ${path}`,
+  },
+  DUPLICATE_COMPONENT: {
+    message: (kind: string, name: string) => `OpenAPI component ${kind} "${name}" is already defined differently`,
+  },
+});
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/** The serialized document with its strong ETag (SHA-256 of the exact bytes served). */
+export interface SerializedOpenApi {
+  readonly json: string;
+  readonly etag: string;
+}
+
+/**
+ * The kernel's OpenAPI 3.1 document, built by plugins as they start. Paths may be given in
+ * express form (`/todos/:id`) and are stored in OpenAPI form (`/todos/{id}`). Serialization is
+ * cached until the next contribution, so `GET /openapi.json` costs nothing per request.
+ *
+ * @example
+ * ctx.openapi.addOperation("get", "/todos/:id", { summary: "Read a todo", responses: { 200: { description: "OK" } } });
+ * ctx.openapi.addSchema("Todo", { type: "object", properties: { title: { type: "string" } } });
+ */
+export class OpenApiRegistry {
+  private readonly builder: OpenApiBuilder;
+  private cached?: SerializedOpenApi;
+
+  constructor(info: { title: string; version: string; description?: string }) {
+    this.builder = OpenApiBuilder.create({
+      openapi: "3.1.0",
+      info: { title: info.title, version: info.version, description: info.description },
+      paths: {},
+      components: { schemas: {}, securitySchemes: {}, responses: {} },
+    });
+  }
+
+  /** Documents one operation; documenting the same method and path twice is an error. */
+  addOperation(method: (typeof METHODS)[number], path: string, operation: OperationObject): this {
+    const openApiPath = toOpenApiPath(path);
+    const existing = this.builder.rootDoc.paths?.[openApiPath];
+    if (existing?.[method]) throw OpenApiErrors.DUPLICATE_OPERATION(method, openApiPath);
+    this.builder.addPath(openApiPath, { [method]: operation });
+    return this.changed();
+  }
+
+  /** Merges a whole path item (every method in it must be new). */
+  addPath(path: string, item: PathItemObject): this {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) this.addOperation(method, path, operation);
+    }
+    return this;
+  }
+
+  /** Adds a named schema; re-adding an identical one is allowed (two routers, one model). */
+  addSchema(name: string, schema: SchemaObject | ReferenceObject): this {
+    this.addComponent("schemas", name, schema);
+    return this;
+  }
+
+  addResponse(name: string, response: ResponseObject | ReferenceObject): this {
+    this.addComponent("responses", name, response);
+    return this;
+  }
+
+  addSecurityScheme(name: string, scheme: SecuritySchemeObject): this {
+    this.addComponent("securitySchemes", name, scheme);
+    return this;
+  }
+
+  addTag(tag: TagObject): this {
+    const tags = this.builder.rootDoc.tags ?? [];
+    if (!tags.some((existing) => existing.name === tag.name)) this.builder.addTag(tag);
+    return this.changed();
+  }
+
+  /** True when a component of that kind and name exists (lets plugins share one definition). */
+  hasComponent(kind: "schemas" | "responses" | "securitySchemes", name: string): boolean {
+    return this.builder.rootDoc.components?.[kind]?.[name] !== undefined;
+  }
+
+  /** The live document. Treat it as read-only; contribute through the add* methods. */
+  document(): OpenAPIObject {
+    return this.builder.getSpec();
+  }
+
+  /** JSON text and ETag, computed once per change. */
+  serialized(): SerializedOpenApi {
+    if (!this.cached) {
+      const json = JSON.stringify(this.builder.getSpec());
+      this.cached = { json, etag: `"${createHash("sha256").update(json).digest("hex")}"` };
+    }
+    return this.cached;
+  }
+
+  private addComponent(kind: "schemas" | "responses" | "securitySchemes", name: string, value: object): void {
+    const components = (this.builder.rootDoc.components ??= {});
+    const section = (components[kind] ??= {}) as Record<string, object>;
+    const existing = section[name];
+    if (existing !== undefined) {
+      if (JSON.stringify(existing) !== JSON.stringify(value)) throw OpenApiErrors.DUPLICATE_COMPONENT(kind, name);
+      return;
+    }
+    section[name] = value;
+    this.changed();
+  }
+
+  private changed(): this {
+    this.cached = undefined;
+    return this;
+  }
+}
+
+/**
+ * Converts an express route path to an OpenAPI path template.
+ *
+ * @example
+ * toOpenApiPath("/todos/:id"); // "/todos/{id}"
+ */
+export function toOpenApiPath(path: string): string {
+  const templated = path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+  const trimmed = templated.length > 1 ? templated.replace(/\/+$/, "") : templated;
+  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
