@@ -1,0 +1,33 @@
+import type { RequestHandler, Router } from "express";
+import { token } from "../kernel/container.js";
+import type { SvcPlugin } from "../kernel/plugin.js";
+
+/**
+ * The router plugins mount their routes on. The host places it after authentication and request
+ * logging and before `/openapi.json`, the 404 handler and the error handler.
+ *
+ * @example
+ * start(ctx) { ctx.resolve(HTTP_ROUTER).get("/health", (_req, res) => res.json({ data: { ok: true } })); }
+ */
+export const HTTP_ROUTER = token<Router>("http.Router");
+
+/**
+ * The authentication hook of the middleware stack. The auth plugin binds it to a middleware that
+ * sets `req.user` (and rejects bad credentials with 401); without it, every request is anonymous.
+ */
+export const AUTHENTICATION_MIDDLEWARE = token<RequestHandler>("http.AuthenticationMiddleware");
+
+/** The request-logging hook of the middleware stack, bound by the logging plugin. */
+export const REQUEST_LOGGING_MIDDLEWARE = token<RequestHandler>("http.RequestLoggingMiddleware");
+
+/**
+ * Marks a router built without a path (the legacy `modelRouter(Model, options)`): calling
+ * `[MOUNT_AT](path)` gives the plugin that serves it at `path`. `setupServer`'s `addRoutes`
+ * facade calls it when such a router is passed to `router.use(path, ...)`.
+ */
+export const MOUNT_AT: unique symbol = Symbol.for("svc.mountAt");
+
+export interface PathlessRouter {
+  readonly name: string;
+  [MOUNT_AT](path: string): SvcPlugin;
+}

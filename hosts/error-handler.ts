@@ -1,0 +1,73 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { APIError, type ErrorResponseBody } from "../kernel/api-error.js";
+import type { SvcLogger } from "../kernel/logger.js";
+import type { ErrorTracker } from "../contracts/error-tracker.js";
+import { getRequestContext } from "../plugins/logging/request-context.js";
+import { toAPIError } from "./error-response.js";
+
+/**
+ * The JSON 404 for routes nothing matched.
+ *
+ * @example
+ * app.use(notFoundHandler());
+ */
+export function notFoundHandler(): RequestHandler {
+  return function svcNotFound(req, _res, next) {
+    next(
+      new APIError({
+        status: 404,
+        title: "Not found",
+        code: "HTTP_NOT_FOUND",
+        detail: `${req.method} ${req.path} matches no route`,
+      }),
+    );
+  };
+}
+
+export interface ErrorHandlerOptions {
+  logger: () => SvcLogger;
+  errorTracker: () => ErrorTracker | undefined;
+}
+
+/**
+ * The one error handler: renders ARCHITECTURE §4's shape
+ * `{errors: [{status, title, detail?, code?, source?, meta?}], requestId}` for every error.
+ * 5xx details (messages, stacks) go to the log and the error tracker with the request id, never
+ * to the client; 4xx are neither logged as errors nor reported.
+ *
+ * @example
+ * app.use(errorHandler({ logger: () => logger, errorTracker: () => undefined }));
+ */
+export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
+  return function svcErrorHandler(error: unknown, req, res, next) {
+    const apiError = toAPIError(error);
+    const requestId = req.requestId;
+    if (apiError.status >= 500) {
+      const cause = apiError.cause ?? apiError;
+      const context = getRequestContext();
+      options.logger().error(`${req.method} ${req.originalUrl} failed: ${describe(cause)}`, {
+        requestId,
+        status: apiError.status,
+        stack: cause instanceof Error ? cause.stack : undefined,
+      });
+      if (!apiError.disableExternalErrorTracking) {
+        options.errorTracker()?.captureException(cause, {
+          requestId,
+          userId: context?.userId ?? req.user?.id,
+          appVersion: context?.appVersion,
+        });
+      }
+    }
+    if (res.headersSent) {
+      // Too late for a JSON body: let express close the connection.
+      next(error);
+      return;
+    }
+    const body: ErrorResponseBody = { errors: [apiError.toErrorObject()], requestId };
+    res.status(apiError.status).json(body);
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,119 @@
+import cors, { type CorsOptions } from "cors";
+import express, { type Express, type RequestHandler, type Router } from "express";
+import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, REQUEST_LOGGING_MIDDLEWARE } from "../contracts/http.js";
+import { ERROR_TRACKER } from "../contracts/error-tracker.js";
+import type { SvcKernel } from "../kernel/kernel.js";
+import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
+import { docsUiRouter } from "./docs-ui.js";
+import { errorHandler, notFoundHandler } from "./error-handler.js";
+
+export interface HttpStackOptions {
+  /** CORS settings (`cors` package); `false` sends no CORS headers. Default: any origin, no credentials. */
+  cors?: CorsOptions | false;
+  /** Largest accepted JSON body (bytes or a size string); larger → 413. Default `1mb`. */
+  bodyLimit?: string | number;
+  /** express's `trust proxy` setting, needed behind a load balancer for real client IPs. */
+  trustProxy?: boolean | number | string;
+  /** Host middleware added with `addMiddleware`, run after authentication and logging. */
+  middleware?: readonly RequestHandler[];
+}
+
+/** The names of the stack's layers, in order — what the parity test compares. */
+export const STACK_ORDER = [
+  "svcCorrelation",
+  "svcCors",
+  "svcJsonBody",
+  "svcAuthentication",
+  "svcRequestLogging",
+  "svcHostMiddleware",
+  "svcRoutes",
+  "svcOpenApi",
+  "svcDocsUi",
+  "svcNotFound",
+  "svcErrorHandler",
+] as const;
+
+/**
+ * Builds the one middleware stack both hosts use, in this order: request context and
+ * correlation, CORS, JSON body parser (size-limited), authentication hook, request-logging hook,
+ * host middleware, plugin routes, `GET /openapi.json`, `GET /docs` (when enabled), JSON 404 and
+ * the error handler. The hooks are filled from the kernel's container once plugins have
+ * registered, so a plugin can take a slot without the host knowing about it.
+ *
+ * @example
+ * const { app } = createHttpStack(kernel, { bodyLimit: "512kb" });
+ */
+export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {}): { app: Express; router: Router } {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy ?? false);
+
+  const router = express.Router();
+  kernel.container.bind(HTTP_ROUTER, { useValue: router });
+
+  const passThrough: RequestHandler = (_req, _res, next) => next();
+  const slot = (name: string, resolve: () => RequestHandler | undefined): RequestHandler => {
+    let handler: RequestHandler | undefined;
+    const named = {
+      [name]: ((req, res, next) => {
+        handler ??= resolve() ?? passThrough;
+        return handler(req, res, next);
+      }) as RequestHandler,
+    };
+    return named[name]!;
+  };
+  const named = (name: string, handler: RequestHandler): RequestHandler => slot(name, () => handler);
+
+  const hostMiddleware = [...(options.middleware ?? [])];
+  const runHostMiddleware: RequestHandler = (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      const handler = hostMiddleware[index++];
+      if (!handler) return next();
+      try {
+        const result = handler(req, res, step) as unknown;
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+
+  app.use(correlationMiddleware());
+  app.use(named("svcCors", options.cors === false ? passThrough : cors(options.cors ?? {})));
+  app.use(named("svcJsonBody", express.json({ limit: options.bodyLimit ?? "1mb", strict: true })));
+  app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
+  app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
+  app.use(named("svcHostMiddleware", runHostMiddleware));
+  app.use(named("svcRoutes", router));
+  app.use(
+    named("svcOpenApi", (req, res, next) => {
+      if (req.path !== "/openapi.json" || (req.method !== "GET" && req.method !== "HEAD")) return next();
+      const { json, etag } = kernel.openapi.serialized();
+      res.setHeader("ETag", etag);
+      res.setHeader("Cache-Control", "no-cache");
+      if (req.fresh) {
+        res.status(304).end();
+        return;
+      }
+      res.type("application/json").send(json);
+    }),
+  );
+  app.use("/docs", named("svcDocsUi", kernel.config.enableApiDocsUi ? docsUiRouter("/openapi.json") : passThrough));
+  app.use(notFoundHandler());
+  app.use(
+    errorHandler({
+      logger: () => kernel.pluginContext.logger,
+      errorTracker: () => kernel.container.tryResolve(ERROR_TRACKER),
+    }),
+  );
+  return { app, router };
+}
+
+/** The names of the app's top-level layers, for checking the stack order. */
+export function stackLayerNames(app: Express): string[] {
+  const stack = (app as unknown as { router: { stack: { name: string }[] } }).router.stack;
+  return stack.map((layer) => layer.name);
+}

@@ -1,0 +1,192 @@
+import test from "ava";
+import express from "express";
+import request from "supertest";
+import { HTTP_ROUTER } from "../contracts/http.js";
+import { APIError } from "../kernel/api-error.js";
+import { hasErrorCode } from "../kernel/errors.js";
+import type { SvcPlugin } from "../kernel/plugin.js";
+import { STACK_ORDER, stackLayerNames } from "./http-stack.js";
+import { HostErrors, SvcApp } from "./svc-app.js";
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const env = { NODE_ENV: "test" };
+
+function widgetPlugin(): SvcPlugin {
+  return {
+    name: "widgets",
+    start(ctx) {
+      const router = ctx.resolve(HTTP_ROUTER);
+      router.get("/widgets", (_req, res) => res.json({ data: [{ name: "a" }] }));
+      router.post("/widgets", (req, res) => res.status(201).json({ data: req.body }));
+      router.get("/boom", () => {
+        throw new Error("database password is hunter2");
+      });
+      router.get("/teapot", () => {
+        throw new APIError({ status: 418, title: "I am a teapot", code: "TEAPOT", detail: "short and stout" });
+      });
+      ctx.openapi.addOperation("get", "/widgets", { summary: "List widgets", responses: { 200: { description: "OK" } } });
+    },
+  };
+}
+
+async function build(options = {}) {
+  const app = new SvcApp({ env, database: false, logger: silent, ...options }).register(widgetPlugin());
+  const http = await app.build();
+  return { app, http };
+}
+
+test("the stack has the documented order", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  t.deepEqual(stackLayerNames(http), [...STACK_ORDER]);
+});
+
+test("/openapi.json carries a SHA-256 ETag and answers If-None-Match with 304", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const first = await request(http).get("/openapi.json").expect(200);
+  t.regex(first.headers.etag!, /^"[0-9a-f]{64}"$/);
+  t.is(first.body.openapi, "3.1.0");
+  t.truthy(first.body.paths["/widgets"].get);
+  const again = await request(http).get("/openapi.json").set("If-None-Match", first.headers.etag!).expect(304);
+  t.is(again.text, "");
+  await request(http).get("/openapi.json").set("If-None-Match", '"stale"').expect(200);
+});
+
+test("unknown routes get the JSON 404 shape with the request id", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const response = await request(http).get("/nope").set("X-Request-ID", "req-123").expect(404);
+  t.is(response.headers["x-request-id"], "req-123");
+  t.deepEqual(response.body, {
+    errors: [{ status: "404", title: "Not found", code: "HTTP_NOT_FOUND", detail: "GET /nope matches no route" }],
+    requestId: "req-123",
+  });
+});
+
+test("an oversized body gets 413 in the error shape", async (t) => {
+  const { app, http } = await build({ bodyLimit: 1024 });
+  t.teardown(() => app.stop());
+  const response = await request(http).post("/widgets").send({ blob: "x".repeat(5000) }).expect(413);
+  t.is(response.body.errors[0].status, "413");
+  t.is(response.body.errors[0].code, "HTTP_PAYLOAD_TOO_LARGE");
+  t.truthy(response.body.requestId);
+});
+
+test("malformed JSON gets 400, not 500", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const response = await request(http).post("/widgets").set("Content-Type", "application/json").send('{"a":').expect(400);
+  t.is(response.body.errors[0].code, "HTTP_MALFORMED_BODY");
+});
+
+test("a thrown error becomes an opaque 500 that leaks nothing", async (t) => {
+  const logged: Array<{ message: string; meta?: Record<string, unknown> }> = [];
+  const logger = { ...silent, error: (message: string, meta?: Record<string, unknown>) => void logged.push({ message, meta }) };
+  const { app, http } = await build({ logger });
+  t.teardown(() => app.stop());
+  const response = await request(http).get("/boom").set("X-Request-ID", "req-500").expect(500);
+  t.deepEqual(response.body, {
+    errors: [{ status: "500", title: "Internal server error", code: "HTTP_INTERNAL" }],
+    requestId: "req-500",
+  });
+  t.false(response.text.includes("hunter2"));
+  t.false(response.text.includes("at "));
+  // The details go to the log, tied to the request id.
+  t.is(logged.length, 1);
+  t.is(logged[0]!.meta?.requestId, "req-500");
+  t.regex(String(logged[0]!.meta?.stack), /hunter2/);
+});
+
+test("APIErrors keep their status, code and detail", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const response = await request(http).get("/teapot").expect(418);
+  t.deepEqual(response.body.errors, [{ status: "418", title: "I am a teapot", code: "TEAPOT", detail: "short and stout" }]);
+});
+
+test("host middleware runs before routes and can reject", async (t) => {
+  const app = new SvcApp({ env, database: false, logger: silent })
+    .register(widgetPlugin())
+    .addMiddleware((req, res, next) => {
+      res.setHeader("X-Seen", "yes");
+      if (req.headers["x-block"]) return next(new APIError({ status: 403, title: "Blocked" }));
+      next();
+    });
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const ok = await request(http).get("/widgets").expect(200);
+  t.is(ok.headers["x-seen"], "yes");
+  await request(http).get("/widgets").set("X-Block", "1").expect(403);
+});
+
+test("a plain express Router can be registered", async (t) => {
+  const router = express.Router();
+  router.get("/ping", (_req, res) => res.json({ data: "pong" }));
+  const app = new SvcApp({ env, database: false, logger: silent }).register(router);
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  t.deepEqual((await request(http).get("/ping").expect(200)).body, { data: "pong" });
+});
+
+test("registering after build is refused", async (t) => {
+  const { app } = await build();
+  t.teardown(() => app.stop());
+  t.true(hasErrorCode(t.throws(() => app.register(widgetPlugin())), HostErrors.ALREADY_BUILT));
+});
+
+test("CORS headers are sent by default and can be turned off", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const response = await request(http).get("/widgets").set("Origin", "https://example.com").expect(200);
+  t.is(response.headers["access-control-allow-origin"], "*");
+  const off = await build({ cors: false });
+  t.teardown(() => off.app.stop());
+  const none = await request(off.http).get("/widgets").set("Origin", "https://example.com").expect(200);
+  t.is(none.headers["access-control-allow-origin"], undefined);
+});
+
+test("/docs serves the local Swagger UI only when ENABLE_API_DOCS_UI=true", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  await request(http).get("/docs/").expect(404);
+  const enabled = await build({ env: { NODE_ENV: "test", ENABLE_API_DOCS_UI: "true" } });
+  t.teardown(() => enabled.app.stop());
+  await request(enabled.http).get("/docs").expect(301);
+  const page = await request(enabled.http).get("/docs/").expect(200);
+  t.regex(page.text, /swagger-ui-bundle\.js/);
+  t.false(page.text.includes("https://"), "no CDN");
+  await request(enabled.http).get("/docs/swagger-ui-bundle.js").expect(200);
+  const init = await request(enabled.http).get("/docs/init.js").expect(200);
+  t.regex(init.text, /\/openapi\.json/);
+});
+
+test("graceful shutdown lets an in-flight request finish, then refuses new connections", async (t) => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const stopped: string[] = [];
+  const app = new SvcApp({ env, database: false, logger: silent, port: 0, handleSignals: false })
+    .register({
+      name: "slow",
+      start(ctx) {
+        ctx.resolve(HTTP_ROUTER).get("/slow", async (_req, res) => {
+          entered();
+          await gate;
+          res.json({ data: "done" });
+        });
+      },
+      stop: () => void stopped.push("slow"),
+    });
+  const running = await app.start();
+  const inFlight = fetch(`${running.url}/slow`).then((response) => response.json());
+  await inside;
+  const stopping = app.stop();
+  // Let the terminator begin closing, then finish the request it must wait for.
+  setTimeout(release, 50);
+  t.deepEqual(await inFlight, { data: "done" });
+  await stopping;
+  t.deepEqual(stopped, ["slow"]);
+  await t.throwsAsync(() => fetch(`${running.url}/slow`));
+});

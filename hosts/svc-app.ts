@@ -1,0 +1,239 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Express, RequestHandler, Router } from "express";
+import { createHttpTerminator, type HttpTerminator } from "http-terminator";
+import { loadConfig, type SvcConfig } from "../kernel/config.js";
+import type { Provider, Token } from "../kernel/container.js";
+import type { Environment } from "../kernel/environment.js";
+import { defineErrors } from "../kernel/errors.js";
+import { SvcKernel, type KernelOptions } from "../kernel/kernel.js";
+import { LOGGER, type SvcLogger } from "../kernel/logger.js";
+import { isSvcPlugin, type SvcPlugin } from "../kernel/plugin.js";
+import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../contracts/http.js";
+import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
+import { logger as globalLogger } from "../plugins/logging/logger.js";
+import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
+
+export const HostErrors = defineErrors("HOST", {
+  UNMOUNTED_ROUTER: {
+    message: (name: string) =>
+      `"${name}" was created without a path: use modelRouter(path, Model, options) with SvcApp, ` +
+      `or mount it with router.use(path, ...) inside setupServer's addRoutes`,
+  },
+  NOT_REGISTRABLE: {
+    message: (what: string) => `register() takes an SvcPlugin, a model router or an express Router, not ${what}`,
+  },
+  ALREADY_BUILT: { message: () => "The app is already built; register plugins and middleware before build()" },
+});
+
+export interface SvcAppOptions extends HttpStackOptions {
+  /** Environment variables to read (default `process.env`). Ignored when `config` is given. */
+  env?: Environment;
+  /** A ready configuration (from `loadConfig`). */
+  config?: SvcConfig;
+  /** Database options; `false` runs without a database (for pure HTTP apps and tests). */
+  database?: DatabasePluginOptions | false;
+  /** Logger for kernel and host messages (default: the framework's global winston logger). */
+  logger?: SvcLogger;
+  /** Upper bound for letting in-flight requests finish on stop, in ms (default 10 s). */
+  shutdownTimeoutMs?: number;
+  /** Stop gracefully on SIGINT/SIGTERM once `start()` has listened (default true). */
+  handleSignals?: boolean;
+  /** Port for `start()`; default `PORT` (3000). 0 picks a free port. */
+  port?: number;
+  /** Host interface for `start()`; default all interfaces. */
+  host?: string;
+  /** The OpenAPI document's info block. */
+  info?: KernelOptions["info"];
+  /** Default plugin phase limits. */
+  timeouts?: KernelOptions["timeouts"];
+}
+
+/** A listening app. */
+export interface RunningApp {
+  readonly app: Express;
+  readonly server: Server;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` (or the bound host). */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The fluent app builder. Register plugins and model routers, add middleware, then `build()` for
+ * an express app (e.g. for supertest) or `start()` to listen on `PORT`.
+ *
+ * @example
+ * const app = new SvcApp()
+ *   .register(modelRouter("/todos", Todo, { permissions: { list: [Permissions.IsAuthenticated] } }))
+ *   .addMiddleware((req, _res, next) => next());
+ * const { url } = await app.start();
+ * // later
+ * await app.stop();
+ */
+export class SvcApp {
+  readonly kernel: SvcKernel;
+  private readonly options: SvcAppOptions;
+  private readonly middleware: RequestHandler[] = [];
+  private readonly overrides: Array<(kernel: SvcKernel) => void> = [];
+  private routerCount = 0;
+  private built?: Promise<Express>;
+  private running?: RunningApp;
+  private terminator?: HttpTerminator;
+  private signalHandler?: (signal: NodeJS.Signals) => void;
+  private stopping?: Promise<void>;
+
+  constructor(options: SvcAppOptions = {}) {
+    this.options = options;
+    const logger = options.logger ?? globalLogger;
+    this.kernel = new SvcKernel({
+      config: options.config ?? loadConfig(options.env ?? process.env),
+      logger,
+      info: options.info,
+      timeouts: options.timeouts,
+    });
+    this.kernel.container.bind(LOGGER, { useValue: logger });
+    if (options.database !== false) this.kernel.add(databasePlugin(options.database ?? {}));
+  }
+
+  get config(): SvcConfig {
+    return this.kernel.config;
+  }
+
+  /**
+   * Adds a plugin, a model router (`modelRouter(path, Model, options)`) or a plain express Router
+   * (mounted at the root, after authentication).
+   */
+  register(pluginOrRouter: SvcPlugin | Router): this {
+    if (this.built) throw HostErrors.ALREADY_BUILT();
+    this.kernel.add(toPlugin(pluginOrRouter, () => `router-${++this.routerCount}`));
+    return this;
+  }
+
+  /** Adds middleware that runs after authentication and request logging, before the routes. */
+  addMiddleware(handler: RequestHandler): this {
+    if (this.built) throw HostErrors.ALREADY_BUILT();
+    this.middleware.push(handler);
+    return this;
+  }
+
+  /**
+   * Replaces a binding after plugins have registered and before they start: how tests and users
+   * swap an adapter (e.g. a fake mailer).
+   */
+  override<T>(key: Token<T>, provider: Provider<T>): this {
+    if (this.built) throw HostErrors.ALREADY_BUILT();
+    this.overrides.push((kernel) => kernel.container.override(key, provider));
+    return this;
+  }
+
+  /** Registers and starts every plugin (opening the database) and returns the express app. */
+  build(): Promise<Express> {
+    this.built ??= (async () => {
+      const { app } = createHttpStack(this.kernel, { ...this.options, middleware: this.middleware });
+      this.kernel.register();
+      for (const apply of this.overrides) apply(this.kernel);
+      await this.kernel.start();
+      return app;
+    })();
+    return this.built;
+  }
+
+  /** Builds, then listens on `port` (default `PORT`, 3000); resolves once listening. */
+  async start(): Promise<RunningApp> {
+    if (this.running) return this.running;
+    const app = await this.build();
+    const port = this.options.port ?? this.config.port;
+    const server = createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen({ port, host: this.options.host }, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    this.terminator = createHttpTerminator({
+      server,
+      gracefulTerminationTimeout: this.options.shutdownTimeoutMs ?? 10_000,
+    });
+    const address = server.address() as AddressInfo;
+    const host = this.options.host && this.options.host !== "::" && this.options.host !== "0.0.0.0" ? this.options.host : "127.0.0.1";
+    this.running = {
+      app,
+      server,
+      port: address.port,
+      url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+      stop: () => this.stop(),
+    };
+    if (this.options.handleSignals ?? true) this.installSignalHandlers();
+    this.kernel.pluginContext.logger.info(`svc listening on ${this.running.url}`);
+    return this.running;
+  }
+
+  /**
+   * Graceful shutdown: stop accepting connections, let in-flight requests finish (bounded by
+   * `shutdownTimeoutMs`), stop plugins in reverse order, close the database. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.removeSignalHandlers();
+      if (this.terminator) await this.terminator.terminate();
+      if (this.built) await this.built.catch(() => undefined);
+      await this.kernel.stop();
+    })();
+    return this.stopping;
+  }
+
+  private installSignalHandlers(): void {
+    this.signalHandler = (signal) => {
+      this.kernel.pluginContext.logger.info(`Received ${signal}: shutting down`);
+      this.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          this.kernel.pluginContext.logger.error("Shutdown failed", { error: String(error) });
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGINT", this.signalHandler);
+    process.once("SIGTERM", this.signalHandler);
+  }
+
+  private removeSignalHandlers(): void {
+    if (!this.signalHandler) return;
+    process.off("SIGINT", this.signalHandler);
+    process.off("SIGTERM", this.signalHandler);
+    this.signalHandler = undefined;
+  }
+}
+
+function toPlugin(value: SvcPlugin | Router, nextName: () => string): SvcPlugin {
+  if (isPathless(value)) throw HostErrors.UNMOUNTED_ROUTER(describe(value));
+  if (isSvcPlugin(value)) return value;
+  if (isExpressRouter(value)) return routerPlugin(nextName(), "/", value);
+  throw HostErrors.NOT_REGISTRABLE(describe(value));
+}
+
+/** Wraps an express Router as a plugin that mounts it on the app's routes at `path`. */
+export function routerPlugin(name: string, path: string, router: Router | RequestHandler): SvcPlugin {
+  return {
+    name,
+    start(ctx) {
+      ctx.resolve(HTTP_ROUTER).use(path, router);
+    },
+  };
+}
+
+export function isPathless(value: unknown): value is PathlessRouter {
+  return (typeof value === "object" || typeof value === "function") && value !== null && MOUNT_AT in value;
+}
+
+export function isExpressRouter(value: unknown): value is Router {
+  return typeof value === "function" && Array.isArray((value as { stack?: unknown }).stack);
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  const name = (value as { name?: unknown }).name;
+  return typeof name === "string" && name ? name : typeof value;
+}

@@ -1,0 +1,71 @@
+import { createEmbeddedConnector } from "../../adapters/database/embedded.js";
+import { DatabaseErrors } from "../../adapters/database/errors.js";
+import { createExternalConnector } from "../../adapters/database/external.js";
+import { DATABASE, DATABASE_CONNECTOR, type Database, type OpenDatabase } from "../../contracts/database.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
+import { defineErrors } from "../../kernel/errors.js";
+
+export const DatabasePluginErrors = defineErrors("DATABASE", {
+  NOT_OPEN: { message: () => "The database is not open yet: resolve DATABASE after the database plugin started" },
+});
+
+export interface DatabasePluginOptions {
+  /** Overrides `DB_URI`/`DB_CONNECTION`. */
+  uri?: string;
+  /** Embedded engine data directory (e.g. `.svc/data`); in-memory when omitted. */
+  dbPath?: string;
+  /** Database name when the URI has none (default `svc`). */
+  dbName?: string;
+}
+
+/**
+ * Opens the app's database before every other plugin and closes it after them. With a URI
+ * (`DB_URI`, `DB_CONNECTION` or the `uri` option) it connects to that MongoDB; without one it
+ * starts the embedded engine, except in production, where a missing `DB_URI` fails the start.
+ * Other plugins `dependsOn: ["database"]` and resolve `DATABASE`.
+ *
+ * @example
+ * kernel.add(databasePlugin({ dbPath: ".svc/data" }));
+ */
+export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
+  let open: OpenDatabase | undefined;
+  const database: Database = {
+    get connection() {
+      return requireOpen().connection;
+    },
+    get kind() {
+      return requireOpen().kind;
+    },
+    get displayUri() {
+      return requireOpen().displayUri;
+    },
+  };
+  function requireOpen(): OpenDatabase {
+    if (!open) throw DatabasePluginErrors.NOT_OPEN();
+    return open;
+  }
+
+  return {
+    name: "database",
+    register(ctx) {
+      const uri = options.uri ?? ctx.config.dbUri;
+      if (uri === undefined && ctx.config.isProduction) throw DatabaseErrors.URI_REQUIRED();
+      ctx.container.bind(DATABASE_CONNECTOR, {
+        useFactory: () =>
+          uri !== undefined
+            ? createExternalConnector({ uri, dbName: options.dbName })
+            : createEmbeddedConnector({ dbPath: options.dbPath, dbName: options.dbName }),
+      });
+      ctx.container.bind(DATABASE, { useValue: database });
+    },
+    async start(ctx) {
+      open = await ctx.resolve(DATABASE_CONNECTOR).open();
+      ctx.logger.info(`Database connected: ${open.displayUri}`);
+    },
+    async stop() {
+      const closing = open;
+      open = undefined;
+      await closing?.close();
+    },
+  };
+}
