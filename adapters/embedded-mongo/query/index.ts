@@ -1,0 +1,14 @@
+/**
+ * The embedded engine's query language library: pure, I/O-free implementations of MongoDB's BSON
+ * ordering, filters, updates, projections, sorts and aggregation pipelines.
+ *
+ * @example
+ * import { compileFilter } from "./query/index.js";
+ * compileFilter({ n: { $gt: 1 } }).matches({ n: 2 }); // true
+ */
+export type { Collation, Document } from "./types.js";
+export { bsonEquals, compareBson, equalityKey, canonicalRank, stringComparator } from "./bson-order.js";
+export { bsonTypeCode, bsonTypeName, parseTypeSpec, BsonTypeCode } from "./bson-type.js";
+export type { TypeSpec } from "./bson-type.js";
+export { add, subtract, multiply, divide, negate, compareNumbers, numericKind, toDouble, toInt64, bsonNumber, convertNumber, toDecimal128 } from "./numeric.js";
+export type { NumericKind, LongOverflow } from "./numeric.js";
