@@ -4,6 +4,7 @@
 // failed type check counts as one failed test and ava does not run (its results would mislead).
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 
 const require = createRequire(import.meta.url);
 
@@ -32,7 +33,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-const tsc = require.resolve("typescript/bin/tsc");
+// typescript 7 does not export its bin, so locate it from the package root.
+const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
 const typecheck = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"]);
 if (typecheck.code !== 0) {
   console.error("\nType check failed; tests were not run.");

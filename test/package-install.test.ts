@@ -1,0 +1,55 @@
+import test from "ava";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+
+// A separate project installs this repo by path and uses it the way a user would: the built
+// ESM entry at runtime and the emitted .d.ts files at compile time.
+test("a project that installs svc by path can import SvcApp, with types", async (t) => {
+  await run(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root });
+  const project = await mkdtemp(path.join(tmpdir(), "svc-consumer-"));
+  t.teardown(() => rm(project, { recursive: true, force: true }));
+  await writeFile(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", type: "module", private: true }),
+  );
+  await run("npm", ["install", root, "--no-audit", "--no-fund", "--offline", "--loglevel=error"], { cwd: project });
+
+  await writeFile(
+    path.join(project, "main.mjs"),
+    `import { SvcApp, HTTP_ROUTER } from "svc";
+const app = new SvcApp({ env: { NODE_ENV: "test" }, database: false, port: 0, handleSignals: false })
+  .register({ name: "hello", start(ctx) { ctx.resolve(HTTP_ROUTER).get("/hi", (_q, r) => r.json({ data: "hi" })); } });
+const running = await app.start();
+const body = await (await fetch(running.url + "/hi")).json();
+await app.stop();
+console.log(JSON.stringify(body));
+`,
+  );
+  const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: project, env: { ...process.env, NODE_ENV: "test" } });
+  t.is(stdout.trim().split("\n").at(-1), JSON.stringify({ data: "hi" }));
+
+  // The published types resolve under NodeNext, and misuse is a type error.
+  await writeFile(
+    path.join(project, "check.ts"),
+    `import { SvcApp, type SvcPlugin } from "svc";
+const plugin: SvcPlugin = { name: "x", start() {} };
+new SvcApp({ database: false }).register(plugin);
+`,
+  );
+  await writeFile(
+    path.join(project, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["check.ts"] }),
+  );
+  await t.notThrowsAsync(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }));
+  await writeFile(path.join(project, "check.ts"), `import { SvcApp } from "svc";\nnew SvcApp({ port: "not a number" });\n`);
+  await t.throwsAsync(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }));
+});
