@@ -1,0 +1,72 @@
+import test from "ava";
+import { ObjectId } from "bson";
+import type { RuleOperator } from "./flag-types.js";
+import { compileFieldRule } from "./rule-match.js";
+
+const oid = new ObjectId();
+const user = {
+  id: "u1",
+  _id: oid,
+  age: 30,
+  name: "Ada",
+  admin: false,
+  tags: ["beta", "staff", 7],
+  joined: new Date("2024-03-01T00:00:00Z"),
+  profile: { country: "NZ", address: { city: "Wellington" } },
+};
+
+const matches = (field: string, operator: RuleOperator, value: unknown) => compileFieldRule({ field, operator, value })(user);
+
+test("eq / neq compare same-typed values", (t) => {
+  t.true(matches("name", "eq", "Ada"));
+  t.false(matches("name", "eq", "ada"));
+  t.true(matches("age", "eq", 30));
+  t.false(matches("age", "eq", "30"), "a string never equals a number");
+  t.true(matches("admin", "eq", false));
+  t.true(matches("name", "neq", "Bob"));
+  t.false(matches("age", "neq", "31"), "type mismatch is no match, even for neq");
+  t.false(matches("missing", "neq", "x"), "a missing field matches nothing");
+  t.true(matches("_id", "eq", oid.toHexString()), "ObjectIds compare as hex strings");
+});
+
+test("dot paths reach nested fields; broken paths never match", (t) => {
+  t.true(matches("profile.country", "eq", "NZ"));
+  t.true(matches("profile.address.city", "eq", "Wellington"));
+  t.false(matches("profile.address.city.name", "eq", "Wellington"));
+  t.false(matches("name.first", "eq", "Ada"));
+});
+
+test("in / nin take arrays of candidates", (t) => {
+  t.true(matches("profile.country", "in", ["AU", "NZ"]));
+  t.false(matches("profile.country", "in", ["AU"]));
+  t.false(matches("age", "in", ["30"]));
+  t.true(matches("profile.country", "nin", ["AU"]));
+  t.false(matches("profile.country", "nin", ["NZ"]));
+  t.false(matches("profile.country", "in", "NZ"), "a non-array value never matches");
+  t.false(matches("missing", "nin", ["x"]));
+});
+
+test("gt / lt compare numbers, strings and dates of the same type", (t) => {
+  t.true(matches("age", "gt", 18));
+  t.false(matches("age", "gt", 30));
+  t.true(matches("age", "lt", 31));
+  t.false(matches("age", "gt", "18"));
+  t.true(matches("name", "lt", "Bob"));
+  t.true(matches("joined", "gt", "2024-01-01T00:00:00Z"), "ISO strings compare as dates against dates");
+  t.true(matches("joined", "lt", new Date("2025-01-01")));
+  t.false(matches("joined", "gt", "not a date"));
+  t.false(matches("admin", "gt", false), "booleans are not ordered");
+});
+
+test("contains: substrings of strings, members of arrays", (t) => {
+  t.true(matches("name", "contains", "d"));
+  t.false(matches("name", "contains", 1));
+  t.true(matches("tags", "contains", "beta"));
+  t.true(matches("tags", "contains", 7));
+  t.false(matches("tags", "contains", "7"));
+  t.false(matches("age", "contains", 3));
+});
+
+test("an unknown operator never matches", (t) => {
+  t.false(compileFieldRule({ field: "name", operator: "regex" as RuleOperator, value: ".*" })(user));
+});
