@@ -12,3 +12,12 @@ export { bsonTypeCode, bsonTypeName, parseTypeSpec, BsonTypeCode } from "./bson-
 export type { TypeSpec } from "./bson-type.js";
 export { add, subtract, multiply, divide, negate, compareNumbers, numericKind, toDouble, toInt64, bsonNumber, convertNumber, toDecimal128 } from "./numeric.js";
 export type { NumericKind, LongOverflow } from "./numeric.js";
+export { compileFilter } from "./filter.js";
+export type { Matcher, FilterOptions } from "./filter.js";
+export { filterFields } from "./filter-fields.js";
+export type { FieldPredicate, RangeBound } from "./filter-fields.js";
+export { compileSort } from "./sort.js";
+export type { CompiledSort } from "./sort.js";
+export { compileJsonSchema } from "./json-schema.js";
+export { toJsRegExp } from "./regex.js";
+export { isDocument, getPathValue } from "./document-path.js";
