@@ -1,16 +1,12 @@
-import winston from "winston";
-import type { SvcLogger } from "../../kernel/logger.js";
+import { createSvcLogger, type WinstonSvcLogger } from "./create-logger.js";
 
 /**
- * The framework's global winston logger. `setupLogging` (plugins/logging) reconfigures its level
- * and transports; everything else just imports and uses it.
+ * The framework's global winston logger: console only until `setupLogging` adds files or other
+ * transports (so importing the framework never creates files). Every line carries the correlation
+ * fields of the active scope, and secret-looking metadata is redacted.
  *
  * @example
  * import { logger } from "svc";
  * logger.info("Server started", { port: 3000 });
  */
-export const logger: winston.Logger & SvcLogger = winston.createLogger({
-  level: process.env.NODE_ENV === "test" ? "warn" : "info",
-  format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
-  transports: [new winston.transports.Console()],
-});
+export const logger: WinstonSvcLogger = createSvcLogger({ disableFileLogging: true });

@@ -1,0 +1,82 @@
+import path from "node:path";
+import winston from "winston";
+import type TransportStream from "winston-transport";
+import type { SvcLogger } from "../../kernel/logger.js";
+import { correlationFormat, redactionFormat, textLineFormat } from "./log-formats.js";
+
+/** Options of `setupLogging` and `createSvcLogger`. */
+export interface SetupLoggingOptions {
+  /** Lowest level written (`error`, `warn`, `info`, `http`, `verbose`, `debug`, `silly`). Default `info` (`warn` when `NODE_ENV=test`). */
+  level?: string;
+  /** No `logs/*.log` files. Default: off in tests (`NODE_ENV=test`), on otherwise. */
+  disableFileLogging?: boolean;
+  /** Plain console output (e.g. when a log collector does not understand ANSI colours). */
+  disableConsoleColors?: boolean;
+  /** Drop the console transport (the file and extra transports stay). */
+  disableConsoleLogging?: boolean;
+  /** Extra winston transports (log shippers, test captures); they get the same structured entries. */
+  transports?: TransportStream[];
+  /** Directory of the log files, default `logs` (relative to the working directory; gitignored). */
+  logDirectory?: string;
+  /** Console line shape: `json` (default in production) or `text` (human-readable, default elsewhere). */
+  consoleFormat?: "json" | "text";
+  /** Environment to read `NODE_ENV` from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A winston logger that also satisfies the kernel's `SvcLogger` surface. */
+export type WinstonSvcLogger = winston.Logger & SvcLogger;
+
+/** Resolved winston settings for `SetupLoggingOptions`; shared by `createSvcLogger` and `setupLogging`. */
+export function loggerSettings(options: SetupLoggingOptions = {}): winston.LoggerOptions {
+  const env = options.env ?? process.env;
+  const isTest = env.NODE_ENV === "test";
+  const isProduction = env.NODE_ENV === "production";
+  const transports: TransportStream[] = [];
+  if (!options.disableConsoleLogging) {
+    const shape = options.consoleFormat ?? (isProduction ? "json" : "text");
+    transports.push(
+      new winston.transports.Console({
+        format:
+          shape === "json"
+            ? winston.format.json()
+            : options.disableConsoleColors
+              ? textLineFormat
+              : winston.format.combine(winston.format.colorize(), textLineFormat),
+      }),
+    );
+  }
+  if (!(options.disableFileLogging ?? isTest)) {
+    const directory = options.logDirectory ?? "logs";
+    // winston rotates by size on its own; five 10 MB files bound the disk use.
+    const file = { maxsize: 10 * 1024 * 1024, maxFiles: 5, tailable: true, format: winston.format.json() };
+    transports.push(
+      new winston.transports.File({ ...file, filename: path.join(directory, "error.log"), level: "error" }),
+      new winston.transports.File({ ...file, filename: path.join(directory, "combined.log") }),
+    );
+  }
+  transports.push(...(options.transports ?? []));
+  return {
+    level: options.level ?? (isTest ? "warn" : "info"),
+    format: winston.format.combine(
+      winston.format.errors({ stack: true }),
+      correlationFormat(),
+      redactionFormat(),
+      winston.format.timestamp(),
+    ),
+    transports,
+  };
+}
+
+/**
+ * A new winston logger with the framework's formats (correlation fields, secret redaction,
+ * timestamps) — for a component that needs its own transports, or a test that captures lines.
+ * Most code uses the global `logger` instead.
+ *
+ * @example
+ * const capture = new LogCapture();
+ * const log = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [capture] });
+ */
+export function createSvcLogger(options: SetupLoggingOptions = {}): WinstonSvcLogger {
+  return winston.createLogger(loggerSettings(options)) as WinstonSvcLogger;
+}
