@@ -3,53 +3,72 @@ import type { FieldRule } from "./flag-types.js";
 /** Reads a dot path, pre-split into steps, from a user object; undefined when a step is missing. */
 function readSteps(source: unknown, steps: readonly string[]): unknown {
   let current: unknown = source;
-  for (const step of steps) {
+  for (let i = 0; i < steps.length; i++) {
     if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<string, unknown>)[step];
+    current = (current as Record<string, unknown>)[steps[i]!];
   }
   return current;
 }
 
-type Scalar = string | number | boolean;
-
 /**
- * Values rules compare: strings, finite numbers, booleans, and dates (as epoch ms, tagged so a
- * date never equals a number). ObjectIds compare as their hex string, since rules are written in
- * JSON. Anything else is not comparable and never matches.
+ * The kinds of values rules compare. Dates compare by epoch milliseconds but are their own kind,
+ * so a date never equals a number; ObjectIds compare as their hex string, since rules are written
+ * in JSON. Anything else is not comparable and never matches. Kind and value are read by two
+ * small functions rather than a tagged object so evaluation allocates nothing.
  */
-type Comparable = { kind: "string"; value: string } | { kind: "number"; value: number } | { kind: "boolean"; value: boolean } | { kind: "date"; value: number };
+const enum Kind {
+  None,
+  String,
+  Number,
+  Boolean,
+  Date,
+}
 
-function comparable(value: unknown): Comparable | undefined {
+function kindOf(value: unknown): Kind {
   switch (typeof value) {
     case "string":
-      return { kind: "string", value };
+      return Kind.String;
     case "number":
-      return Number.isFinite(value) ? { kind: "number", value } : undefined;
+      return Number.isFinite(value) ? Kind.Number : Kind.None;
     case "boolean":
-      return { kind: "boolean", value };
+      return Kind.Boolean;
     case "object":
-      if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : { kind: "date", value: value.getTime() };
-      if (value !== null && typeof (value as { toHexString?: unknown }).toHexString === "function") {
-        return { kind: "string", value: (value as { toHexString(): string }).toHexString() };
-      }
-      return undefined;
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? Kind.None : Kind.Date;
+      if (value !== null && typeof (value as { toHexString?: unknown }).toHexString === "function") return Kind.String;
+      return Kind.None;
     default:
-      return undefined;
+      return Kind.None;
   }
 }
 
-function same(a: Comparable, b: Comparable): boolean {
-  return a.kind === b.kind && a.value === b.value;
+function primitiveOf(value: unknown, kind: Kind): string | number | boolean {
+  if (kind === Kind.Date) return (value as Date).getTime();
+  if (kind === Kind.String && typeof value !== "string") return (value as { toHexString(): string }).toHexString();
+  return value as string | number | boolean;
 }
 
-/** A rule value given as an ISO date string is compared as a date when the user value is one. */
-function coerceRuleValue(rule: unknown, user: Comparable): Comparable | undefined {
-  const value = comparable(rule);
-  if (user.kind === "date" && value?.kind === "string") {
-    const time = Date.parse(value.value);
-    return Number.isNaN(time) ? undefined : { kind: "date", value: time };
+/** A rule operand, normalised once at compile time; `asDate` is its reading as a date, if any. */
+interface Operand {
+  kind: Kind;
+  value: string | number | boolean;
+  asDate?: number;
+}
+
+function operand(value: unknown): Operand {
+  const kind = kindOf(value);
+  const normalised: Operand = { kind, value: kind === Kind.None ? "" : primitiveOf(value, kind) };
+  // An ISO date string in a rule compares as a date against users' Date fields.
+  if (kind === Kind.String) {
+    const time = Date.parse(normalised.value as string);
+    if (!Number.isNaN(time)) normalised.asDate = time;
   }
-  return value;
+  return normalised;
+}
+
+/** The operand's value comparable with a user value of `kind`, or undefined on type mismatch. */
+function against(expected: Operand, kind: Kind): string | number | boolean | undefined {
+  if (kind === Kind.Date) return expected.kind === Kind.Date ? expected.value : expected.asDate;
+  return expected.kind === kind ? expected.value : undefined;
 }
 
 /**
@@ -63,47 +82,50 @@ function coerceRuleValue(rule: unknown, user: Comparable): Comparable | undefine
  */
 export function compileFieldRule(rule: Pick<FieldRule, "field" | "operator" | "value">): (user: unknown) => boolean {
   const steps = rule.field.split(".");
-  const read = (user: unknown) => readSteps(user, steps);
   switch (rule.operator) {
-    case "contains":
-      return (user) => contains(read(user), rule.value);
+    case "contains": {
+      const needle = operand(rule.value);
+      return (user) => contains(readSteps(user, steps), needle);
+    }
     case "eq":
     case "neq": {
+      const expected = operand(rule.value);
       const wantEqual = rule.operator === "eq";
       return (user) => {
-        const actual = comparable(read(user));
-        if (!actual) return false;
-        const expected = coerceRuleValue(rule.value, actual);
-        if (!expected || expected.kind !== actual.kind) return false;
-        return (expected.value === actual.value) === wantEqual;
+        const raw = readSteps(user, steps);
+        const kind = kindOf(raw);
+        if (kind === Kind.None) return false;
+        const target = against(expected, kind);
+        return target !== undefined && (primitiveOf(raw, kind) === target) === wantEqual;
       };
     }
     case "in":
     case "nin": {
       if (!Array.isArray(rule.value)) return () => false;
-      const values: readonly unknown[] = rule.value;
+      const candidates = rule.value.map(operand);
       const wantFound = rule.operator === "in";
       return (user) => {
-        const actual = comparable(read(user));
-        if (!actual) return false;
-        const found = values.some((entry) => {
-          const candidate = coerceRuleValue(entry, actual);
-          return candidate !== undefined && same(candidate, actual);
-        });
+        const raw = readSteps(user, steps);
+        const kind = kindOf(raw);
+        if (kind === Kind.None) return false;
+        const actual = primitiveOf(raw, kind);
+        let found = false;
+        for (let i = 0; i < candidates.length && !found; i++) found = against(candidates[i]!, kind) === actual;
         return found === wantFound;
       };
     }
     case "gt":
     case "lt": {
+      const expected = operand(rule.value);
       const greater = rule.operator === "gt";
       return (user) => {
-        const actual = comparable(read(user));
-        if (!actual || actual.kind === "boolean") return false;
-        const expected = coerceRuleValue(rule.value, actual);
-        if (!expected || expected.kind !== actual.kind) return false;
-        const a = actual.value as Exclude<Scalar, boolean>;
-        const b = expected.value as Exclude<Scalar, boolean>;
-        return greater ? a > b : a < b;
+        const raw = readSteps(user, steps);
+        const kind = kindOf(raw);
+        if (kind === Kind.None || kind === Kind.Boolean) return false;
+        const target = against(expected, kind);
+        if (target === undefined) return false;
+        const actual = primitiveOf(raw, kind);
+        return greater ? actual > target : actual < target;
       };
     }
     default:
@@ -113,13 +135,12 @@ export function compileFieldRule(rule: Pick<FieldRule, "field" | "operator" | "v
 }
 
 /** `contains`: substring for strings, membership (same type) for arrays. */
-function contains(raw: unknown, expected: unknown): boolean {
-  if (typeof raw === "string") return typeof expected === "string" && raw.includes(expected);
-  if (!Array.isArray(raw)) return false;
-  const needle = comparable(expected);
-  if (!needle) return false;
-  return raw.some((item) => {
-    const candidate = comparable(item);
-    return candidate !== undefined && same(candidate, needle);
-  });
+function contains(raw: unknown, needle: Operand): boolean {
+  if (typeof raw === "string") return needle.kind === Kind.String && typeof needle.value === "string" && raw.includes(needle.value);
+  if (!Array.isArray(raw) || needle.kind === Kind.None) return false;
+  for (const item of raw) {
+    const kind = kindOf(item);
+    if (kind !== Kind.None && against(needle, kind) === primitiveOf(item, kind)) return true;
+  }
+  return false;
 }
