@@ -1,0 +1,16 @@
+import { InMemoryErrorTracker } from "./in-memory.js";
+import { errorTrackerConformance } from "./test-support/error-tracker-conformance.js";
+
+errorTrackerConformance("in-memory", () => {
+  const tracker = new InMemoryErrorTracker();
+  return {
+    tracker,
+    observed: async () =>
+      tracker.exceptions.map(({ error, context }) => ({
+        message: error instanceof Error ? error.message : String(error),
+        requestId: context.requestId,
+        appVersion: context.appVersion,
+        userId: context.userId,
+      })),
+  };
+});
