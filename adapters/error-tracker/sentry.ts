@@ -13,8 +13,6 @@ export interface SentryErrorTrackerOptions {
   transport?: Sentry.NodeOptions["transport"];
   /** Sentry integrations for this client; default: linked errors, dedupe, Node context. */
   integrations?: Extract<Sentry.NodeOptions["integrations"], readonly unknown[]>;
-  /** Send mirrored log lines as Sentry logs (default true). */
-  enableLogs?: boolean;
   /**
    * Report through a client you initialised yourself (e.g. `Sentry.init` in an `--import` file
    * for tracing); it is not closed when the app stops.
@@ -42,7 +40,6 @@ export function createSentryErrorTracker(options: SentryErrorTrackerOptions): Er
       tracesSampleRate: options.tracesSampleRate ?? 0.1,
       environment: options.environment ?? process.env.NODE_ENV,
       release: options.release,
-      enableLogs: options.enableLogs ?? true,
       transport: options.transport ?? Sentry.makeNodeTransport,
       stackParser: Sentry.defaultStackParser,
       integrations: options.integrations ?? [
