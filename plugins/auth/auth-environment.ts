@@ -1,0 +1,118 @@
+import type { SvcConfig } from "../../kernel/config.js";
+import { bool, readEnvironment, str } from "../../kernel/environment.js";
+import { durationSeconds } from "./duration.js";
+import { AuthConfigErrors } from "./errors.js";
+
+/** Secrets shorter than this are refused in production. */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+
+export type AuthProvider = "jwt" | "session-auth";
+
+/** The auth variables of SPEC §5, parsed and checked. */
+export interface AuthEnvironment {
+  readonly provider: AuthProvider;
+  readonly signupDisabled: boolean;
+  /** Present when `provider` is `jwt`. */
+  readonly jwt?: {
+    readonly tokenSecret: string;
+    readonly refreshTokenSecret: string;
+    readonly sessionSecret: string;
+    readonly issuer: string;
+    readonly accessTokenSeconds: number;
+    readonly refreshTokenSeconds: number;
+  };
+  /** Present when `provider` is `session-auth`. */
+  readonly sessionAuth?: {
+    readonly secret: string;
+    readonly url: string;
+    readonly providers: Readonly<Partial<Record<"github" | "google" | "apple", { clientId: string; clientSecret: string }>>>;
+  };
+}
+
+/** Values given in code (plugin options) win over variables. */
+export interface AuthEnvironmentOverrides {
+  provider?: AuthProvider;
+  sessionAuthSecret?: string;
+  sessionAuthUrl?: string;
+}
+
+const optional = { default: undefined };
+
+/**
+ * Reads the auth variables from the app's environment. Missing or malformed variables fail the
+ * start with one `CONFIG_INVALID_ENVIRONMENT` error naming each of them; equal secrets and, in
+ * production, short secrets fail with `AUTH_CONFIG_*` errors.
+ *
+ * @example
+ * const env = readAuthEnvironment(ctx.config);
+ * env.jwt?.accessTokenSeconds; // 900 unless TOKEN_EXPIRES_IN says otherwise
+ */
+export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmentOverrides = {}): AuthEnvironment {
+  const { provider: providerFromEnv } = readEnvironment(config.env, {
+    AUTH_PROVIDER: str({ choices: ["jwt", "session-auth"], default: "jwt" }),
+  });
+  const provider = overrides.provider ?? (providerFromEnv as AuthProvider);
+  const isJwt = provider === "jwt";
+  const isSession = provider === "session-auth";
+  const env = readEnvironment(config.env, {
+    TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
+    TOKEN_ISSUER: str({ default: undefined, requiredWhen: () => isJwt }),
+    REFRESH_TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
+    SESSION_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
+    TOKEN_EXPIRES_IN: durationSeconds({ default: 15 * 60 }),
+    REFRESH_TOKEN_EXPIRES_IN: durationSeconds({ default: 30 * 86_400 }),
+    SIGNUP_DISABLED: bool({ default: false }),
+    SESSION_AUTH_SECRET: str({ default: undefined, requiredWhen: () => isSession && !overrides.sessionAuthSecret }),
+    SESSION_AUTH_URL: str({ default: undefined, requiredWhen: () => isSession && !overrides.sessionAuthUrl }),
+    GITHUB_CLIENT_ID: str(optional),
+    GITHUB_CLIENT_SECRET: str(optional),
+    GOOGLE_CLIENT_ID: str(optional),
+    GOOGLE_CLIENT_SECRET: str(optional),
+    APPLE_CLIENT_ID: str(optional),
+    APPLE_CLIENT_SECRET: str(optional),
+  });
+
+  const secrets: Array<[string, string | undefined]> = [];
+  let jwt: AuthEnvironment["jwt"];
+  if (isJwt) {
+    jwt = {
+      tokenSecret: env.TOKEN_SECRET!,
+      refreshTokenSecret: env.REFRESH_TOKEN_SECRET!,
+      sessionSecret: env.SESSION_SECRET!,
+      issuer: env.TOKEN_ISSUER!,
+      accessTokenSeconds: env.TOKEN_EXPIRES_IN,
+      refreshTokenSeconds: env.REFRESH_TOKEN_EXPIRES_IN,
+    };
+    // One secret per purpose: a leaked or confused key must not mint the other kind of token.
+    if (jwt.tokenSecret === jwt.refreshTokenSecret) throw AuthConfigErrors.SAME_SECRETS("TOKEN_SECRET", "REFRESH_TOKEN_SECRET");
+    if (jwt.sessionSecret === jwt.tokenSecret) throw AuthConfigErrors.SAME_SECRETS("SESSION_SECRET", "TOKEN_SECRET");
+    if (jwt.sessionSecret === jwt.refreshTokenSecret) throw AuthConfigErrors.SAME_SECRETS("SESSION_SECRET", "REFRESH_TOKEN_SECRET");
+    secrets.push(["TOKEN_SECRET", jwt.tokenSecret], ["REFRESH_TOKEN_SECRET", jwt.refreshTokenSecret], ["SESSION_SECRET", jwt.sessionSecret]);
+  }
+
+  let sessionAuth: AuthEnvironment["sessionAuth"];
+  if (isSession) {
+    const providers: Partial<Record<"github" | "google" | "apple", { clientId: string; clientSecret: string }>> = {};
+    const pair = (id: string | undefined, secret: string | undefined) =>
+      id && secret ? { clientId: id, clientSecret: secret } : undefined;
+    const github = pair(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET);
+    const google = pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET);
+    const apple = pair(env.APPLE_CLIENT_ID, env.APPLE_CLIENT_SECRET);
+    if (github) providers.github = github;
+    if (google) providers.google = google;
+    if (apple) providers.apple = apple;
+    sessionAuth = {
+      secret: overrides.sessionAuthSecret ?? env.SESSION_AUTH_SECRET!,
+      url: overrides.sessionAuthUrl ?? env.SESSION_AUTH_URL!,
+      providers,
+    };
+    secrets.push(["SESSION_AUTH_SECRET", sessionAuth.secret]);
+  }
+
+  if (config.isProduction) {
+    for (const [name, value] of secrets) {
+      if ((value ?? "").length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthConfigErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
+    }
+  }
+  return { provider, signupDisabled: env.SIGNUP_DISABLED, jwt, sessionAuth };
+}
