@@ -1,0 +1,104 @@
+import mongoose, { Schema, type HydratedDocument, type Model } from "mongoose";
+import type { FindOneOrNoneStatics } from "../rest/schema/find-one-or-none.js";
+import { defaultPlugins } from "../rest/schema/default-plugins.js";
+import { RULE_OPERATORS, type FlagDefinition, type FlagRule, type FlagVariant } from "./flag-types.js";
+
+/** A stored feature flag (SPEC §2.3, plus `description`, `created`, `updated`, `deleted`). */
+export interface FeatureFlagDocument extends FlagDefinition {
+  name: string;
+  description?: string;
+  archived: boolean;
+  defaultVariant: string;
+  rolloutPercentage: number;
+  rules: FlagRule[];
+  variants: FlagVariant[];
+  created?: Date;
+  updated?: Date;
+  deleted: boolean;
+}
+
+export type FeatureFlagModel = Model<FeatureFlagDocument> & FindOneOrNoneStatics<HydratedDocument<FeatureFlagDocument>>;
+
+const ruleSchema = new Schema(
+  {
+    field: { type: String, trim: true, description: "User field the rule reads, in dot notation (field rules)" },
+    operator: { type: String, enum: RULE_OPERATORS, description: "Comparison of a field rule: eq, neq, in, nin, gt, lt, contains" },
+    value: { type: Schema.Types.Mixed, description: "Value the user's field is compared with (field rules)" },
+    segment: { type: String, trim: true, description: "Name of a registered segment (segment rules)" },
+    enabled: { type: Boolean, description: "Result of a boolean flag when the rule matches" },
+    variant: { type: String, description: "Result of a variant flag when the rule matches" },
+  },
+  { _id: false, strict: "throw" },
+);
+
+const variantSchema = new Schema(
+  {
+    key: { type: String, required: true, trim: true, description: "Variant identifier returned by evaluation" },
+    weight: { type: Number, required: true, min: 0, max: 100, description: "Share of users (0-100) assigned this variant" },
+  },
+  { _id: false, strict: "throw" },
+);
+
+const schema = new Schema<FeatureFlagDocument>(
+  {
+    key: { type: String, required: true, trim: true, match: /^[A-Za-z0-9][A-Za-z0-9._:-]*$/, description: "Flag identifier used in evaluation responses" },
+    name: { type: String, required: true, trim: true, description: "Display name" },
+    description: { type: String, description: "What the flag controls" },
+    type: { type: String, enum: ["boolean", "variant"], required: true, description: "boolean (on/off) or variant (one of several keys)" },
+    enabled: { type: Boolean, default: false, description: "Whether the flag is evaluated for users at all" },
+    archived: { type: Boolean, default: false, description: "Archived flags are excluded from evaluation" },
+    defaultVariant: { type: String, description: "on/off for boolean flags, a variant key for variant flags; defaults to off / the first variant" },
+    rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, description: "Share of users (0-100) a boolean flag is on for when no rule matches" },
+    rules: { type: [ruleSchema], default: [], description: "Targeting rules, evaluated in order; the first match wins" },
+    variants: { type: [variantSchema], default: [], description: "Variants of a variant flag with weights summing to 100" },
+  },
+  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+);
+schema.plugin(defaultPlugins);
+// Keys are unique among live flags; a soft-deleted flag frees its key for reuse.
+schema.index({ key: 1 }, { unique: true, partialFilterExpression: { deleted: false } });
+
+schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<FeatureFlagDocument>) {
+  const variantKeys = this.variants.map((variant) => variant.key);
+  if (this.defaultVariant === undefined || this.defaultVariant === null || this.defaultVariant === "") {
+    this.defaultVariant = this.type === "variant" ? (variantKeys[0] ?? "") : "off";
+  }
+  const invalid = (path: string, message: string) => this.invalidate(path, message);
+  if (this.type === "boolean") {
+    if (this.defaultVariant !== "on" && this.defaultVariant !== "off") invalid("defaultVariant", "must be on or off for a boolean flag");
+    if (this.variants.length > 0) invalid("variants", "a boolean flag has no variants");
+  } else {
+    if (variantKeys.length === 0) invalid("variants", "a variant flag needs at least one variant");
+    if (new Set(variantKeys).size !== variantKeys.length) invalid("variants", "variant keys must be unique");
+    const total = this.variants.reduce((sum, variant) => sum + variant.weight, 0);
+    if (variantKeys.length > 0 && Math.abs(total - 100) > 1e-9) invalid("variants", `variant weights must sum to 100 (they sum to ${total})`);
+    if (!variantKeys.includes(this.defaultVariant)) invalid("defaultVariant", "must be one of the variant keys");
+  }
+  this.rules.forEach((rule, index) => {
+    const path = `rules.${index}`;
+    const isSegment = typeof (rule as { segment?: unknown }).segment === "string";
+    const field = rule as { field?: string; operator?: string; value?: unknown };
+    if (isSegment === (field.field !== undefined || field.operator !== undefined)) {
+      invalid(path, "a rule has either field and operator (a field rule) or segment (a segment rule)");
+    } else if (!isSegment && (!field.field || !field.operator)) {
+      invalid(path, "a field rule needs field and operator");
+    } else if (!isSegment && (field.operator === "in" || field.operator === "nin") && !Array.isArray(field.value)) {
+      invalid(`${path}.value`, `${field.operator} compares against an array`);
+    }
+    if (this.type === "boolean" && typeof rule.enabled !== "boolean") invalid(`${path}.enabled`, "a boolean flag's rule needs enabled: true or false");
+    if (this.type === "variant" && (rule.variant === undefined || !variantKeys.includes(rule.variant))) {
+      invalid(`${path}.variant`, "a variant flag's rule needs a variant that exists");
+    }
+  });
+});
+
+/**
+ * The `FeatureFlag` model, on mongoose's default connection (created once per process).
+ *
+ * @example
+ * const FeatureFlag = featureFlagModel();
+ * await FeatureFlag.create({ key: "new-checkout", name: "New checkout", type: "boolean", enabled: true, rolloutPercentage: 10 });
+ */
+export function featureFlagModel(): FeatureFlagModel {
+  return (mongoose.models.FeatureFlag ?? mongoose.model<FeatureFlagDocument>("FeatureFlag", schema)) as FeatureFlagModel;
+}
