@@ -12,6 +12,7 @@ import { isSvcPlugin, type SvcPlugin } from "../kernel/plugin.js";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../contracts/http.js";
 import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
 import { logger as globalLogger } from "../plugins/logging/logger.js";
+import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
 
 export const HostErrors = defineErrors("HOST", {
@@ -94,6 +95,8 @@ export class SvcApp {
     });
     this.kernel.container.bind(LOGGER, { useValue: logger });
     if (options.database !== false) this.kernel.add(databasePlugin(options.database ?? {}));
+    // Every app gets request logging, the error tracker and slow-database-operation logging.
+    this.kernel.add(loggingPlugin({ database: options.database !== false }));
   }
 
   get config(): SvcConfig {

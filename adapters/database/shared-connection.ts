@@ -49,6 +49,8 @@ export async function acquireDefaultConnection(
         .connect(options.uri, {
           dbName: options.dbName,
           serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
+          // Command events feed the slow-database-operation log (SLOW_DB_QUERY_THRESHOLD_MS).
+          monitorCommands: true,
         })
         .then(() => undefined)
         .finally(() => (opening = undefined));

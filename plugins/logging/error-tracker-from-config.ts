@@ -1,0 +1,18 @@
+import type { SvcConfig } from "../../kernel/config.js";
+import type { ErrorTracker } from "../../contracts/error-tracker.js";
+import { createNoopErrorTracker } from "../../adapters/error-tracker/noop.js";
+import { createSentryErrorTracker } from "../../adapters/error-tracker/sentry.js";
+
+/**
+ * The error tracker the configuration asks for: Sentry when `USE_ERRORTRACKER_LOGGING=true`
+ * (with `ERRORTRACKER_DSN`, required then, and `ERRORTRACKER_TRACES_SAMPLE_RATE`), otherwise the
+ * no-op tracker.
+ *
+ * @example
+ * const tracker = createErrorTrackerFromConfig(loadConfig());
+ */
+export function createErrorTrackerFromConfig(config: SvcConfig): ErrorTracker {
+  const { enabled, dsn, tracesSampleRate } = config.errorTracker;
+  if (!enabled || dsn === undefined) return createNoopErrorTracker();
+  return createSentryErrorTracker({ dsn, tracesSampleRate, environment: config.nodeEnv });
+}
