@@ -1,4 +1,5 @@
 import type { Binary, BSONRegExp, Code, DBRef, ObjectId, Timestamp } from "bson";
+import { bsonTypeCode } from "./bson-type.js";
 import { compareNumbers, numericKey } from "./numeric.js";
 import type { Collation } from "./types.js";
 
@@ -446,4 +447,51 @@ function taggedKey(tag: unknown, v: object): string {
     default:
       return objectKey(v as Record<string, unknown>);
   }
+}
+
+/**
+ * Type-exact deep equality: same BSON types (Int32 vs Double differ), same values, same field
+ * order. This is the server's "binary equal" test that decides whether an update changed anything.
+ *
+ * @example
+ * bsonIdentical(new Int32(1), new Double(1)); // false
+ * bsonIdentical({a: [1]}, {a: [1]});          // true
+ */
+export function bsonIdentical(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const ta = bsonTypeCode(a);
+  if (ta !== bsonTypeCode(b)) return false;
+  switch (ta) {
+    case 1: // double: compare bits, so -0 and 0 differ like the server's memcmp
+      return Object.is(numberOf(a), numberOf(b));
+    case 3: {
+      const x = asDocument(a);
+      const y = asDocument(b);
+      const kx = Object.keys(x);
+      const ky = Object.keys(y);
+      if (kx.length !== ky.length) return false;
+      for (let i = 0; i < kx.length; i++) {
+        if (kx[i] !== ky[i] || !bsonIdentical(x[kx[i]!], y[ky[i]!])) return false;
+      }
+      return true;
+    }
+    case 4: {
+      const x = a as unknown[];
+      const y = b as unknown[];
+      if (x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (!bsonIdentical(x[i], y[i])) return false;
+      return true;
+    }
+    case 19:
+      return String(a) === String(b);
+    case 2:
+    case 14:
+      return stringOf(a) === stringOf(b);
+    default:
+      return compareValues(a, b, undefined) === 0;
+  }
+}
+
+function numberOf(v: unknown): number {
+  return typeof v === "number" ? v : (v as { value: number }).value;
 }

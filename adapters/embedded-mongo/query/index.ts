@@ -21,3 +21,8 @@ export type { CompiledSort } from "./sort.js";
 export { compileJsonSchema } from "./json-schema.js";
 export { toJsRegExp } from "./regex.js";
 export { isDocument, getPathValue } from "./document-path.js";
+export { compileUpdate } from "./update.js";
+export type { CompiledUpdate, UpdateOptions, ApplyOptions, UpdateResult, UpdateDescription } from "./update.js";
+export { upsertSeed } from "./upsert-seed.js";
+export { describeUpdate } from "./update-description.js";
+export { bsonIdentical } from "./bson-order.js";
