@@ -75,6 +75,12 @@ export const ErrorCodes = {
   ConflictingOperationInProgress: 117,
   InvalidIndexSpecificationOption: 197,
   CannotCreateIndex: 67,
+  CannotIndexParallelArrays: 171,
+  OperationNotSupportedInTransaction: 263,
+  NotImplemented: 238,
+  IndexAlreadyExists: 68,
+  InvalidUUID: 100,
+  AmbiguousIndexKeyPattern: 307,
 } as const;
 
 const NAMES: ReadonlyMap<number, string> = new Map(

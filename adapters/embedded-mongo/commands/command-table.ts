@@ -1,0 +1,79 @@
+import type { CommandHandler } from "./command-context.js";
+import { collModCommand, collStatsCommand, createCommand, dropCommand, listCollectionsCommand, renameCollectionCommand } from "./collection-commands.js";
+import { countCommand } from "./count-command.js";
+import { getMoreCommand, killCursorsCommand } from "./cursor-commands.js";
+import { dbStatsCommand, dropDatabaseCommand, listDatabasesCommand } from "./database-commands.js";
+import { deleteCommand } from "./delete-command.js";
+import { distinctCommand } from "./distinct-command.js";
+import { findAndModifyCommand } from "./find-and-modify-command.js";
+import { findCommand } from "./find-command.js";
+import { helloCommand } from "./hello-command.js";
+import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from "./index-commands.js";
+import { insertCommand } from "./insert-command.js";
+import { updateCommand } from "./update-command.js";
+import {
+  acknowledgeCommand,
+  buildInfoCommand,
+  connectionStatusCommand,
+  endSessionsCommand,
+  endTransactionCommand,
+  getCmdLineOptsCommand,
+  getLogCommand,
+  getParameterCommand,
+  hostInfoCommand,
+  pingCommand,
+  replSetGetStatusCommand,
+  serverStatusCommand,
+  whatsMyUriCommand,
+} from "./server-commands.js";
+
+/**
+ * Every command the engine answers, by the name a client sends (commands are case-sensitive; the
+ * lower-case aliases mongod accepts are listed explicitly). Anything else → CommandNotFound (59).
+ *
+ * @example
+ * const handlers = createCommandTable();
+ * handlers.get("find"); // findCommand
+ */
+export function createCommandTable(): Map<string, CommandHandler> {
+  const table = new Map<string, CommandHandler>();
+  const add = (handler: CommandHandler, ...names: string[]): void => {
+    for (const name of names) table.set(name, handler);
+  };
+  add(helloCommand, "hello", "isMaster", "ismaster");
+  add(pingCommand, "ping");
+  add(buildInfoCommand, "buildInfo", "buildinfo");
+  add(getParameterCommand, "getParameter");
+  add(whatsMyUriCommand, "whatsmyuri");
+  add(endSessionsCommand, "endSessions");
+  add(acknowledgeCommand, "refreshSessions", "killAllSessions", "killSessions", "killAllSessionsByPattern", "startSession");
+  add(serverStatusCommand, "serverStatus");
+  add(hostInfoCommand, "hostInfo");
+  add(getCmdLineOptsCommand, "getCmdLineOpts");
+  add(getLogCommand, "getLog");
+  add(connectionStatusCommand, "connectionStatus");
+  add(replSetGetStatusCommand, "replSetGetStatus");
+  add(endTransactionCommand, "commitTransaction", "abortTransaction");
+  add(listDatabasesCommand, "listDatabases");
+  add(dropDatabaseCommand, "dropDatabase");
+  add(dbStatsCommand, "dbStats", "dbstats");
+  add(createCommand, "create");
+  add(dropCommand, "drop");
+  add(renameCollectionCommand, "renameCollection");
+  add(collModCommand, "collMod");
+  add(listCollectionsCommand, "listCollections");
+  add(collStatsCommand, "collStats", "collstats");
+  add(createIndexesCommand, "createIndexes");
+  add(listIndexesCommand, "listIndexes");
+  add(dropIndexesCommand, "dropIndexes", "deleteIndexes");
+  add(findCommand, "find");
+  add(getMoreCommand, "getMore");
+  add(killCursorsCommand, "killCursors");
+  add(insertCommand, "insert");
+  add(updateCommand, "update");
+  add(findAndModifyCommand, "findAndModify", "findandmodify");
+  add(deleteCommand, "delete");
+  add(countCommand, "count");
+  add(distinctCommand, "distinct");
+  return table;
+}

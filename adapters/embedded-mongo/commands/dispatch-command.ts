@@ -1,0 +1,103 @@
+import { Binary, Long } from "bson";
+import type { Document, Timestamp } from "bson";
+import { EngineError, ErrorCodes } from "../engine-error.js";
+import type { EngineServices } from "../engine-services.js";
+import { assertValidDatabaseName } from "../storage/namespace.js";
+import type { WriteOp } from "../storage/write-ops.js";
+import type { CommandContext, CommandHandler, ConnectionInfo } from "./command-context.js";
+
+/** Commands allowed to carry `autocommit: false` before transactions are implemented. */
+const TRANSACTION_ENDINGS = new Set(["commitTransaction", "abortTransaction"]);
+
+/** Fixed all-zero signature: the engine has no keys, and drivers only gossip it back. */
+const EMPTY_SIGNATURE = Object.freeze({ hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO });
+
+export interface DispatchOptions {
+  readonly services: EngineServices;
+  readonly handlers: ReadonlyMap<string, CommandHandler>;
+  /** Awaited before replying to a command that committed writes (the journal's flush hook). */
+  readonly durabilityBarrier?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * Runs one command the way mongod's service entry point does: finds the handler by the first
+ * field's name (unknown → CommandNotFound 59), runs it, turns an `EngineError` into `{ok: 0, errmsg,
+ * code, codeName}` and decorates every reply with `$clusterTime` and `operationTime`, as a
+ * replica-set member does. Unexpected exceptions become InternalError (1) and are logged, so a
+ * bug in one command can never take the server down.
+ *
+ * @example
+ * await dispatchCommand(options, "app", {find: "todos", filter: {}}, connection); // {cursor, ok: 1, ...}
+ */
+export async function dispatchCommand(
+  options: DispatchOptions,
+  db: string,
+  command: Document,
+  connection: ConnectionInfo,
+): Promise<Document> {
+  const { services } = options;
+  const storage = services.storage;
+  const before = storage.oplog.latest();
+  let reply: Document;
+  try {
+    reply = await runHandler(options, db, command, connection);
+  } catch (error) {
+    reply = errorReply(error, services, command);
+  }
+  const latest = storage.oplog.latest();
+  const wrote = latest !== before;
+  if (wrote && options.durabilityBarrier) {
+    try {
+      await options.durabilityBarrier();
+    } catch (error) {
+      services.logger.error("embedded-mongo: durability barrier failed", error);
+      reply = new EngineError(ErrorCodes.InternalError, `write could not be made durable: ${(error as Error).message}`).toReply();
+    }
+  }
+  const clusterTime: Timestamp = storage.clock.current();
+  reply["$clusterTime"] = { clusterTime, signature: EMPTY_SIGNATURE };
+  reply["operationTime"] = wrote && latest ? latest.ts : clusterTime;
+  return reply;
+}
+
+async function runHandler(options: DispatchOptions, db: string, command: Document, connection: ConnectionInfo): Promise<Document> {
+  const name = Object.keys(command)[0];
+  if (name === undefined) throw new EngineError(ErrorCodes.CommandNotFound, "no such command: ''");
+  const handler = options.handlers.get(name);
+  if (!handler) throw new EngineError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
+  assertValidDatabaseName(db);
+  if ((command["startTransaction"] === true || command["autocommit"] === false) && !TRANSACTION_ENDINGS.has(name)) {
+    throw new EngineError(
+      ErrorCodes.OperationNotSupportedInTransaction,
+      "multi-document transactions are not supported by the embedded engine yet",
+    );
+  }
+  const lsid = isDocument(command["lsid"]) ? command["lsid"] : undefined;
+  const txnNumber = command["txnNumber"] instanceof Long ? command["txnNumber"] : undefined;
+  const storage = options.services.storage;
+  const ctx: CommandContext = {
+    services: options.services,
+    db,
+    command,
+    name,
+    connection,
+    lsid,
+    txnNumber,
+    commit: (ops: readonly WriteOp[]) =>
+      storage.commit({ ops, ...(lsid !== undefined ? { lsid } : {}), ...(txnNumber !== undefined ? { txnNumber } : {}) }),
+  };
+  const reply = await handler(ctx);
+  if (!("ok" in reply)) reply["ok"] = 1;
+  return reply;
+}
+
+function errorReply(error: unknown, services: EngineServices, command: Document): Document {
+  if (error instanceof EngineError) return error.toReply();
+  services.logger.error(`embedded-mongo: command ${Object.keys(command)[0] ?? "?"} failed unexpectedly`, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new EngineError(ErrorCodes.InternalError, `internal error: ${message}`).toReply();
+}
+
+function isDocument(value: unknown): value is Document {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}

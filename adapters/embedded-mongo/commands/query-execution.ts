@@ -1,0 +1,84 @@
+import type { Document } from "bson";
+import { compileFilter, compileSort } from "../query/index.js";
+import type { Collation, Matcher } from "../query/index.js";
+import { executePlan } from "../planner/plan-executor.js";
+import type { ExecutionStats } from "../planner/plan-executor.js";
+import { planQuery } from "../planner/query-planner.js";
+import type { QueryPlan } from "../planner/query-planner.js";
+import type { CollectionData } from "../storage/collection-data.js";
+import type { StoredRecord } from "../storage/stored-record.js";
+
+export interface QueryRequest {
+  readonly filter: Document;
+  readonly sort?: Document | undefined;
+  readonly hint?: unknown;
+  readonly collation?: Collation | undefined;
+  readonly skip?: number | undefined;
+  /** 0 or undefined: no limit. */
+  readonly limit?: number | undefined;
+  /** `let` variables for `$expr`. */
+  readonly variables?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A planned query, ready to run lazily. */
+export interface PreparedQuery {
+  readonly plan: QueryPlan;
+  readonly matcher: Matcher;
+  readonly stats: ExecutionStats;
+  /** True when the sort could not come from the index (explain shows a SORT stage). */
+  readonly blockingSort: boolean;
+  /** Matching records in result order, after sort, skip and limit. */
+  run(): Generator<StoredRecord, void, undefined>;
+}
+
+/**
+ * Compiles the filter and sort once (the query library), plans (index or scan), and returns a
+ * lazy runner. Sorts the planner cannot satisfy from an index are done in memory; skip and limit
+ * are applied last. Every read path (find, count, distinct, update, delete, findAndModify,
+ * explain) goes through here, so they all use indexes the same way.
+ *
+ * @example
+ * const query = prepareQuery(collection, {filter: {status: "A"}, sort: {created: -1}, limit: 10});
+ * for (const record of query.run()) ...
+ */
+export function prepareQuery(collection: CollectionData | undefined, request: QueryRequest): PreparedQuery {
+  const collation = request.collation ?? (collection?.defaultCollation as Collation | undefined);
+  const matcher = compileFilter(request.filter, {
+    ...(collation ? { collation } : {}),
+    ...(request.variables ? { variables: request.variables } : {}),
+  });
+  const sort = request.sort && Object.keys(request.sort).length > 0 ? request.sort : undefined;
+  const comparator = sort && !("$natural" in sort) ? compileSort(sort, collation) : undefined;
+  const plan = planQuery(collection, { filter: request.filter, sort, hint: request.hint, collation });
+  const stats: ExecutionStats = { keysExamined: 0, docsExamined: 0 };
+  const blockingSort = comparator !== undefined && !(plan.stage === "IXSCAN" && plan.providesSort) && plan.stage !== "IDHACK";
+  const matches = (doc: Document): boolean => matcher.matches(doc);
+  const skip = request.skip ?? 0;
+  const limit = request.limit && request.limit > 0 ? request.limit : Infinity;
+  return {
+    plan,
+    matcher,
+    stats,
+    blockingSort,
+    *run() {
+      let source: Iterable<StoredRecord> = executePlan(plan, collection, matches, stats);
+      if (blockingSort) {
+        const records = [...source];
+        const keyed = records.map((record) => ({ record, key: comparator!.keyOf(record.doc) }));
+        keyed.sort((a, b) => comparator!.compareKeys(a.key, b.key));
+        source = keyed.map((entry) => entry.record);
+      }
+      let skipped = 0;
+      let returned = 0;
+      for (const record of source) {
+        if (skipped < skip) {
+          skipped += 1;
+          continue;
+        }
+        if (returned >= limit) return;
+        returned += 1;
+        yield record;
+      }
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { Document } from "bson";
+import { EngineError, ErrorCodes } from "../engine-error.js";
+import type { CommandContext, CommandHandler } from "./command-context.js";
+import {
+  arrayArgument,
+  collationArgument,
+  documentArgument,
+  flagArgument,
+  isPlainDocument,
+  targetCollection,
+} from "./command-arguments.js";
+import { prepareQuery } from "./query-execution.js";
+import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
+import { writeErrorOf } from "./write-errors.js";
+
+/**
+ * `update`: statements `{q, u, upsert, multi, arrayFilters, collation, hint, c}` where `u` is an
+ * operator document, a replacement, or a pipeline. Reply `{n, nModified, upserted: [{index, _id}]}`;
+ * each modified document is its own committed write.
+ *
+ * @example
+ * await engine.runCommand("app", {update: "todos", updates: [{q: {_id: id}, u: {$set: {done: true}}}]});
+ */
+export const updateCommand: CommandHandler = (ctx) => {
+  const collectionName = targetCollection(ctx);
+  const statements = arrayArgument(ctx, "updates");
+  const ordered = ctx.command["ordered"] === undefined ? true : flagArgument(ctx, "ordered");
+  const bypass = flagArgument(ctx, "bypassDocumentValidation");
+  const writeErrors: Document[] = [];
+  const upserted: Document[] = [];
+  let n = 0;
+  let nModified = 0;
+  for (let index = 0; index < statements.length; index++) {
+    try {
+      const result = runUpdateStatement(ctx, collectionName, statements[index], bypass);
+      n += result.n;
+      nModified += result.nModified;
+      if (result.upsertedId !== undefined) upserted.push({ index, _id: result.upsertedId });
+    } catch (error) {
+      writeErrors.push(writeErrorOf(error, index));
+      if (ordered) break;
+    }
+  }
+  const reply: Document = { n, nModified };
+  if (upserted.length > 0) reply["upserted"] = upserted;
+  if (writeErrors.length > 0) reply["writeErrors"] = writeErrors;
+  reply["ok"] = 1;
+  return reply;
+};
+
+function runUpdateStatement(
+  ctx: CommandContext,
+  collectionName: string,
+  statement: unknown,
+  bypass: boolean,
+): { n: number; nModified: number; upsertedId?: unknown } {
+  if (!isPlainDocument(statement)) throw new EngineError(ErrorCodes.TypeMismatch, "update statement must be an object");
+  const filter = documentArgument(ctx, "q", statement);
+  if (!filter) throw new EngineError(ErrorCodes.FailedToParse, "BSON field 'update.updates.q' is missing but a required field");
+  const u = statement["u"];
+  if (!isPlainDocument(u) && !Array.isArray(u)) {
+    throw new EngineError(ErrorCodes.FailedToParse, "BSON field 'update.updates.u' is missing or not an object or array");
+  }
+  const multi = flagArgument(ctx, "multi", statement);
+  const upsert = flagArgument(ctx, "upsert", statement);
+  const collation = collationArgument(ctx, statement);
+  const letVariables = documentArgument(ctx, "let");
+  const constants = documentArgument(ctx, "c", statement);
+  const variables = letVariables || constants ? { ...(letVariables ?? {}), ...(constants ?? {}) } : undefined;
+  const arrayFilters = statement["arrayFilters"];
+  if (arrayFilters !== undefined && !Array.isArray(arrayFilters)) {
+    throw new EngineError(ErrorCodes.TypeMismatch, "arrayFilters must be an array");
+  }
+  const update = compileStatementUpdate({
+    update: u as Document,
+    arrayFilters: arrayFilters as Document[] | undefined,
+    collation,
+    variables,
+  });
+  if (multi && update.kind === "replacement") {
+    throw new EngineError(ErrorCodes.FailedToParse, "multi update is not supported for replacement-style update");
+  }
+  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const query = prepareQuery(collection, {
+    filter,
+    hint: statement["hint"],
+    collation,
+    limit: multi ? 0 : 1,
+    variables,
+  });
+  // Snapshot the matches first: updating while scanning an index could revisit moved documents.
+  const matched = [...query.run()].map((record) => record.doc);
+  if (matched.length === 0) {
+    if (!upsert) return { n: 0, nModified: 0 };
+    const doc = upsertDocument(ctx, collectionName, filter, update, bypass);
+    return { n: 1, nModified: 0, upsertedId: doc["_id"] };
+  }
+  let nModified = 0;
+  for (const before of matched) {
+    if (updateOneDocument(ctx, collectionName, before, update, query.matcher, bypass)) nModified += 1;
+  }
+  return { n: matched.length, nModified };
+}

@@ -1,0 +1,30 @@
+import type { Document, Long } from "bson";
+import type { CollectionData } from "../storage/collection-data.js";
+import type { StoredRecord } from "../storage/stored-record.js";
+
+/** What a cursor yields: stored records (serialized once, cached) or computed documents. */
+export type CursorItem = StoredRecord | Document;
+
+/**
+ * An open server-side cursor: a suspended result iterator plus the bookkeeping `getMore` needs.
+ * Cursors belong to one namespace; a `getMore` naming another one is refused.
+ */
+export interface ServerCursor {
+  readonly id: Long;
+  /** `db.collection` (for command cursors such as listCollections: `db.$cmd.listCollections`). */
+  readonly ns: string;
+  readonly source: Iterator<CursorItem, unknown, undefined>;
+  /** Applied to each document on its way out (find projections). */
+  readonly transform?: ((doc: Document) => Document) | undefined;
+  /** Documents still allowed by `limit` (Infinity when unlimited). */
+  remaining: number;
+  /** An item pulled from `source` that did not fit in the previous batch's 16 MiB. */
+  pending?: CursorItem | undefined;
+  lastUsed: number;
+  /** `equalityKey(lsid.id)`: `endSessions` kills the session's cursors. */
+  readonly sessionKey?: string | undefined;
+  /** The collection read, if any: dropping or renaming it kills the cursor (QueryPlanKilled). */
+  readonly collection?: CollectionData | undefined;
+  /** Called when the cursor is closed for any reason. */
+  readonly onClose?: (() => void) | undefined;
+}

@@ -1,0 +1,82 @@
+import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from "node:fs";
+import path from "node:path";
+
+/** Name of the lock file inside a data directory (mongod uses `mongod.lock`). */
+export const LOCK_FILE_NAME = "svc-db.lock";
+
+/** An acquired data-directory lock. */
+export interface DbPathLock {
+  readonly path: string;
+  release(): void;
+}
+
+/**
+ * Takes the exclusive lock on a data directory: creates `<dbPath>/svc-db.lock` holding our pid
+ * with `O_EXCL`. If the file exists and its pid is a live process (this one included), opening
+ * fails with an error naming the path; a lock left by a dead process (e.g. after `kill -9`) is
+ * taken over, so a crashed engine can always be restarted.
+ *
+ * @example
+ * const lock = acquireDbPathLock(".svc/data"); // throws if another engine uses it
+ * lock.release();
+ */
+export function acquireDbPathLock(dbPath: string): DbPathLock {
+  const directory = path.resolve(dbPath);
+  mkdirSync(directory, { recursive: true });
+  const lockPath = path.join(directory, LOCK_FILE_NAME);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      let released = false;
+      return {
+        path: lockPath,
+        release() {
+          if (released) return;
+          released = true;
+          try {
+            unlinkSync(lockPath);
+          } catch {
+            // Already gone: nothing to release.
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = readOwner(lockPath);
+      if (owner !== undefined && isAlive(owner)) {
+        throw new Error(
+          `embedded-mongo: the data directory ${directory} is in use by another engine (process ${owner}); lock file ${lockPath}`,
+        );
+      }
+      // Stale lock from a process that died without releasing it.
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // Someone else removed it first; retry the exclusive create.
+      }
+    }
+  }
+  throw new Error(`embedded-mongo: could not lock the data directory ${directory} (lock file ${lockPath})`);
+}
+
+function readOwner(lockPath: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

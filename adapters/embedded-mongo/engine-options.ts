@@ -1,0 +1,45 @@
+import type { EngineLogger } from "./engine-logger.js";
+import { quietConsoleLogger } from "./engine-logger.js";
+
+/**
+ * Tuning knobs of the engine. Defaults follow mongod's; tests shorten the timers.
+ *
+ * @example
+ * createEngine({cursorIdleTimeoutMs: 200, ttlIntervalMs: 50});
+ */
+export interface EngineOptions {
+  /** Where protocol errors and warnings go. Default: errors/warnings to the console, rest dropped. */
+  readonly logger?: EngineLogger;
+  /** Idle cursors are closed after this long (mongod `cursorTimeoutMillis`: 10 minutes). */
+  readonly cursorIdleTimeoutMs?: number;
+  /** How often idle cursors are looked for. Default: a minute, or the timeout if shorter. */
+  readonly cursorSweepIntervalMs?: number;
+  /** How often TTL indexes are swept (mongod `ttlMonitorSleepSecs`: 60 s). 0 disables the timer. */
+  readonly ttlIntervalMs?: number;
+  /** Committed operations kept in the in-memory oplog (change-stream history). */
+  readonly oplogCapacity?: number;
+  /** Replica set name reported by `hello` (`setName`). */
+  readonly replicaSetName?: string;
+}
+
+export interface ResolvedEngineOptions {
+  readonly logger: EngineLogger;
+  readonly cursorIdleTimeoutMs: number;
+  readonly cursorSweepIntervalMs: number;
+  readonly ttlIntervalMs: number;
+  readonly oplogCapacity: number;
+  readonly replicaSetName: string;
+}
+
+/** Fills in defaults. */
+export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
+  const cursorIdleTimeoutMs = options.cursorIdleTimeoutMs ?? 10 * 60 * 1000;
+  return {
+    logger: options.logger ?? quietConsoleLogger,
+    cursorIdleTimeoutMs,
+    cursorSweepIntervalMs: options.cursorSweepIntervalMs ?? Math.min(60_000, Math.max(10, cursorIdleTimeoutMs)),
+    ttlIntervalMs: options.ttlIntervalMs ?? 60_000,
+    oplogCapacity: options.oplogCapacity ?? 50_000,
+    replicaSetName: options.replicaSetName ?? "svc-rs",
+  };
+}

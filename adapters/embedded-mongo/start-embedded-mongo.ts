@@ -1,0 +1,83 @@
+import { createEngine } from "./engine.js";
+import type { Engine } from "./engine.js";
+import type { EngineOptions } from "./engine-options.js";
+import { acquireDbPathLock } from "./dbpath-lock.js";
+import type { DbPathLock } from "./dbpath-lock.js";
+import { WireServer } from "./wire/wire-server.js";
+
+/** Options of {@link startEmbeddedMongo}. */
+export interface StartEmbeddedMongoOptions extends EngineOptions {
+  /**
+   * Data directory. Locked exclusively (a second engine on it fails, naming the path). Durable
+   * storage (journal, recovery) is not implemented yet: data still lives in memory only.
+   */
+  readonly dbPath?: string | undefined;
+  /** TCP port; 0 or omitted picks a free ephemeral port. */
+  readonly port?: number | undefined;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string | undefined;
+}
+
+/** A running engine. */
+export interface RunningEmbeddedMongo {
+  /**
+   * `mongodb://host:port/?directConnection=true` — no database name; pass `dbName` to mongoose.
+   * The replica-set form (`?replicaSet=<replicaSetName>`) works as well.
+   */
+  readonly uri: string;
+  readonly port: number;
+  readonly host: string;
+  /** The replica set name `hello` reports. */
+  readonly replicaSetName: string;
+  /** The engine itself, for in-process calls (`engine.runCommand`) and tests (`engine.sweepTtl()`). */
+  readonly engine: Engine;
+  /** Closes every client connection, stops the server and timers, releases the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the embedded MongoDB-compatible engine on a loopback TCP port. The unmodified `mongodb`
+ * driver and mongoose connect to `uri` as to a single-node replica set.
+ *
+ * @example
+ * const db = await startEmbeddedMongo();
+ * await mongoose.connect(db.uri, {dbName: "app"});
+ * // ...
+ * await mongoose.disconnect();
+ * await db.stop();
+ */
+export async function startEmbeddedMongo(options: StartEmbeddedMongoOptions = {}): Promise<RunningEmbeddedMongo> {
+  const host = options.host ?? "127.0.0.1";
+  let lock: DbPathLock | undefined;
+  if (options.dbPath !== undefined) lock = acquireDbPathLock(options.dbPath);
+  const engine = createEngine(options);
+  const server = new WireServer(engine);
+  let bound: { port: number; host: string };
+  try {
+    bound = await server.listen(options.port ?? 0, host);
+  } catch (error) {
+    engine.close();
+    lock?.release();
+    throw error;
+  }
+  // hello must name the address clients dial; a wildcard bind is reached through loopback.
+  const advertisedHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const hostPart = advertisedHost.includes(":") ? `[${advertisedHost}]` : advertisedHost;
+  engine.advertisedAddress = `${hostPart}:${bound.port}`;
+  let stopping: Promise<void> | undefined;
+  return {
+    uri: `mongodb://${hostPart}:${bound.port}/?directConnection=true`,
+    port: bound.port,
+    host: advertisedHost,
+    replicaSetName: engine.options.replicaSetName,
+    engine,
+    stop() {
+      stopping ??= (async () => {
+        await server.close();
+        engine.close();
+        lock?.release();
+      })();
+      return stopping;
+    },
+  };
+}
