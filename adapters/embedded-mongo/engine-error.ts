@@ -81,6 +81,9 @@ export const ErrorCodes = {
   IndexAlreadyExists: 68,
   InvalidUUID: 100,
   AmbiguousIndexKeyPattern: 307,
+  EmptyFieldName: 56,
+  ConversionFailure: 241,
+  QueryFeatureNotAllowed: 224,
 } as const;
 
 const NAMES: ReadonlyMap<number, string> = new Map(
