@@ -33,5 +33,6 @@ export { correlationMiddleware } from "./plugins/logging/correlation-middleware.
 // --- scripts (plugins/scripts) ----------------------------------------------------------------
 
 // --- rest (plugins/rest) ----------------------------------------------------------------------
+export * from "./plugins/rest/index.js";
 
 // --- auth (plugins/auth) ----------------------------------------------------------------------

@@ -1,0 +1,53 @@
+// The REST capability's public surface, re-exported by the package entry's `--- rest` section.
+export { modelRouter, modelRouterName, type ModelRouter, type PathlessModelRouter } from "./model-router.js";
+export type {
+  LegacyTransformer,
+  MaybePromise,
+  ModelAdminOptions,
+  ModelMcpOptions,
+  ModelRouterOptions,
+  ModelRouterValidationOptions,
+  ModelSyncOptions,
+  PopulatePath,
+  RequestBody,
+  ResponseDocument,
+  SyncScope,
+} from "./model-router-options.js";
+export { Permissions, REST_METHODS, checkPermissions, type MethodPermissions, type PermissionCheck, type PermissionContext, type RestMethod } from "./permissions.js";
+export { OwnerQueryFilter, type QueryFilter, type QueryFilterContext, type QueryFilterObject } from "./owner-query-filter.js";
+export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type ListQuery } from "./list-query.js";
+export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
+export { RestConfigErrors, RestErrors, type ApiErrorFactory, type RestErrorDetails } from "./errors.js";
+export { BEARER_SCHEME } from "./model-openapi.js";
+export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions } from "./json-schema/mongoose-json-schema.js";
+export { fieldsWithoutDescription } from "./field-descriptions.js";
+// Schema plugins and helpers (SPEC §2.2).
+export { findExactlyOne, type FindExactlyOneStatics } from "./schema/find-exactly-one.js";
+export { findOneOrNone, type FindOneOrNoneStatics } from "./schema/find-one-or-none.js";
+export { upsertPlugin, type UpsertStatics } from "./schema/upsert-plugin.js";
+export { DateOnly, registerDateOnlyType, toUtcMidnight } from "./schema/date-only.js";
+export { createdUpdatedPlugin, type CreatedUpdatedDocument, type CreatedUpdatedFields } from "./schema/created-updated-plugin.js";
+export { isDeletedPlugin, usesSoftDelete, type IsDeletedFields } from "./schema/is-deleted-plugin.js";
+export { defaultPlugins } from "./schema/default-plugins.js";
+export { checkModelsStrict, strictnessProblems } from "./schema/check-models-strict.js";
+export { isValidObjectId } from "./schema/object-id.js";
+// Request validation (SPEC §8).
+export {
+  configureOpenApiValidator,
+  DEFAULT_VALIDATOR_SETTINGS,
+  VALIDATOR_SETTINGS,
+  type OpenApiValidatorOptions,
+  type ValidatorSettings,
+} from "./validation/validator-settings.js";
+export {
+  createValidator,
+  validateModelRequestBody,
+  validateQueryParams,
+  validateRequestBody,
+  type CombinedValidatorOptions,
+  type ModelBodyValidatorOptions,
+  type PropertySchema,
+  type RequestValidatorOptions,
+  type ValidationSchema,
+} from "./validation/request-validators.js";
+export { requestValidationError, isRequestValidationError, type ValidationIssue } from "./validation/validation-issues.js";

@@ -1,0 +1,255 @@
+import type { SchemaType } from "mongoose";
+
+/** The part of a mongoose schema the derivation reads (any schema, whatever its generics). */
+export interface SchemaPaths {
+  eachPath(fn: (path: string, type: SchemaType) => void): unknown;
+}
+import type { SchemaObject } from "openapi3-ts/oas31";
+
+/**
+ * Which JSON schema of a model to derive:
+ * - `response`: what routes answer with (every readable field, `_id` and `id`, read-only fields
+ *   marked `readOnly`, `select: false` fields left out);
+ * - `create`: a POST body (writable fields only, required fields without a default required);
+ * - `update`: a PATCH body (writable fields only, nothing required).
+ */
+export type JsonSchemaMode = "response" | "create" | "update";
+
+export interface JsonSchemaOptions {
+  mode: JsonSchemaMode;
+  /** Top-level paths clients may not write (owner, timestamps...): left out of request schemas. */
+  readOnlyPaths?: ReadonlySet<string>;
+  /** Response schemas of populated paths (they replace the id). */
+  populated?: ReadonlyMap<string, SchemaObject>;
+}
+
+const OBJECT_ID_PATTERN = "^[0-9a-fA-F]{24}$";
+
+/** Paths mongoose manages that are never part of any request or response schema. */
+const INTERNAL_PATHS = new Set(["__v"]);
+
+interface TreeNode {
+  schemaType?: SchemaType;
+  children: Map<string, TreeNode>;
+}
+
+/**
+ * Derives a JSON schema (draft 2020-12 / OpenAPI 3.1 compatible) from a mongoose schema. The same
+ * schema validates request bodies (ajv) and documents them (OpenAPI): descriptions, enums,
+ * defaults, min/max, lengths, patterns and refs (`x-ref`) come from the schema type options.
+ * Optional fields accept `null` (mongoose unsets them with it).
+ *
+ * @example
+ * mongooseJsonSchema(Todo.schema, { mode: "create", readOnlyPaths: new Set(["ownerId"]) });
+ * // { type: "object", properties: { title: { type: "string", description: "..." } }, required: ["title"], additionalProperties: false }
+ */
+export function mongooseJsonSchema(schema: SchemaPaths, options: JsonSchemaOptions): SchemaObject {
+  return objectSchema(schema, options, "", true);
+}
+
+function objectSchema(schema: SchemaPaths, options: JsonSchemaOptions, prefix: string, topLevel: boolean): SchemaObject {
+  const tree: TreeNode = { children: new Map() };
+  schema.eachPath((path, schemaType) => {
+    if (INTERNAL_PATHS.has(path) || path.includes(".$*")) return;
+    let node = tree;
+    for (const segment of path.split(".")) {
+      let child = node.children.get(segment);
+      if (!child) {
+        child = { children: new Map() };
+        node.children.set(segment, child);
+      }
+      node = child;
+    }
+    node.schemaType = schemaType;
+  });
+  const result = treeSchema(tree, options, prefix, topLevel);
+  if (topLevel && options.mode === "response") {
+    result.properties = { ...result.properties, id: { type: "string", description: "The record's id (same as _id)", readOnly: true } };
+    result.required = [...new Set([...(result.required ?? []), "id"])];
+  }
+  return result;
+}
+
+function treeSchema(node: TreeNode, options: JsonSchemaOptions, prefix: string, topLevel: boolean): SchemaObject {
+  const properties: Record<string, SchemaObject> = {};
+  const required: string[] = [];
+  for (const [name, child] of node.children) {
+    const fullPath = prefix ? `${prefix}.${name}` : name;
+    const schemaType = child.schemaType;
+    const readOnly = isReadOnly(fullPath, schemaType, options, topLevel);
+    if (readOnly && options.mode !== "response") continue;
+    if (schemaType && options.mode === "response" && schemaType.options?.select === false) continue;
+
+    let property: SchemaObject;
+    let isRequired = false;
+    if (schemaType) {
+      const populated = topLevel ? options.populated?.get(fullPath) : undefined;
+      property = populated ?? fieldSchema(schemaType, options, fullPath);
+      isRequired = requiredIn(schemaType, options.mode, fullPath);
+      // Mongoose unsets an optional field given null, so null is a valid value of every optional field.
+      if (!requiredFlag(schemaType) && fullPath !== "_id") property = nullable(property);
+    } else {
+      // A nested plain object (`{address: {city: String}}`): its own object of properties.
+      property = treeSchema(child, options, fullPath, false);
+      if (Object.keys(property.properties ?? {}).length === 0) continue;
+      if (options.mode === "create" && (property.required?.length ?? 0) > 0) isRequired = true;
+    }
+    if (readOnly) property = { ...property, readOnly: true };
+    properties[name] = property;
+    if (isRequired) required.push(name);
+  }
+  const result: SchemaObject = { type: "object", properties };
+  if (required.length > 0) result.required = required;
+  // Responses may grow fields (virtuals, hooks); request bodies are closed.
+  if (options.mode !== "response") result.additionalProperties = false;
+  return result;
+}
+
+function isReadOnly(path: string, schemaType: SchemaType | undefined, options: JsonSchemaOptions, topLevel: boolean): boolean {
+  // A record's own id is the server's; subdocument ids may be echoed back in PATCH bodies.
+  if (topLevel && path === "_id") return options.mode !== "create" || (options.readOnlyPaths?.has("_id") ?? true);
+  if (topLevel && options.readOnlyPaths?.has(path)) return true;
+  return schemaType?.options?.readOnly === true;
+}
+
+function requiredFlag(schemaType: SchemaType): boolean {
+  const required = (schemaType.options as { required?: unknown } | undefined)?.required;
+  const flag = Array.isArray(required) ? required[0] : required;
+  // A function makes the requirement conditional: JSON Schema cannot express it, mongoose checks it.
+  return flag === true;
+}
+
+function requiredIn(schemaType: SchemaType, mode: JsonSchemaMode, path: string): boolean {
+  if (mode === "update") return false;
+  if (mode === "response") return path === "_id" || (requiredFlag(schemaType) && path !== "");
+  const hasDefault = (schemaType as unknown as { defaultValue?: unknown }).defaultValue !== undefined;
+  return requiredFlag(schemaType) && !hasDefault;
+}
+
+/** `T` → `T | null`, keeping enums and refs exact. */
+function nullable(schema: SchemaObject): SchemaObject {
+  if (schema.type === undefined) {
+    if (Object.keys(schema).every((key) => key === "description" || key === "readOnly" || key === "default")) return schema; // any
+    const { description, readOnly, ...rest } = schema;
+    const wrapped: SchemaObject = { anyOf: [rest, { type: "null" }] };
+    if (description !== undefined) wrapped.description = description;
+    if (readOnly !== undefined) wrapped.readOnly = readOnly;
+    return wrapped;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("null")) return schema;
+  const result: SchemaObject = { ...schema, type: [...types, "null"] };
+  if (schema.enum) result.enum = [...schema.enum, null];
+  return result;
+}
+
+function fieldSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: string): SchemaObject {
+  const base = typeSchema(schemaType, options, path);
+  const opts = (schemaType.options ?? {}) as Record<string, unknown>;
+  if (typeof opts.description === "string") base.description = opts.description;
+  const defaultValue = opts.default;
+  if (defaultValue !== undefined && typeof defaultValue !== "function" && isJsonValue(defaultValue)) base.default = defaultValue;
+  return base;
+}
+
+function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: string): SchemaObject {
+  const opts = (schemaType.options ?? {}) as Record<string, unknown>;
+  const nested = schemaType as unknown as {
+    schema?: SchemaPaths;
+    $isSingleNested?: boolean;
+    $isMongooseDocumentArray?: boolean;
+    $__schemaType?: SchemaType;
+    enumValues?: unknown[];
+  };
+  switch (schemaType.instance) {
+    case "String": {
+      const result: SchemaObject = { type: "string" };
+      const values = nested.enumValues?.filter((value) => value !== undefined);
+      if (values && values.length > 0) result.enum = values;
+      const minLength = optionNumber(opts.minLength ?? opts.minlength);
+      const maxLength = optionNumber(opts.maxLength ?? opts.maxlength);
+      if (minLength !== undefined) result.minLength = minLength;
+      if (maxLength !== undefined) result.maxLength = maxLength;
+      const match = Array.isArray(opts.match) ? opts.match[0] : opts.match;
+      if (match instanceof RegExp && match.flags === "" && isUnicodeSafe(match.source)) result.pattern = match.source;
+      return result;
+    }
+    case "Number":
+    case "Double":
+    case "Int32":
+    case "BigInt": {
+      const result: SchemaObject = { type: schemaType.instance === "Int32" || schemaType.instance === "BigInt" ? "integer" : "number" };
+      const minimum = optionNumber(opts.min);
+      const maximum = optionNumber(opts.max);
+      if (minimum !== undefined) result.minimum = minimum;
+      if (maximum !== undefined) result.maximum = maximum;
+      const values = Array.isArray(opts.enum) ? opts.enum : undefined;
+      if (values && values.length > 0) result.enum = values;
+      return result;
+    }
+    case "Decimal128":
+      return { type: "string", format: "decimal", pattern: "^-?\\d+(\\.\\d+)?$" };
+    case "Boolean":
+      return { type: "boolean" };
+    case "Date":
+      return { type: "string", format: "date-time" };
+    case "DateOnly":
+      return { type: "string", format: "date" };
+    case "ObjectId": {
+      const result: SchemaObject = { type: "string", pattern: OBJECT_ID_PATTERN };
+      // A ref given as a function is resolved per document; only a fixed model name is documented.
+      if (typeof opts.ref === "string") result["x-ref"] = opts.ref;
+      return result;
+    }
+    case "UUID":
+      return { type: "string", format: "uuid" };
+    case "Buffer":
+      return { type: "string", contentEncoding: "base64" };
+    case "Mixed":
+      return {};
+    case "Map": {
+      const valueType = nested.$__schemaType;
+      return { type: "object", additionalProperties: valueType ? fieldSchema(valueType, options, `${path}.$*`) : {} };
+    }
+    case "Embedded":
+      return nested.schema ? objectSchema(nested.schema, { ...options, readOnlyPaths: undefined, populated: undefined }, "", false) : { type: "object" };
+    case "Array": {
+      const result: SchemaObject = { type: "array" };
+      if (nested.$isMongooseDocumentArray && nested.schema) {
+        result.items = objectSchema(nested.schema, { ...options, readOnlyPaths: undefined, populated: undefined }, "", false);
+      } else {
+        const element = schemaType.getEmbeddedSchemaType();
+        result.items = element ? fieldSchema(element, options, `${path}.$`) : {};
+      }
+      return result;
+    }
+    default:
+      // Custom schema types document themselves as "any value"; mongoose still casts them.
+      return {};
+  }
+}
+
+/** Mongoose accepts `min: 1` and `min: [1, "message"]`. */
+function optionNumber(value: unknown): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  return typeof raw === "number" && Number.isFinite(raw) ? raw : undefined;
+}
+
+/** ajv compiles `pattern` with the `u` flag; skip patterns that are not valid there. */
+function isUnicodeSafe(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isJsonValue(value: unknown): boolean {
+  if (value === null) return true;
+  const type = typeof value;
+  if (type === "string" || type === "number" || type === "boolean") return true;
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (type === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every(isJsonValue);
+  return false;
+}

@@ -1,0 +1,312 @@
+import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
+import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
+import { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE } from "./list-query.js";
+import type { ModelAnalysis, ModelSchemas } from "./model-analysis.js";
+import type { ModelRouterOptions } from "./model-router-options.js";
+import { requiresAuthentication, type RestMethod } from "./permissions.js";
+
+/** The security scheme generated routes declare (the auth plugin accepts these bearer tokens). */
+export const BEARER_SCHEME = "bearerAuth";
+
+const ERROR_OBJECT: SchemaObject = {
+  type: "object",
+  required: ["status", "title"],
+  properties: {
+    status: { type: "string", description: "The HTTP status, as a string" },
+    title: { type: "string", description: "A short, human-readable summary" },
+    detail: { type: "string", description: "What went wrong in this occurrence" },
+    code: { type: "string", description: "A stable machine-readable code, e.g. REST_NOT_FOUND" },
+    source: {
+      type: "object",
+      properties: {
+        pointer: { type: "string", description: "JSON pointer to the offending value" },
+        parameter: { type: "string", description: "The offending query parameter" },
+      },
+    },
+    meta: {
+      type: "object",
+      description: "Extra details; validation errors carry `validationErrors`, a JSON string of [{path, message}]",
+      additionalProperties: true,
+    },
+  },
+};
+
+const ERROR_RESPONSE: SchemaObject = {
+  type: "object",
+  required: ["errors"],
+  properties: {
+    errors: { type: "array", items: { $ref: "#/components/schemas/ErrorObject" } },
+    requestId: { type: "string", description: "Correlation id (also the X-Request-ID header)" },
+  },
+};
+
+const ERROR_RESPONSES: Record<string, string> = {
+  BadRequest: "The request failed validation (SPEC §7 body) or a hook rejected it",
+  Unauthorized: "Authentication is required",
+  Forbidden: "The caller may not do this",
+  NotFound: "No such record (or a malformed id)",
+  Conflict: "A unique value is already taken",
+};
+
+/** Registers the shared error schemas, responses and bearer scheme (once per app). */
+function addSharedComponents(openapi: OpenApiRegistry): void {
+  if (!openapi.hasComponent("schemas", "ErrorObject")) openapi.addSchema("ErrorObject", ERROR_OBJECT);
+  if (!openapi.hasComponent("schemas", "ErrorResponse")) openapi.addSchema("ErrorResponse", ERROR_RESPONSE);
+  for (const [name, description] of Object.entries(ERROR_RESPONSES)) {
+    if (openapi.hasComponent("responses", name)) continue;
+    openapi.addResponse(name, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } });
+  }
+  if (!openapi.hasComponent("securitySchemes", BEARER_SCHEME)) {
+    openapi.addSecurityScheme(BEARER_SCHEME, { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  }
+}
+
+/**
+ * Adds a component schema under `name`, or under a router-specific name when another router of
+ * the same model already registered a different shape (e.g. other read-only fields).
+ */
+function addModelSchema(openapi: OpenApiRegistry, name: string, fallback: string, schema: SchemaObject): string {
+  const existing = openapi.document().components?.schemas?.[name];
+  if (existing === undefined) {
+    openapi.addSchema(name, schema);
+    return name;
+  }
+  if (JSON.stringify(existing) === JSON.stringify(schema)) return name;
+  openapi.addSchema(fallback, schema);
+  return fallback;
+}
+
+const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+const errorRef = (name: string): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
+
+/** `/api/todo-items` → `ApiTodoItems`: a stable operation-id stem per router path. */
+export function pathIdentifier(path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Root";
+}
+
+/**
+ * Documents a model router in the app's OpenAPI 3.1 document: the model's response, create and
+ * update schemas as components (descriptions, enums, defaults, refs, required), each permitted
+ * operation with its parameters (list: `limit`, `page`, `sort` and one deepObject parameter per
+ * query field), security (optional or required bearer auth, from the permission checks) and the
+ * shared error responses. Methods nobody may call are left out.
+ *
+ * @example
+ * documentModelRouter(ctx.openapi, "/todos", analysis, schemas, options);
+ */
+export function documentModelRouter<T>(
+  openapi: OpenApiRegistry,
+  path: string,
+  analysis: ModelAnalysis,
+  schemas: ModelSchemas,
+  options: ModelRouterOptions<T>,
+): void {
+  addSharedComponents(openapi);
+  const stem = pathIdentifier(path);
+  const name = analysis.modelName;
+  const responseName = addModelSchema(openapi, name, `${name}_${stem}`, { ...schemas.response, description: options.openApi?.description });
+  const createName = addModelSchema(openapi, `${name}Create`, `${name}Create_${stem}`, schemas.create);
+  const updateName = addModelSchema(openapi, `${name}Update`, `${name}Update_${stem}`, schemas.update);
+  const tags = [options.openApi?.tag ?? name];
+  const itemPath = `${path.replace(/\/+$/, "")}/:id`;
+  const allowed = (method: RestMethod) => (options.permissions[method]?.length ?? 0) > 0;
+
+  const operation = (method: RestMethod, base: OperationObject, errors: string[]): OperationObject => {
+    const checks = options.permissions[method] ?? [];
+    const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses };
+    const authRequired = requiresAuthentication(checks, method);
+    for (const error of errors) responses[ERROR_STATUS[error]!] = errorRef(error);
+    return {
+      ...base,
+      tags,
+      operationId: `${method}${stem}`,
+      security: authRequired ? [{ [BEARER_SCHEME]: [] }] : [{}, { [BEARER_SCHEME]: [] }],
+      responses,
+    };
+  };
+  const single = (status: number, description: string): Record<string, ResponseObject> => ({
+    [status]: {
+      description,
+      content: { "application/json": { schema: { type: "object", required: ["data"], properties: { data: ref(responseName) } } } },
+    },
+  });
+  const idParameter: ParameterObject = {
+    name: "id",
+    in: "path",
+    required: true,
+    description: `The ${name}'s id`,
+    schema: analysis.objectIdKeys ? { type: "string", pattern: "^[0-9a-fA-F]{24}$" } : { type: "string" },
+  };
+
+  if (allowed("list")) {
+    openapi.addOperation(
+      "get",
+      path,
+      operation(
+        "list",
+        {
+          summary: `List ${name} records`,
+          description:
+            `Pages through ${name} records visible to the caller. Filters: \`field=value\` or \`field[$op]=value\` on the ` +
+            `query fields, with ${ALLOWED_OPERATORS.join(" ")}; \`$in\`/\`$nin\` take comma-separated values; ` +
+            "`$regex` matches its text literally (`/text/i` ignores case).",
+          parameters: listParameters(analysis, schemas),
+          responses: {
+            200: {
+              description: `A page of ${name} records`,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    required: ["data", "limit", "page", "more", "total"],
+                    properties: {
+                      data: { type: "array", items: ref(responseName) },
+                      limit: { type: "integer", description: "Page size used" },
+                      page: { type: "integer", description: "Page number (1-based)" },
+                      more: { type: "boolean", description: "Whether later pages exist" },
+                      total: { type: "integer", description: "Number of matching records" },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        ["BadRequest", "Unauthorized", "Forbidden"],
+      ),
+    );
+  }
+  if (allowed("create")) {
+    openapi.addOperation(
+      "post",
+      path,
+      operation(
+        "create",
+        {
+          summary: `Create a ${name}`,
+          requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
+          responses: single(201, `The created ${name}`),
+        },
+        ["BadRequest", "Unauthorized", "Forbidden", "Conflict"],
+      ),
+    );
+  }
+  if (allowed("read")) {
+    openapi.addOperation(
+      "get",
+      itemPath,
+      operation("read", { summary: `Read a ${name}`, parameters: [idParameter], responses: single(200, `The ${name}`) }, [
+        "Unauthorized",
+        "Forbidden",
+        "NotFound",
+      ]),
+    );
+  }
+  if (allowed("update")) {
+    openapi.addOperation(
+      "patch",
+      itemPath,
+      operation(
+        "update",
+        {
+          summary: `Update a ${name}`,
+          description: "Changes only the fields given; null unsets an optional field.",
+          parameters: [idParameter],
+          requestBody: { required: true, content: { "application/json": { schema: ref(updateName) } } },
+          responses: single(200, `The updated ${name}`),
+        },
+        ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict"],
+      ),
+    );
+  }
+  if (allowed("delete")) {
+    openapi.addOperation(
+      "delete",
+      itemPath,
+      operation(
+        "delete",
+        {
+          summary: `Delete a ${name}`,
+          description: analysis.softDelete ? "Soft delete: the record is marked deleted and hidden from reads." : undefined,
+          parameters: [idParameter],
+          responses: { 204: { description: `The ${name} was deleted` } },
+        },
+        ["Unauthorized", "Forbidden", "NotFound"],
+      ),
+    );
+  }
+}
+
+const ERROR_STATUS: Record<string, string> = {
+  BadRequest: "400",
+  Unauthorized: "401",
+  Forbidden: "403",
+  NotFound: "404",
+  Conflict: "409",
+};
+
+function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {
+  const parameters: ParameterObject[] = [
+    {
+      name: "limit",
+      in: "query",
+      description: `Page size (default ${analysis.defaultLimit}, at most ${analysis.maxLimit})`,
+      schema: { type: "integer", minimum: 1, maximum: analysis.maxLimit, default: analysis.defaultLimit },
+    },
+    { name: "page", in: "query", description: "Page number, 1-based", schema: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 } },
+    {
+      name: "sort",
+      in: "query",
+      description: "Comma-separated fields, `-` for descending, e.g. `-created,title`",
+      schema: { type: "string", default: sortText(analysis.defaultSort) },
+    },
+  ];
+  const properties = schemas.response.properties ?? {};
+  for (const field of analysis.queryFields.keys()) {
+    const fieldSchema = stripNull(fieldSchemaAt(properties, field));
+    const operators: Record<string, SchemaObject> = {};
+    for (const op of ALLOWED_OPERATORS) {
+      if (op === "$in" || op === "$nin") operators[op] = { type: "array", items: fieldSchema, maxItems: MAX_IN_VALUES };
+      else if (op === "$exists") operators[op] = { type: "boolean" };
+      else if (op === "$regex") operators[op] = { type: "string", maxLength: 100 };
+      else operators[op] = fieldSchema;
+    }
+    parameters.push({
+      name: field,
+      in: "query",
+      style: "deepObject",
+      explode: true,
+      description: `Filter on ${field}: \`${field}=value\` or \`${field}[$op]=value\``,
+      schema: { anyOf: [fieldSchema, { type: "object", properties: operators, additionalProperties: false }] },
+    });
+  }
+  return parameters;
+}
+
+function fieldSchemaAt(properties: Record<string, SchemaObject | ReferenceObject>, path: string): SchemaObject {
+  let current: SchemaObject | ReferenceObject | undefined = { type: "object", properties };
+  for (const segment of path.split(".")) {
+    current = (current as SchemaObject | undefined)?.properties?.[segment];
+  }
+  const found = (current ?? {}) as SchemaObject;
+  // Filters compare against one element of an array field.
+  return found.type === "array" || (Array.isArray(found.type) && found.type.includes("array")) ? ((found.items as SchemaObject) ?? {}) : found;
+}
+
+function stripNull(schema: SchemaObject): SchemaObject {
+  const { readOnly: _readOnly, default: _default, ...rest } = schema;
+  if (Array.isArray(rest.type)) {
+    const types = rest.type.filter((type) => type !== "null");
+    const result: SchemaObject = { ...rest, type: types.length === 1 ? types[0]! : types };
+    if (result.enum) result.enum = result.enum.filter((value) => value !== null);
+    return result;
+  }
+  return rest;
+}
+
+function sortText(sort: Readonly<Record<string, 1 | -1>>): string {
+  return Object.entries(sort)
+    .map(([path, direction]) => (direction === -1 ? `-${path}` : path))
+    .join(",");
+}

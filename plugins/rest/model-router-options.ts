@@ -1,0 +1,156 @@
+import type { Request } from "express";
+import type { HydratedDocument } from "mongoose";
+import type { RequestUser } from "../../contracts/request-user.js";
+import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
+import type { MethodPermissions, RestMethod } from "./permissions.js";
+import type { ValidationIssue } from "./validation/validation-issues.js";
+
+/** A request body as hooks see it: the validated JSON object. */
+export type RequestBody<T> = Partial<T> & Record<string, unknown>;
+
+/** A document as responses carry it: plain data, ids as strings once serialized. */
+export type ResponseDocument = Record<string, unknown>;
+
+/** Something a hook may return directly or through a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * A path to populate in responses, and the fields of the referenced documents to include. The
+ * field list is required so a populate never leaks more of another record than declared; `_id`
+ * is always included.
+ */
+export interface PopulatePath {
+  readonly path: string;
+  readonly fields: readonly string[];
+}
+
+/** Per-router validation settings (the app's `configureOpenApiValidator` settings are the defaults). */
+export interface ModelRouterValidationOptions {
+  /** Validate POST bodies (default: the app's `validateRequests`). */
+  validateCreate?: boolean;
+  /** Validate PATCH bodies (default: the app's `validateRequests`). */
+  validateUpdate?: boolean;
+  /**
+   * What to do with body fields the schema does not declare: `reject` (400, the default) or
+   * `remove` (strip them and tell `onAdditionalPropertiesRemoved`). Read-only fields and
+   * `$`-prefixed keys are rejected either way.
+   */
+  additionalProperties?: "reject" | "remove";
+  /** Fields left out of the create schema (e.g. filled in by `preCreate`). */
+  excludeFromCreate?: readonly string[];
+  /** Fields left out of the update schema (e.g. filled in by `preUpdate`). */
+  excludeFromUpdate?: readonly string[];
+  /** Replaces the app's `onValidationError` for this router. */
+  onError?: (issues: ValidationIssue[], req: Request) => unknown;
+  /** Replaces the app's `onAdditionalPropertiesRemoved` for this router. */
+  onAdditionalPropertiesRemoved?: (properties: string[], req: Request) => void;
+}
+
+/** What the MCP plugin exposes of this model (read later by that plugin). */
+export interface ModelMcpOptions {
+  /** Fields never shown to or accepted from MCP clients. */
+  readonly excludeFields?: readonly string[];
+  /** Which operations become MCP tools (default: all five). */
+  readonly methods?: readonly RestMethod[];
+}
+
+/** How the sync plugin streams this model (SPEC §2.8; read later by that plugin). */
+export type SyncScope =
+  | { readonly type: "owner"; readonly field?: string }
+  | { readonly type: "tenant"; readonly field: string }
+  | { readonly type: "broadcast" }
+  | ((doc: Readonly<Record<string, unknown>>) => string);
+
+export interface ModelSyncOptions {
+  readonly scope: SyncScope;
+  /** Restricts the snapshot endpoint; derived automatically for owner and tenant scopes. */
+  readonly snapshotFilter?: (user: RequestUser) => MaybePromise<QueryFilterObject>;
+}
+
+/** How the admin plugin shows this model (SPEC §2.6; read later by that plugin). */
+export interface ModelAdminOptions {
+  readonly displayName: string;
+  readonly listFields: readonly string[];
+  readonly defaultSort?: string;
+  readonly adminAccess?: {
+    readonly resource?: string;
+    readonly authorize?: (input: { action: string; instance?: unknown; user?: RequestUser }) => MaybePromise<boolean>;
+  };
+}
+
+/**
+ * The legacy response shaper.
+ *
+ * @deprecated Use `responseHandler(doc, method)`.
+ */
+export interface LegacyTransformer<T> {
+  /** Shapes an outgoing document for a user. */
+  serialize?: (doc: ResponseDocument, user: RequestUser | undefined) => unknown;
+  /** Shapes an incoming create/update body before validation. */
+  transform?: (body: RequestBody<T>, method: "create" | "update", user: RequestUser | undefined) => RequestBody<T>;
+}
+
+/**
+ * Options of `modelRouter`. Only `permissions` is required; every method without checks (or with
+ * an empty list) is denied.
+ *
+ * @example
+ * const options: ModelRouterOptions<Todo> = {
+ *   permissions: { list: [Permissions.IsAuthenticated], create: [Permissions.IsAuthenticated],
+ *                  read: [Permissions.IsOwner], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] },
+ *   queryFilter: OwnerQueryFilter,
+ *   queryFields: ["done", "dueOn"],
+ *   sort: "-created",
+ * };
+ */
+export interface ModelRouterOptions<T> {
+  permissions: MethodPermissions;
+  /** The field naming a record's owner (default `ownerId`): set from `req.user` on create, never writable by clients. */
+  ownerField?: string;
+  /** Restricts lists (function or `OwnerQueryFilter`); null → empty list. */
+  queryFilter?: QueryFilter;
+  /** Fields clients may filter lists on (`?done=true`, `?dueOn[$lt]=2024-06-01`). */
+  queryFields?: readonly string[];
+  /** Default list order, e.g. `"-created,title"` or `{created: -1}` (default `-created` when the model has it, else `_id`). */
+  sort?: string | Readonly<Record<string, 1 | -1>>;
+  /** Page size when the client sends no `limit` (default 100). */
+  defaultLimit?: number;
+  /** Largest `limit` a client may ask for (default 500). */
+  maxLimit?: number;
+  /** Reference paths populated in every response, with the fields shown. */
+  populatePaths?: readonly PopulatePath[];
+  /** More top-level fields clients may not write (besides ids, timestamps, `deleted`, the owner field and `readOnly` schema fields). */
+  readOnlyFields?: readonly string[];
+
+  /** Returns the body to create; null/undefined → 403. */
+  preCreate?: (body: RequestBody<T>, req: Request) => MaybePromise<RequestBody<T> | null | undefined>;
+  postCreate?: (doc: HydratedDocument<T>, req: Request) => MaybePromise<unknown>;
+  /** Returns the changes to apply; null/undefined → 403. */
+  preUpdate?: (body: RequestBody<T>, req: Request, doc: HydratedDocument<T>) => MaybePromise<RequestBody<T> | null | undefined>;
+  postUpdate?: (doc: HydratedDocument<T>, body: RequestBody<T>, req: Request, prevDoc: T) => MaybePromise<unknown>;
+  /** Returns anything but null/undefined to allow the delete (null/undefined → 403). */
+  preDelete?: (doc: HydratedDocument<T>, req: Request) => MaybePromise<unknown>;
+  postDelete?: (doc: HydratedDocument<T>, req: Request) => MaybePromise<unknown>;
+  /** Returns the filter to list with; null/undefined → 403. */
+  preList?: (filter: QueryFilterObject, req: Request) => MaybePromise<QueryFilterObject | null | undefined>;
+  /** Sees (and may replace) the shaped page of documents. */
+  postList?: (docs: ResponseDocument[], req: Request) => MaybePromise<ResponseDocument[] | void>;
+
+  /** Shapes each response document (per document, lists included). */
+  responseHandler?: (doc: ResponseDocument, method: RestMethod, req: Request) => MaybePromise<unknown>;
+  /** @deprecated Use `responseHandler`. */
+  transformer?: LegacyTransformer<T>;
+  /** @deprecated Use `responseHandler`. */
+  responseSerializer?: (doc: ResponseDocument, method: RestMethod, req: Request) => MaybePromise<unknown>;
+
+  validation?: ModelRouterValidationOptions;
+  /** OpenAPI tag and description of the generated operations (default: the model name). */
+  openApi?: { readonly tag?: string; readonly description?: string };
+
+  /** Stored on the router for the MCP plugin. */
+  mcp?: ModelMcpOptions;
+  /** Stored on the router for the sync plugin. */
+  sync?: ModelSyncOptions;
+  /** Stored on the router for the admin plugin. */
+  admin?: ModelAdminOptions;
+}

@@ -1,0 +1,171 @@
+import express from "express";
+import type { Request } from "express";
+import type { Model } from "mongoose";
+import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../../contracts/http.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
+import { logger } from "../logging/logger.js";
+import { bodyChecker } from "./body-checker.js";
+import { warnDeprecatedOnce } from "./deprecation.js";
+import { RestErrors } from "./errors.js";
+import { fieldsWithoutDescription } from "./field-descriptions.js";
+import { createListQueryParser } from "./list-query.js";
+import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
+import { documentModelRouter } from "./model-openapi.js";
+import type { ModelRouterOptions, ResponseDocument } from "./model-router-options.js";
+import type { RestMethod } from "./permissions.js";
+import { documentShaper } from "./response-shaping.js";
+import { logInvalidResponse, routeHandlers, type RouteRuntime } from "./route-handlers.js";
+import { ajvFor } from "./validation/ajv-instances.js";
+import { fromAjvErrors } from "./validation/validation-issues.js";
+import { validatorSettingsOf } from "./validation/validator-settings.js";
+
+/**
+ * A model router: an `SvcPlugin` serving CRUD for one model at one path, carrying its options
+ * (`mcp`, `sync`, `admin` included) for the plugins that read them later.
+ */
+export interface ModelRouter<T> extends SvcPlugin {
+  readonly path: string;
+  readonly model: Model<T>;
+  readonly options: Readonly<ModelRouterOptions<T>>;
+  /** What the router worked out about the model (owner field, read-only fields, query fields...). */
+  readonly analysis: ModelAnalysis;
+}
+
+/** A model router made without a path (legacy form), mounted by `setupServer`'s `addRoutes`. */
+export interface PathlessModelRouter<T> extends PathlessRouter {
+  readonly model: Model<T>;
+  readonly options: Readonly<ModelRouterOptions<T>>;
+  [MOUNT_AT](path: string): ModelRouter<T>;
+}
+
+/**
+ * Serves a mongoose model as REST at `path`: list (GET `path`), create (POST `path`), read (GET
+ * `path/:id`), update (PATCH `path/:id`), delete (DELETE `path/:id`), PUT → 405; bodies wrapped
+ * in `data`, lists as `{data, limit, page, more, total}`; permissions, query filters, hooks,
+ * validation and OpenAPI from `options`. Register the result on the app. The legacy form
+ * `modelRouter(Model, options)` returns a router that `setupServer`'s `addRoutes` mounts with
+ * `router.use(path, ...)`; both behave identically.
+ *
+ * @example
+ * app.register(modelRouter("/todos", Todo, {
+ *   permissions: { list: [Permissions.IsAuthenticated], create: [Permissions.IsAuthenticated],
+ *                  read: [Permissions.IsOwner], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] },
+ *   queryFilter: OwnerQueryFilter,
+ *   queryFields: ["done"],
+ * }));
+ */
+export function modelRouter<T>(path: string, model: Model<T>, options: ModelRouterOptions<T>): ModelRouter<T>;
+/** @see modelRouter — the legacy form, for `setupServer`'s `addRoutes`. */
+export function modelRouter<T>(model: Model<T>, options: ModelRouterOptions<T>): PathlessModelRouter<T>;
+export function modelRouter<T>(
+  pathOrModel: string | Model<T>,
+  modelOrOptions: Model<T> | ModelRouterOptions<T>,
+  maybeOptions?: ModelRouterOptions<T>,
+): ModelRouter<T> | PathlessModelRouter<T> {
+  if (typeof pathOrModel === "string") return createModelRouter(pathOrModel, modelOrOptions as Model<T>, maybeOptions!);
+  const model = pathOrModel;
+  const options = modelOrOptions as ModelRouterOptions<T>;
+  return {
+    name: `model:${kebab(model.modelName)}`,
+    model,
+    options,
+    [MOUNT_AT]: (path: string) => createModelRouter(path, model, options),
+  };
+}
+
+/** `/api/v1/todoItems` → `model:api:v1:todo-items` (a valid, unique-per-path plugin name). */
+export function modelRouterName(path: string, modelName: string): string {
+  const segments = path.split("/").map(kebab).filter(Boolean);
+  return `model:${segments.length > 0 ? segments.join(":") : kebab(modelName)}`;
+}
+
+function kebab(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+function createModelRouter<T>(path: string, model: Model<T>, options: ModelRouterOptions<T>): ModelRouter<T> {
+  const mountPath = path.startsWith("/") ? path.replace(/\/+$/, "") || "/" : `/${path.replace(/\/+$/, "")}`;
+  // Analysed now, so a wrong option (an unknown query field, say) fails where the router is built.
+  const analysis = analyzeModel(model, options);
+  return {
+    name: modelRouterName(mountPath, model.modelName),
+    dependsOn: ["database"],
+    path: mountPath,
+    model,
+    options,
+    analysis,
+    start(ctx) {
+      const missing = fieldsWithoutDescription(model.schema);
+      if (missing.length > 0) {
+        logger.warn(`${model.modelName}: schema fields without a description: ${missing.join(", ")}`, { model: model.modelName, fields: missing });
+      }
+      if (options.transformer) warnDeprecatedOnce("modelRouter.transformer", "modelRouter option `transformer` is deprecated: use `responseHandler(doc, method)`");
+      if (options.responseSerializer) {
+        warnDeprecatedOnce("modelRouter.responseSerializer", "modelRouter option `responseSerializer` is deprecated: use `responseHandler(doc, method)`");
+      }
+
+      const settings = validatorSettingsOf(ctx.container);
+      const plan = planPopulate(model, options.populatePaths);
+      const schemas = modelSchemas(model, analysis, options, plan.shapes);
+      const runtime: RouteRuntime<T> = {
+        model,
+        analysis,
+        options,
+        shaper: documentShaper(analysis),
+        parseList: createListQueryParser(analysis),
+        checkCreate: withLegacyTransform(bodyChecker<T>(schemas.create, "create", analysis, settings, options.validation), "create", options),
+        checkUpdate: withLegacyTransform(bodyChecker<T>(schemas.update, "update", analysis, settings, options.validation), "update", options),
+        populate: plan.populate,
+        present: presenter(options),
+        checkResponse: settings.validateResponses ? responseCheck(model.modelName, schemas.response) : undefined,
+      };
+      const handlers = routeHandlers(runtime);
+      const router = express.Router();
+      router.get("/", handlers.list);
+      router.post("/", handlers.create);
+      router.put("/", handlers.methodNotAllowed("GET, POST"));
+      router.get("/:id", handlers.read);
+      router.patch("/:id", handlers.update);
+      router.delete("/:id", handlers.remove);
+      router.put("/:id", handlers.methodNotAllowed("GET, PATCH, DELETE"));
+      ctx.resolve(HTTP_ROUTER).use(mountPath, router);
+      documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options);
+    },
+  };
+}
+
+/** `responseHandler`, else the deprecated `responseSerializer`, else `transformer.serialize`. */
+function presenter<T>(options: ModelRouterOptions<T>): RouteRuntime<T>["present"] {
+  if (options.responseHandler) return options.responseHandler;
+  if (options.responseSerializer) return options.responseSerializer;
+  const serialize = options.transformer?.serialize;
+  if (serialize) return (doc: ResponseDocument, _method: RestMethod, req: Request) => serialize(doc, req.user);
+  return undefined;
+}
+
+/** The deprecated `transformer.transform` reshapes incoming bodies before they are checked. */
+function withLegacyTransform<T>(check: RouteRuntime<T>["checkCreate"], method: "create" | "update", options: ModelRouterOptions<T>): RouteRuntime<T>["checkCreate"] {
+  const transform = options.transformer?.transform;
+  if (!transform) return check;
+  return (req) => {
+    if (req.body && typeof req.body === "object" && !Array.isArray(req.body)) req.body = transform(req.body, method, req.user);
+    return check(req);
+  };
+}
+
+/** `validateResponses`: a mismatch is the server's bug, so it is logged and answered with 500. */
+function responseCheck(modelName: string, schema: object): (doc: ResponseDocument) => void {
+  const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(schema);
+  return (doc) => {
+    // Check what the client will receive: dates and ids as their JSON strings.
+    if (validate(JSON.parse(JSON.stringify(doc)))) return;
+    const issues = fromAjvErrors(validate.errors ?? []);
+    const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    logInvalidResponse(modelName, detail);
+    throw RestErrors.INVALID_RESPONSE({ detail: "The response did not match its documented schema" });
+  };
+}

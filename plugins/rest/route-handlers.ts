@@ -1,0 +1,249 @@
+import type { Request, RequestHandler, Response } from "express";
+import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
+import type { RequestUser } from "../../contracts/request-user.js";
+import { logger } from "../logging/logger.js";
+import type { BodyChecker } from "./body-checker.js";
+import { RestErrors } from "./errors.js";
+import { hookDenied, runHook } from "./hook-errors.js";
+import type { ListQuery } from "./list-query.js";
+import type { ModelAnalysis } from "./model-analysis.js";
+import type { ModelRouterOptions, RequestBody, ResponseDocument } from "./model-router-options.js";
+import type { QueryFilterObject } from "./owner-query-filter.js";
+import { checkPermissions, type PermissionContext, type RestMethod } from "./permissions.js";
+import type { DocumentShaper } from "./response-shaping.js";
+import { isValidObjectId } from "./schema/object-id.js";
+
+/** Everything the handlers of one router use, prepared once at start. */
+export interface RouteRuntime<T> {
+  readonly model: Model<T>;
+  readonly analysis: ModelAnalysis;
+  readonly options: ModelRouterOptions<T>;
+  readonly shaper: DocumentShaper;
+  readonly parseList: (query: Record<string, unknown>) => ListQuery;
+  readonly checkCreate: BodyChecker<T>;
+  readonly checkUpdate: BodyChecker<T>;
+  readonly populate: readonly PopulateOptions[];
+  /** Shapes one response document for the client (responseHandler and its deprecated forms). */
+  readonly present?: (doc: ResponseDocument, method: RestMethod, req: Request) => unknown;
+  /** Checks shaped documents against the documented schema (`validateResponses`). */
+  readonly checkResponse?: (doc: ResponseDocument) => void;
+}
+
+/** The five handlers (and the 405 answer) of a model router. */
+export interface RouteHandlers {
+  list: RequestHandler;
+  create: RequestHandler;
+  read: RequestHandler;
+  update: RequestHandler;
+  remove: RequestHandler;
+  methodNotAllowed: (allow: string) => RequestHandler;
+}
+
+type StoredDocument = HydratedDocument<Record<string, unknown>>;
+
+/** String ids (e.g. UUIDs of synced models) are bounded and plain. */
+const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Builds a router's handlers: list, create, read, update, delete, each doing ARCHITECTURE §4's
+ * work in the same order — method permission (401 anonymous / 403 user), id check (malformed → 404),
+ * load, object permission, body check, hooks, write, shape once, answer. Reads are lean unless
+ * the model needs rich serialization; list's page and count run concurrently.
+ *
+ * @example
+ * const handlers = routeHandlers(runtime);
+ * router.get("/", handlers.list);
+ */
+export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
+  const { model, analysis, options, shaper, populate, present, checkResponse } = runtime;
+  const permissions = options.permissions;
+  const context: PermissionContext = { ownerField: analysis.ownerField };
+  const lean = !analysis.richSerialization;
+  const hasPopulate = populate.length > 0;
+  const populateList = populate as PopulateOptions[];
+  // Handlers work on plain records; hooks see the caller's document type again.
+  const store = model as unknown as Model<Record<string, unknown>>;
+  const forHooks = (doc: StoredDocument) => doc as unknown as HydratedDocument<T>;
+
+  /** Method-level permission; resolves (or returns) nothing when allowed. */
+  function authorize(method: RestMethod, user: RequestUser | undefined, object?: Readonly<Record<string, unknown>>): void | Promise<void> {
+    const checks = permissions[method] ?? [];
+    const allowed = checkPermissions(checks, method, user, object, context);
+    if (allowed === true) return;
+    if (allowed === false) throw denial(checks.length, method, user, object);
+    return allowed.then((ok) => {
+      if (!ok) throw denial(checks.length, method, user, object);
+    });
+  }
+
+  function denial(checkCount: number, method: RestMethod, user: RequestUser | undefined, object: unknown) {
+    // No checks at all: the method is closed, and authenticating would not help.
+    if (checkCount === 0) return RestErrors.FORBIDDEN({ detail: `${method} is not permitted on ${analysis.modelName}` });
+    if (!user) return RestErrors.UNAUTHENTICATED({ detail: `${method} on ${analysis.modelName} requires authentication` });
+    return RestErrors.FORBIDDEN({ detail: `${method} is not permitted on ${object ? "this " : ""}${analysis.modelName}` });
+  }
+
+  function checkId(req: Request): string {
+    const id = req.params.id as string;
+    const valid = analysis.objectIdKeys ? isValidObjectId(id) : STRING_ID.test(id);
+    if (!valid) throw RestErrors.NOT_FOUND({ detail: `No ${analysis.modelName} with this id` });
+    return id;
+  }
+
+  function notFound() {
+    return RestErrors.NOT_FOUND({ detail: `No ${analysis.modelName} with this id` });
+  }
+
+  function shapeDoc(doc: unknown): ResponseDocument {
+    return lean ? shaper.lean(doc as Record<string, unknown>) : shaper.hydrated(doc as Document<unknown>);
+  }
+
+  async function presentOne(doc: ResponseDocument, method: RestMethod, req: Request): Promise<unknown> {
+    checkResponse?.(doc);
+    return present ? present(doc, method, req) : doc;
+  }
+
+  async function loadForWrite(id: string): Promise<StoredDocument> {
+    const doc = await store.findById(id).exec();
+    if (!doc) throw notFound();
+    return doc;
+  }
+
+  const list: RequestHandler = async (req, res) => {
+    const user = req.user;
+    const denied = authorize("list", user);
+    if (denied) await denied;
+    const query = runtime.parseList(req.query as Record<string, unknown>);
+    let filter: QueryFilterObject = query.filter;
+    if (options.queryFilter) {
+      const scope = await options.queryFilter(user, req, context);
+      if (scope === null || scope === undefined) {
+        res.json({ data: [], limit: query.limit, page: query.page, more: false, total: 0 });
+        return;
+      }
+      filter = combineFilters(filter, scope);
+    }
+    if (options.preList) {
+      const hooked = await runHook("preList", () => options.preList!(filter, req));
+      if (hooked === null || hooked === undefined) throw hookDenied("preList");
+      filter = hooked;
+    }
+    const find = store.find(filter).sort(query.sort).skip(query.skip).limit(query.limit);
+    if (hasPopulate) find.populate(populateList);
+    if (lean) find.lean();
+    const [docs, total] = await Promise.all([find.exec() as Promise<unknown[]>, store.countDocuments(filter).exec()]);
+    let data: ResponseDocument[] = docs.map(shapeDoc);
+    if (options.postList) {
+      const replaced = await runHook("postList", () => options.postList!(data, req));
+      if (Array.isArray(replaced)) data = replaced;
+    }
+    let body: unknown[] = data;
+    if (present || checkResponse) body = await Promise.all(data.map((doc) => presentOne(doc, "list", req)));
+    res.json({ data: body, limit: query.limit, page: query.page, more: query.skip + docs.length < total, total });
+  };
+
+  const read: RequestHandler = async (req, res) => {
+    const user = req.user;
+    const denied = authorize("read", user);
+    if (denied) await denied;
+    const id = checkId(req);
+    const find = store.findById(id);
+    if (hasPopulate) find.populate(populateList);
+    if (lean) find.lean();
+    const doc = await find.exec();
+    if (!doc) throw notFound();
+    const objectDenied = authorize("read", user, doc as unknown as Record<string, unknown>);
+    if (objectDenied) await objectDenied;
+    const shaped = shapeDoc(doc);
+    res.json({ data: present || checkResponse ? await presentOne(shaped, "read", req) : shaped });
+  };
+
+  const create: RequestHandler = async (req, res) => {
+    const user = req.user;
+    const denied = authorize("create", user);
+    if (denied) await denied;
+    let body = runtime.checkCreate(req);
+    if (analysis.hasOwnerPath && user) (body as Record<string, unknown>)[analysis.ownerField] = user.id;
+    if (options.preCreate) {
+      const hooked = await runHook("preCreate", () => options.preCreate!(body, req));
+      if (hooked === null || hooked === undefined) throw hookDenied("preCreate");
+      body = hooked;
+    }
+    const doc = new store(body);
+    await doc.save();
+    if (hasPopulate) await doc.populate(populateList);
+    if (options.postCreate) await runHook("postCreate", () => options.postCreate!(forHooks(doc), req));
+    res.status(201).json({ data: await presentOne(shaper.hydrated(doc), "create", req) });
+  };
+
+  const update: RequestHandler = async (req, res) => {
+    const user = req.user;
+    const denied = authorize("update", user);
+    if (denied) await denied;
+    const doc = await loadForWrite(checkId(req));
+    const objectDenied = authorize("update", user, doc as unknown as Record<string, unknown>);
+    if (objectDenied) await objectDenied;
+    let body: RequestBody<T> = runtime.checkUpdate(req);
+    const prevDoc = doc.toObject() as T;
+    if (options.preUpdate) {
+      const hooked = await runHook("preUpdate", () => options.preUpdate!(body, req, forHooks(doc)));
+      if (hooked === null || hooked === undefined) throw hookDenied("preUpdate");
+      body = hooked;
+    }
+    doc.set(body);
+    await doc.save();
+    if (hasPopulate) await doc.populate(populateList);
+    if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
+    res.json({ data: await presentOne(shaper.hydrated(doc), "update", req) });
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const user = req.user;
+    const denied = authorize("delete", user);
+    if (denied) await denied;
+    const doc = await loadForWrite(checkId(req));
+    const objectDenied = authorize("delete", user, doc as unknown as Record<string, unknown>);
+    if (objectDenied) await objectDenied;
+    if (options.preDelete) {
+      const allowed = await runHook("preDelete", () => options.preDelete!(forHooks(doc), req));
+      if (allowed === null || allowed === undefined) throw hookDenied("preDelete");
+    }
+    if (analysis.softDelete) {
+      doc.set("deleted", true);
+      await doc.save();
+    } else {
+      await doc.deleteOne();
+    }
+    if (options.postDelete) await runHook("postDelete", () => options.postDelete!(forHooks(doc), req));
+    res.status(204).end();
+  };
+
+  const methodNotAllowed = (allow: string): RequestHandler => (_req: Request, res: Response) => {
+    res.setHeader("Allow", allow);
+    throw RestErrors.METHOD_NOT_ALLOWED({ detail: `Use ${allow}` });
+  };
+
+  return { list, create, read, update, remove, methodNotAllowed };
+}
+
+/**
+ * ANDs the client's filters with the server's scope. Disjoint keys merge into one object (the
+ * shape the query planner likes best); overlapping ones go through `$and`, so a client filter on
+ * the owner field can narrow the scope but never widen or replace it.
+ *
+ * @example
+ * combineFilters({ done: false }, { ownerId: "65f..." }); // { done: false, ownerId: "65f..." }
+ */
+export function combineFilters(client: QueryFilterObject, server: QueryFilterObject): QueryFilterObject {
+  const clientKeys = Object.keys(client);
+  if (clientKeys.length === 0) return server;
+  const serverKeys = Object.keys(server);
+  if (serverKeys.length === 0) return client;
+  if (serverKeys.some((key) => key in client || key.startsWith("$"))) return { $and: [client, server] };
+  return { ...client, ...server };
+}
+
+/** Warns when `validateResponses` finds a response that does not match its schema. */
+export function logInvalidResponse(modelName: string, detail: string): void {
+  logger.error(`Response of ${modelName} does not match its documented schema: ${detail}`);
+}

@@ -1,0 +1,208 @@
+import type { ValidateFunction } from "ajv";
+import type { Request, RequestHandler } from "express";
+import type { Model } from "mongoose";
+import type { SchemaObject } from "openapi3-ts/oas31";
+import { logger } from "../../logging/logger.js";
+import { mongooseJsonSchema } from "../json-schema/mongoose-json-schema.js";
+import { SERVER_MANAGED_PATHS } from "../server-managed-paths.js";
+import type { ApiErrorFactory } from "../errors.js";
+import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
+import { fromAjvErrors, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
+import { validatorSettingsOfResponse, type ValidatorSettings } from "./validator-settings.js";
+
+/** A property of a properties-map schema; `required: true` is accepted in the OpenAPI 2 style. */
+export type PropertySchema = SchemaObject & { required?: boolean | string[] };
+
+/**
+ * What the manual validators accept: a whole JSON schema (`{type: "object", properties, ...}`) or
+ * just its properties map (`{title: {type: "string", required: true}}`).
+ */
+export type ValidationSchema = SchemaObject | Record<string, PropertySchema>;
+
+/** Per-route overrides of the app's validation settings. */
+export interface RequestValidatorOptions {
+  /** Overrides `validateRequests` for this route. */
+  enabled?: boolean;
+  /** Extra required properties (properties-map schemas). */
+  required?: string[];
+  /** Properties to leave out of the schema (and of `required`). */
+  excludeFields?: string[];
+  /** Overrides `onValidationError` for this route. */
+  onError?: (issues: ValidationIssue[], req: Request) => unknown;
+  /** Overrides `onAdditionalPropertiesRemoved` for this route. */
+  onAdditionalPropertiesRemoved?: (properties: string[], req: Request) => void;
+}
+
+/**
+ * Validates `value` in place with `validate` (coercing or stripping as the variant says).
+ * Returns the stripped top-level properties; on failure logs, then throws SPEC §7's error or
+ * whatever `onError` throws or returns (a handler that returns nothing lets the request on).
+ *
+ * @example
+ * const removed = runValidation(validate, req.body, "body", settings, req);
+ */
+export function runValidation(
+  validate: ValidateFunction,
+  value: Record<string, unknown>,
+  location: ValidationLocation,
+  settings: ValidatorSettings,
+  req: Request,
+  onError?: (issues: ValidationIssue[], req: Request) => unknown,
+  classify?: (issues: readonly ValidationIssue[]) => ApiErrorFactory,
+): string[] {
+  const before = settings.removeAdditional ? Object.keys(value) : undefined;
+  if (!validate(value)) {
+    const issues = fromAjvErrors(validate.errors ?? []);
+    if (settings.logValidationErrors) {
+      logger.info(`Request ${location} validation failed for ${req.method} ${req.path}`, { issues, requestId: req.requestId });
+    }
+    const handler = onError ?? settings.onValidationError;
+    if (!handler) throw requestValidationError(issues, location, classify?.(issues));
+    const replacement = handler(issues, req);
+    if (replacement instanceof Error) throw replacement;
+    return [];
+  }
+  if (!before) return [];
+  return before.filter((key) => !Object.prototype.hasOwnProperty.call(value, key));
+}
+
+/** Turns a properties map into an object schema; whole schemas pass through. */
+function toObjectSchema(schema: ValidationSchema, options: RequestValidatorOptions, closed: boolean): SchemaObject {
+  const excluded = new Set(options.excludeFields ?? []);
+  if (isWholeSchema(schema)) {
+    if (excluded.size === 0) return schema;
+    const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([key]) => !excluded.has(key)));
+    const required = (schema.required ?? []).filter((key) => !excluded.has(key));
+    return { ...schema, properties, required: required.length > 0 ? required : undefined };
+  }
+  const properties: Record<string, SchemaObject> = {};
+  const required = new Set(options.required ?? []);
+  for (const [key, property] of Object.entries(schema as Record<string, PropertySchema>)) {
+    if (excluded.has(key)) continue;
+    const { required: flag, ...rest } = property;
+    if (flag === true) required.add(key);
+    properties[key] = typeof flag === "object" ? { ...rest, required: flag } : rest;
+  }
+  for (const key of excluded) required.delete(key);
+  const result: SchemaObject = { type: "object", properties };
+  if (required.size > 0) result.required = [...required];
+  // With removeAdditional, undeclared properties are stripped; ajv strips only where closed.
+  if (closed) result.additionalProperties = false;
+  return result;
+}
+
+function isWholeSchema(schema: ValidationSchema): schema is SchemaObject {
+  return (schema as SchemaObject).type === "object" && typeof (schema as SchemaObject).properties === "object";
+}
+
+/** Compiles lazily, once per ajv variant (settings can differ between apps sharing a route). */
+function compiledPerVariant(build: (variant: AjvVariant) => SchemaObject): (variant: AjvVariant) => ValidateFunction {
+  const compiled = new Map<string, ValidateFunction>();
+  return (variant) => {
+    const key = variantKey(variant);
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajvFor(variant).compile(build(variant));
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
+}
+
+function variantOf(settings: ValidatorSettings): AjvVariant {
+  return { coerceTypes: settings.coerceTypes, removeAdditional: settings.removeAdditional };
+}
+
+/**
+ * Middleware validating `req.body` against a schema, with the app's validation settings
+ * (`configureOpenApiValidator`): types coerced, undeclared properties stripped (and reported to
+ * `onAdditionalPropertiesRemoved`) by default, SPEC §7's 400 on failure. Compiled once per
+ * settings variant.
+ *
+ * @example
+ * router.post("/search", validateRequestBody({ query: { type: "string", required: true } }), handler);
+ */
+export function validateRequestBody(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
+  const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
+  return function svcValidateRequestBody(req, res, next) {
+    const settings = validatorSettingsOfResponse(res.locals);
+    if (!(options.enabled ?? settings.validateRequests)) return next();
+    if (req.body === undefined) req.body = {};
+    const removed = runValidation(validatorFor(variantOf(settings)), req.body as Record<string, unknown>, "body", settings, req, options.onError);
+    if (removed.length > 0) (options.onAdditionalPropertiesRemoved ?? settings.onAdditionalPropertiesRemoved)?.(removed, req);
+    next();
+  };
+}
+
+/**
+ * Middleware validating `req.query` against a schema (values coerced from strings by default),
+ * SPEC §7's 400 on failure. The validated, coerced copy replaces `req.query` for later handlers.
+ *
+ * @example
+ * router.get("/reports", validateQueryParams({ year: { type: "integer", minimum: 2000, required: true } }), handler);
+ */
+export function validateQueryParams(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
+  const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
+  return function svcValidateQueryParams(req, res, next) {
+    const settings = validatorSettingsOfResponse(res.locals);
+    if (!(options.enabled ?? settings.validateRequests)) return next();
+    const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+    runValidation(validatorFor(variantOf(settings)), query, "query", settings, req, options.onError);
+    // express 5 re-parses req.query on every read (a getter): pin the validated copy instead.
+    Object.defineProperty(req, "query", { value: query, writable: true, configurable: true, enumerable: true });
+    next();
+  };
+}
+
+/** The schemas `createValidator` checks. */
+export interface CombinedValidatorOptions {
+  body?: ValidationSchema;
+  query?: ValidationSchema;
+  /** Overrides `validateRequests` for both. */
+  enabled?: boolean;
+}
+
+/**
+ * One middleware validating the query, then the body.
+ *
+ * @example
+ * router.post("/search", createValidator({ query: { dryRun: { type: "boolean" } }, body: { text: { type: "string", required: true } } }), handler);
+ */
+export function createValidator(options: CombinedValidatorOptions): RequestHandler {
+  const steps: RequestHandler[] = [];
+  if (options.query) steps.push(validateQueryParams(options.query, { enabled: options.enabled }));
+  if (options.body) steps.push(validateRequestBody(options.body, { enabled: options.enabled }));
+  return function svcValidateRequest(req, res, next) {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) return next(error);
+      const handler = steps[index++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/** Options of `validateModelRequestBody`. */
+export interface ModelBodyValidatorOptions extends RequestValidatorOptions {
+  /** `create` requires the model's required fields; `update` makes every field optional (default `create`). */
+  mode?: "create" | "update";
+}
+
+/**
+ * Middleware validating `req.body` against a model's schema, for hand-written routes: the same
+ * derivation generated routes use (server-managed `_id`, `created`, `updated`, `deleted` and
+ * `readOnly` fields are not writable).
+ *
+ * @example
+ * router.post("/todos/import", validateModelRequestBody(Todo), importHandler);
+ */
+export function validateModelRequestBody<T>(model: Model<T>, options: ModelBodyValidatorOptions = {}): RequestHandler {
+  const schema = mongooseJsonSchema(model.schema, { mode: options.mode ?? "create", readOnlyPaths: new Set(SERVER_MANAGED_PATHS) });
+  return validateRequestBody(schema, options);
+}
