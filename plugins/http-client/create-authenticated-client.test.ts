@@ -1,0 +1,170 @@
+import test from "ava";
+import nock from "nock";
+import { hasErrorCode } from "../../kernel/errors.js";
+import { runWithRequestContext } from "../logging/request-context.js";
+import { createAuthenticatedClient, type OutboundAuth } from "./create-authenticated-client.js";
+import { ApiCallError, HttpClientErrors } from "./errors.js";
+
+nock.disableNetConnect();
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+let hostCounter = 0;
+const nextOrigin = () => `https://api-${++hostCounter}.example.com`;
+
+function make(auth: OutboundAuth, origin = nextOrigin(), extra: { now?: () => number } = {}) {
+  return { origin, ...createAuthenticatedClient({ apiName: "crm", baseURL: origin, auth, logger: silent, retry: { delayScale: 0 }, ...extra }) };
+}
+
+test("bearer: the token provider is asked on every request", async (t) => {
+  let issued = 0;
+  const { http, origin } = make({ type: "bearer", getToken: async () => `token-${++issued}` });
+  nock(origin).matchHeader("authorization", "Bearer token-1").get("/a").reply(200, {});
+  nock(origin).matchHeader("authorization", "Bearer token-2").get("/b").reply(200, {});
+  await http.get("/a");
+  await http.get("/b");
+  t.is(issued, 2);
+});
+
+test("apiKey: the key goes in the named header", async (t) => {
+  const { http, origin } = make({ type: "apiKey", header: "x-api-key", getKey: () => "key-123" });
+  const scope = nock(origin).matchHeader("x-api-key", "key-123").get("/a").reply(200, { ok: true });
+  t.deepEqual((await http.get("/a")).data, { ok: true });
+  t.true(scope.isDone());
+});
+
+function oauth(tokenOrigin: string, extra: Partial<Extract<OutboundAuth, { type: "oauth2" }>> = {}): OutboundAuth {
+  return { type: "oauth2", tokenUrl: `${tokenOrigin}/oauth/token`, credentials: { clientId: "id", clientSecret: "s3cret", scope: ["read", "write"] }, ...extra };
+}
+
+test("oauth2: one token request serves concurrent and later calls (Basic client auth, form body)", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let tokenRequests = 0;
+  let body = "";
+  nock(tokenOrigin)
+    .matchHeader("authorization", `Basic ${Buffer.from("id:s3cret").toString("base64")}`)
+    .post("/oauth/token")
+    .times(5)
+    .reply((_uri, requestBody) => {
+      tokenRequests += 1;
+      body = String(requestBody);
+      return [200, { access_token: "at-1", expires_in: 3600, token_type: "Bearer" }];
+    });
+  const { http, origin } = make(oauth(tokenOrigin));
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/contacts").times(4).reply(200, []);
+  await Promise.all([http.get("/contacts"), http.get("/contacts"), http.get("/contacts")]);
+  await http.get("/contacts");
+  t.is(tokenRequests, 1);
+  t.deepEqual(Object.fromEntries(new URLSearchParams(body)), { grant_type: "client_credentials", scope: "read write" });
+});
+
+test("oauth2: client credentials can go in the form body", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let body = "";
+  nock(tokenOrigin)
+    .post("/oauth/token")
+    .reply((_uri, requestBody) => ((body = String(requestBody)), [200, { access_token: "at", expires_in: 60 }]));
+  const { http, origin } = make({ type: "oauth2", tokenUrl: `${tokenOrigin}/oauth/token`, credentials: { clientId: "id", clientSecret: "s", authMethod: "body" } });
+  nock(origin).get("/x").reply(200, {});
+  await http.get("/x");
+  t.like(Object.fromEntries(new URLSearchParams(body)), { client_id: "id", client_secret: "s" });
+});
+
+test("oauth2: an expiring token is refreshed before it runs out", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let issued = 0;
+  nock(tokenOrigin).post("/oauth/token").times(3).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 120 }]);
+  let now = 1_000_000;
+  const { http, origin } = make(oauth(tokenOrigin), nextOrigin(), { now: () => now });
+  nock(origin).get("/x").times(3).reply(200, {});
+  await http.get("/x");
+  now += 60_000; // still valid (120 s lifetime, refreshed 30 s early)
+  await http.get("/x");
+  t.is(issued, 1);
+  now += 31_000;
+  await http.get("/x");
+  t.is(issued, 2);
+});
+
+test("oauth2: a 401 invalidates the token, fetches a new one and repeats the request exactly once", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let issued = 0;
+  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const { http, origin } = make(oauth(tokenOrigin));
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/me").reply(401, { message: "token revoked" });
+  nock(origin).matchHeader("authorization", "Bearer at-2").get("/me").reply(200, { id: 1 });
+  t.deepEqual((await http.get("/me")).data, { id: 1 });
+  t.is(issued, 2);
+
+  // A second 401 in a row is returned, not retried again.
+  let calls = 0;
+  nock(origin).get("/always-401").times(5).reply(() => (calls++, [401, {}]));
+  const error = await t.throwsAsync(http.get("/always-401"));
+  t.is((error as { response?: { status: number } }).response?.status, 401);
+  t.is(calls, 2);
+  t.is(issued, 3);
+});
+
+test("oauth2: refreshOn401 false returns the 401 without a refresh; invalidateToken forces a new token", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let issued = 0;
+  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const client = make(oauth(tokenOrigin, { refreshOn401: false }));
+  nock(client.origin).get("/me").reply(401, {});
+  await t.throwsAsync(client.http.get("/me"));
+  t.is(issued, 1);
+  client.invalidateToken();
+  nock(client.origin).matchHeader("authorization", "Bearer at-2").get("/me").reply(200, {});
+  await client.http.get("/me");
+  t.is(issued, 2);
+});
+
+test("oauth2: a failing token endpoint gives HTTP_CLIENT_TOKEN_REQUEST_FAILED without the secret", async (t) => {
+  const tokenOrigin = nextOrigin();
+  nock(tokenOrigin).post("/oauth/token").reply(400, { message: "invalid_client" });
+  const { http, origin } = make(oauth(tokenOrigin));
+  nock(origin).get("/x").reply(200, {});
+  const error = await t.throwsAsync(http.get("/x"));
+  t.true(hasErrorCode(error, HttpClientErrors.TOKEN_REQUEST_FAILED));
+  t.true(error instanceof ApiCallError);
+  t.like(error, { statusCode: 400, classification: "validation", messages: ["invalid_client"], operation: "oauth2-token" });
+  t.false(JSON.stringify(error).includes("s3cret"));
+  t.is((error as Error).cause, undefined);
+});
+
+test("oauth2: a token response without access_token is refused", async (t) => {
+  const tokenOrigin = nextOrigin();
+  nock(tokenOrigin).post("/oauth/token").reply(200, { token_type: "Bearer" });
+  const { http, origin } = make(oauth(tokenOrigin));
+  nock(origin).get("/x").reply(200, {});
+  const error = await t.throwsAsync(http.get("/x"));
+  t.true(hasErrorCode(error, HttpClientErrors.INVALID_TOKEN_RESPONSE));
+});
+
+test("correlation headers of the current request go on every call (token calls included)", async (t) => {
+  const tokenOrigin = nextOrigin();
+  const traceId = "0af7651916cd43dd8448eb211c80319c";
+  const spanId = "b7ad6b7169203331";
+  nock(tokenOrigin).matchHeader("x-request-id", "req-77").post("/oauth/token").reply(200, { access_token: "at", expires_in: 60 });
+  const { http, origin } = make(oauth(tokenOrigin));
+  const scope = nock(origin)
+    .matchHeader("x-request-id", "req-77")
+    .matchHeader("x-correlation-id", "req-77")
+    .matchHeader("traceparent", `00-${traceId}-${spanId}-01`)
+    .get("/x")
+    .reply(200, {});
+  await runWithRequestContext({ requestId: "req-77", traceId, spanId }, () => http.get("/x"));
+  t.true(scope.isDone());
+});
+
+test("an explicit header wins over the forwarded correlation header", async (t) => {
+  const { http, origin } = make({ type: "bearer", getToken: () => "t" });
+  const scope = nock(origin).matchHeader("x-request-id", "chosen").get("/x").reply(200, {});
+  await runWithRequestContext({ requestId: "ambient" }, () => http.get("/x", { headers: { "x-request-id": "chosen" } }));
+  t.true(scope.isDone());
+});
+
+test("invalid options are refused with a code", (t) => {
+  const error = t.throws(() => createAuthenticatedClient({ apiName: "x", baseURL: "https://x", auth: { type: "magic" } as never }));
+  t.true(hasErrorCode(error, HttpClientErrors.INVALID_OPTIONS));
+});

@@ -1,0 +1,70 @@
+import { defineErrors, SvcError } from "../../kernel/errors.js";
+import type { ApiErrorClassification, NormalizedApiError } from "./normalize-api-error.js";
+
+/** Errors of the outbound HTTP client (codes `HTTP_CLIENT_*`). */
+export const HttpClientErrors = defineErrors("HTTP_CLIENT", {
+  REQUEST_FAILED: {
+    status: 502,
+    message: (apiName: string, operation: string, detail: string) => `${apiName} ${operation} failed: ${detail}`,
+  },
+  TOKEN_REQUEST_FAILED: {
+    status: 502,
+    message: (apiName: string, detail: string) => `${apiName}: fetching an OAuth2 access token failed: ${detail}`,
+  },
+  INVALID_TOKEN_RESPONSE: {
+    status: 502,
+    message: (apiName: string) => `${apiName}: the OAuth2 token endpoint returned no access_token`,
+  },
+  INVALID_OPTIONS: { message: (problem: string) => `createAuthenticatedClient: ${problem}` },
+});
+
+/**
+ * An outbound call failure carrying the normalised fields — what `withApiErrorHandling` throws
+ * with `rethrowAs: "apiError"`. Its `code` is `HTTP_CLIENT_REQUEST_FAILED` (or
+ * `HTTP_CLIENT_TOKEN_REQUEST_FAILED` when the OAuth2 token could not be fetched); a route that lets
+ * it escape answers 502.
+ *
+ * @example
+ * if (error instanceof ApiCallError && error.classification === "notFound") return null;
+ */
+export class ApiCallError extends SvcError implements NormalizedApiError {
+  readonly isAxios: boolean;
+  readonly statusCode?: number;
+  readonly messages: readonly string[];
+  readonly classification: ApiErrorClassification;
+  readonly apiName: string;
+  readonly operation: string;
+
+  constructor(normalized: NormalizedApiError, options: { cause?: unknown; code?: string; message?: string } = {}) {
+    const detail = describe(normalized);
+    super(
+      options.code ?? HttpClientErrors.REQUEST_FAILED.code,
+      options.message ?? HttpClientErrors.REQUEST_FAILED(normalized.apiName, normalized.operation, detail).message,
+      { status: 502, cause: options.cause },
+    );
+    this.name = "ApiCallError";
+    this.isAxios = normalized.isAxios;
+    this.statusCode = normalized.statusCode;
+    this.messages = normalized.messages;
+    this.classification = normalized.classification;
+    this.apiName = normalized.apiName;
+    this.operation = normalized.operation;
+  }
+
+  /** The normalised fields alone (for logs). */
+  toJSON(): NormalizedApiError {
+    return {
+      isAxios: this.isAxios,
+      statusCode: this.statusCode,
+      messages: this.messages,
+      classification: this.classification,
+      apiName: this.apiName,
+      operation: this.operation,
+    };
+  }
+}
+
+function describe(normalized: NormalizedApiError): string {
+  const status = normalized.statusCode === undefined ? "no response" : `status ${normalized.statusCode}`;
+  return `${normalized.classification} (${status})`;
+}
