@@ -48,7 +48,7 @@ const optional = { default: undefined };
  * env.jwt?.accessTokenSeconds; // 900 unless TOKEN_EXPIRES_IN says otherwise
  */
 export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmentOverrides = {}): AuthEnvironment {
-  const { provider: providerFromEnv } = readEnvironment(config.env, {
+  const { AUTH_PROVIDER: providerFromEnv } = readEnvironment(config.env, {
     AUTH_PROVIDER: str({ choices: ["jwt", "session-auth"], default: "jwt" }),
   });
   const provider = overrides.provider ?? (providerFromEnv as AuthProvider);

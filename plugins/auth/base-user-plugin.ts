@@ -1,0 +1,31 @@
+import type { Schema } from "mongoose";
+
+/** Longest address SMTP allows; longer input is refused before it reaches an index. */
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * The fields every user model needs (SPEC §2.2): `email` (trimmed, lower-cased, unique —
+ * so unique case-insensitively — and indexed) and `admin` (default false). The unique index is
+ * partial, so users without an email (e.g. from a GitHub account with no public email) do not
+ * collide with each other.
+ *
+ * @example
+ * const userSchema = new Schema({ name: { type: String, description: "Display name" } }, { strict: "throw" });
+ * userSchema.plugin(baseUserPlugin);
+ * userSchema.plugin(isDisabledPlugin);
+ */
+export function baseUserPlugin(schema: Schema): void {
+  schema.add({
+    email: {
+      type: String,
+      trim: true,
+      lowercase: true,
+      maxlength: MAX_EMAIL_LENGTH,
+      match: EMAIL_SHAPE,
+      description: "Sign-in email, stored trimmed and lower-case; unique",
+    },
+    admin: { type: Boolean, default: false, description: "Whether the user is an administrator (Permissions.IsAdmin)" },
+  });
+  schema.index({ email: 1 }, { unique: true, partialFilterExpression: { email: { $type: "string" } } });
+}

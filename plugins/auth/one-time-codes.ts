@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Schema, type Connection, type Model } from "mongoose";
+import { authCollection } from "./auth-collection.js";
+import { AuthErrors } from "./errors.js";
+import type { GitHubProfile } from "./github-client.js";
+import { safeEqual } from "./oauth-state.js";
+
+export type OneTimeCodeKind = "login" | "link";
+
+export interface OneTimeCodeRecord {
+  /** SHA-256 of the code; the code itself is never stored. */
+  _id: string;
+  kind: OneTimeCodeKind;
+  userId: string;
+  profile?: GitHubProfile;
+  codeChallenge?: string;
+  expiresAt: Date;
+}
+
+const codeSchema = new Schema<OneTimeCodeRecord>(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, required: true, enum: ["login", "link"] },
+    userId: { type: String, required: true },
+    profile: { type: Schema.Types.Mixed },
+    codeChallenge: { type: String },
+    expiresAt: { type: Date, required: true, expires: 0 },
+  },
+  { collection: "svc_auth_one_time_codes", versionKey: false, strict: "throw" },
+);
+
+/**
+ * Short-lived, single-use codes the OAuth callback hands to the client instead of tokens, so
+ * tokens never appear in a URL, browser history or a Referer header. The client redeems a code
+ * with a POST. Codes are 256-bit random, stored hashed, expire after `ttlSeconds` (default 120)
+ * and are deleted by the first redemption attempt.
+ *
+ * @example
+ * const code = await codes.issue({ kind: "login", userId });
+ * const record = await codes.consume(code, "login"); // a second consume throws
+ */
+export class OneTimeCodes {
+  private readonly model: Model<OneTimeCodeRecord>;
+
+  constructor(
+    connection: Connection,
+    private readonly ttlSeconds = 120,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.model = authCollection(connection, "SvcAuthOneTimeCode", codeSchema);
+  }
+
+  async init(): Promise<void> {
+    await this.model.init();
+  }
+
+  async issue(record: Omit<OneTimeCodeRecord, "_id" | "expiresAt">): Promise<string> {
+    const code = randomBytes(32).toString("base64url");
+    await this.model.create({ ...record, _id: sha256(code), expiresAt: new Date(this.now().getTime() + this.ttlSeconds * 1000) });
+    return code;
+  }
+
+  /**
+   * Redeems a code of `kind` (deleting it) and checks the PKCE-style verifier when the flow
+   * started with a challenge. Throws 400 `AUTH_OAUTH_CODE_INVALID`.
+   */
+  async consume(code: unknown, kind: OneTimeCodeKind, codeVerifier?: unknown): Promise<OneTimeCodeRecord> {
+    if (typeof code !== "string" || code.length < 16 || code.length > 128) throw AuthErrors.OAUTH_CODE_INVALID();
+    const record = await this.model.findOneAndDelete({ _id: sha256(code), kind, expiresAt: { $gt: this.now() } }).lean();
+    if (!record) throw AuthErrors.OAUTH_CODE_INVALID();
+    if (record.codeChallenge !== undefined) {
+      if (typeof codeVerifier !== "string" || !safeEqual(s256(codeVerifier), record.codeChallenge)) throw AuthErrors.OAUTH_CODE_INVALID();
+    }
+    return record;
+  }
+}
+
+/** The S256 code challenge of a verifier (RFC 7636). */
+export function s256(verifier: string): string {
+  return createHash("sha256").update(verifier).digest("base64url");
+}
+
+function sha256(value: string): string {
+  return createHash("sha256").update(value).digest("base64url");
+}

@@ -1,0 +1,41 @@
+import type { Request, RequestHandler, Response } from "express";
+import { isAPIError } from "../../kernel/api-error.js";
+import type { RequestUser } from "../../contracts/request-user.js";
+import { AuthErrors } from "./errors.js";
+
+/**
+ * Wraps an async route: adds `Retry-After` to 429s and marks every auth response `no-store`,
+ * so tokens and profiles never sit in a shared or browser cache.
+ *
+ * @example
+ * router.post("/auth/login", authRoute(async (req, res) => { res.json({ data: await service.login(req.body, clientIp(req)) }); }));
+ */
+export function authRoute(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    try {
+      await handler(req, res);
+    } catch (error) {
+      if (isAPIError(error) && error.code === AuthErrors.RATE_LIMITED.code) {
+        res.setHeader("Retry-After", String(error.meta?.retryAfterSeconds ?? 60));
+      }
+      next(error);
+    }
+  };
+}
+
+/** The signed-in user, or 401 `AUTH_AUTHENTICATION_REQUIRED`. */
+export function requireUser(req: Request): RequestUser {
+  if (!req.user) throw AuthErrors.AUTHENTICATION_REQUIRED();
+  return req.user;
+}
+
+/** The client's IP as express sees it (set `trustProxy` behind a load balancer). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** Query parameters as plain values (express 5's simple parser gives strings or arrays). */
+export function queryObject(req: Request): Record<string, unknown> {
+  return (req.query ?? {}) as Record<string, unknown>;
+}

@@ -1,0 +1,3 @@
+export async function startSessionAuth(..._args: unknown[]): Promise<never> {
+  throw new Error("not yet");
+}

@@ -1,0 +1,93 @@
+// Shared set-up for the auth plugin's HTTP tests: a user model, a test app with the plugin, a
+// counting fast hasher and captured logs.
+import mongoose, { Schema } from "mongoose";
+import { createTestApp } from "../../../hosts/testing.js";
+import type { SvcApp } from "../../../hosts/svc-app.js";
+import { createSvcLogger } from "../../logging/create-logger.js";
+import { LogCapture } from "../../logging/log-capture.js";
+import { authPlugin, type AuthPluginOptions } from "../auth-plugin.js";
+import { baseUserPlugin } from "../base-user-plugin.js";
+import { federatedIdentityPlugin } from "../federated-identity-plugin.js";
+import { githubUserPlugin } from "../github-user-plugin.js";
+import { isDisabledPlugin } from "../is-disabled-plugin.js";
+import { createScryptHasher, PASSWORD_HASHER, type PasswordHasher } from "../password-hasher.js";
+
+const userSchema = new Schema(
+  {
+    name: { type: String, description: "Display name" },
+    bio: { type: String, description: "About the user" },
+    // What isDeletedPlugin adds (the auth plugin checks the field itself).
+    deleted: { type: Boolean, default: false, description: "Soft-deleted" },
+  },
+  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+);
+userSchema.plugin(baseUserPlugin);
+userSchema.plugin(isDisabledPlugin);
+userSchema.plugin(githubUserPlugin);
+userSchema.plugin(federatedIdentityPlugin);
+
+/** The test user model (one per test process). */
+export const TestUser = mongoose.models.AuthTestUser ?? mongoose.model("AuthTestUser", userSchema);
+
+export const JWT_ENV = {
+  TOKEN_SECRET: "test-token-secret-0123456789abcdef0123",
+  TOKEN_ISSUER: "svc-test",
+  REFRESH_TOKEN_SECRET: "test-refresh-secret-0123456789abcdef01",
+  SESSION_SECRET: "test-session-secret-0123456789abcdef01",
+};
+
+/** A fast scrypt hasher that counts how often the KDF ran. */
+export function countingHasher(): PasswordHasher & { verifications: number; hashes: number } {
+  const inner = createScryptHasher({ cost: 2 ** 10 });
+  const hasher = {
+    verifications: 0,
+    hashes: 0,
+    async hash(password: string) {
+      hasher.hashes++;
+      return inner.hash(password);
+    },
+    async verify(password: string, stored: string) {
+      hasher.verifications++;
+      return inner.verify(password, stored);
+    },
+    needsRehash: (stored: string) => inner.needsRehash(stored),
+  };
+  return hasher;
+}
+
+export interface AuthTestApp {
+  app: SvcApp;
+  http: import("express").Express;
+  hasher: ReturnType<typeof countingHasher>;
+  logs: LogCapture;
+}
+
+/**
+ * Builds a started test app with the auth plugin.
+ *
+ * @example
+ * const { http } = await authTestApp(t, { profileFields: ["name"] });
+ */
+export async function authTestApp(
+  t: { teardown: (fn: () => Promise<void> | void) => void },
+  options: Partial<AuthPluginOptions> = {},
+  env: Record<string, string> = {},
+  configure?: (app: SvcApp) => void,
+): Promise<AuthTestApp> {
+  const logs = new LogCapture();
+  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [logs] });
+  const hasher = countingHasher();
+  const app = (await createTestApp({ env: { ...JWT_ENV, ...env }, logger }))
+    .register(authPlugin({ userModel: TestUser, ...options }))
+    .override(PASSWORD_HASHER, { useValue: hasher });
+  configure?.(app);
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  return { app, http, hasher, logs };
+}
+
+let counter = 0;
+/** A unique email per call (tests in a file share the database). */
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
