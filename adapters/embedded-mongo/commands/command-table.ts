@@ -1,10 +1,12 @@
 import type { CommandHandler } from "./command-context.js";
+import { aggregateCommand } from "./aggregate-command.js";
 import { collModCommand, collStatsCommand, createCommand, dropCommand, listCollectionsCommand, renameCollectionCommand } from "./collection-commands.js";
 import { countCommand } from "./count-command.js";
 import { getMoreCommand, killCursorsCommand } from "./cursor-commands.js";
 import { dbStatsCommand, dropDatabaseCommand, listDatabasesCommand } from "./database-commands.js";
 import { deleteCommand } from "./delete-command.js";
 import { distinctCommand } from "./distinct-command.js";
+import { explainCommand } from "./explain-command.js";
 import { findAndModifyCommand } from "./find-and-modify-command.js";
 import { findCommand } from "./find-command.js";
 import { helloCommand } from "./hello-command.js";
@@ -74,6 +76,8 @@ export function createCommandTable(): Map<string, CommandHandler> {
   add(findAndModifyCommand, "findAndModify", "findandmodify");
   add(deleteCommand, "delete");
   add(countCommand, "count");
+  add(explainCommand, "explain");
+  add(aggregateCommand, "aggregate");
   add(distinctCommand, "distinct");
   return table;
 }

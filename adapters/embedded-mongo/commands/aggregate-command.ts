@@ -1,0 +1,138 @@
+import type { Document } from "bson";
+import { equalityKey } from "../query/index.js";
+import { optionNumber } from "../bson-number.js";
+import { EngineError, ErrorCodes } from "../engine-error.js";
+import type { CursorItem } from "../cursors/server-cursor.js";
+import type { StoredRecord } from "../storage/stored-record.js";
+import type { CommandContext, CommandHandler } from "./command-context.js";
+import { collationArgument, countArgument, documentArgument, flagArgument, isPlainDocument } from "./command-arguments.js";
+import { explainCommand } from "./explain-command.js";
+import { prepareQuery } from "./query-execution.js";
+import { runRemainingStages } from "./pipeline-stages.js";
+import { assertValidCollectionName } from "../storage/namespace.js";
+
+/**
+ * `aggregate`: the leading `$match`, `$sort`, `$skip` and `$limit` stages are pushed down to the
+ * query planner (so they use indexes, like mongod's `$cursor` stage); the rest runs in the query
+ * library's pipeline engine. `countDocuments`' `$group` of `{$sum: 1}` is answered from the planner
+ * directly. `cursor` is required unless `explain` is set.
+ *
+ * @example
+ * await engine.runCommand("app", {aggregate: "todos", pipeline: [{$match: {done: false}}, {$group: {_id: "$owner", n: {$sum: 1}}}], cursor: {}});
+ */
+export const aggregateCommand: CommandHandler = async (ctx) => {
+  const target = ctx.command["aggregate"];
+  const pipelineValue = ctx.command["pipeline"];
+  if (!Array.isArray(pipelineValue)) {
+    throw new EngineError(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
+  }
+  const pipeline = pipelineValue as Document[];
+  for (const stage of pipeline) {
+    if (!isPlainDocument(stage) || Object.keys(stage).length !== 1) {
+      throw new EngineError(40323, "A pipeline stage specification object must contain exactly one field.");
+    }
+  }
+  if (flagArgument(ctx, "explain")) {
+    const { explain: _explain, ...inner } = ctx.command;
+    void _explain;
+    return explainCommand({ ...ctx, name: "explain", command: { explain: inner, verbosity: "queryPlanner" } });
+  }
+  const cursorOptions = documentArgument(ctx, "cursor");
+  if (!cursorOptions) {
+    throw new EngineError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  if (pipeline.some((stage) => "$changeStream" in stage)) {
+    throw new EngineError(ErrorCodes.NotImplemented, "change streams ($changeStream) are not supported by the embedded engine yet");
+  }
+  const collectionName = typeof target === "string" ? target : undefined;
+  if (collectionName === undefined && optionNumber(target) !== 1) {
+    throw new EngineError(ErrorCodes.InvalidNamespace, "aggregate must name a collection or be 1 for a database-level pipeline");
+  }
+  if (collectionName !== undefined) assertValidCollectionName(ctx.db, collectionName);
+  const batchSize = countArgument(ctx, "batchSize", cursorOptions);
+  const results = await runAggregation(ctx, collectionName, pipeline);
+  const ns = collectionName !== undefined ? `${ctx.db}.${collectionName}` : `${ctx.db}.$cmd.aggregate`;
+  const batch = ctx.services.cursors.open({
+    ns,
+    source: results[Symbol.iterator](),
+    batchSize,
+    sessionKey: ctx.lsid ? equalityKey(ctx.lsid["id"]) : undefined,
+  });
+  return { cursor: batch, ok: 1 };
+};
+
+/** Runs a pipeline and returns its output (records when no stage transformed the documents). */
+async function runAggregation(ctx: CommandContext, collectionName: string | undefined, pipeline: Document[]): Promise<CursorItem[]> {
+  if (collectionName === undefined) return runRemainingStages(ctx, undefined, [], pipeline);
+  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  let position = 0;
+  let filter: Document = {};
+  let sort: Document | undefined;
+  let skip = 0;
+  let limit = 0;
+  // Push down $match* $sort? ($skip|$limit)* — the shape mongod's planner takes over.
+  while (position < pipeline.length && isPlainDocument(pipeline[position]!["$match"]) && sort === undefined && skip === 0 && limit === 0) {
+    const match = pipeline[position]!["$match"] as Document;
+    filter = Object.keys(filter).length === 0 ? match : { $and: [filter, match] };
+    position += 1;
+  }
+  if (position < pipeline.length && isPlainDocument(pipeline[position]!["$sort"])) {
+    sort = pipeline[position]!["$sort"] as Document;
+    position += 1;
+  }
+  for (; position < pipeline.length; position++) {
+    const stage = pipeline[position]!;
+    const n = optionNumber(stage["$skip"] ?? stage["$limit"]);
+    if (n === undefined || n < 0 || !Number.isInteger(n)) break;
+    if ("$skip" in stage) {
+      if (limit > 0) break;
+      skip += n;
+    } else {
+      if (n === 0) throw new EngineError(15958, "the limit must be positive");
+      limit = limit > 0 ? Math.min(limit, n) : n;
+    }
+  }
+  const query = prepareQuery(collection, {
+    filter,
+    sort,
+    hint: ctx.command["hint"],
+    collation: collationArgument(ctx),
+    skip,
+    limit,
+    variables: documentArgument(ctx, "let"),
+  });
+  const rest = pipeline.slice(position);
+  const count = countShape(rest);
+  if (count) {
+    let n = 0;
+    for (const _record of query.run()) n += 1;
+    // Like mongod: no input documents, no output document (not a zero count).
+    if (n === 0) return [];
+    return [count.kind === "group" ? { _id: count.id, [count.field]: n } : { [count.field]: n }];
+  }
+  const records: StoredRecord[] = [...query.run()];
+  if (rest.length === 0) return records;
+  return runRemainingStages(ctx, collectionName, records.map((record) => record.doc), rest);
+}
+
+/**
+ * Recognizes `[{$group: {_id: <constant>, <f>: {$sum: 1}}}]` (what `countDocuments` sends) and
+ * `[{$count: "<f>"}]`, which need only the number of matches.
+ */
+function countShape(stages: Document[]): { kind: "group" | "count"; id?: unknown; field: string } | undefined {
+  if (stages.length !== 1) return undefined;
+  const stage = stages[0]!;
+  if (typeof stage["$count"] === "string" && stage["$count"].length > 0 && !stage["$count"].startsWith("$") && !stage["$count"].includes(".")) {
+    return { kind: "count", field: stage["$count"] };
+  }
+  const group = stage["$group"];
+  if (!isPlainDocument(group)) return undefined;
+  const entries = Object.entries(group);
+  if (entries.length !== 2 || entries[0]![0] !== "_id") return undefined;
+  const id = entries[0]![1];
+  // Only literal ids: "$field" or expression objects group by value, not into one bucket.
+  if ((typeof id === "string" && id.startsWith("$")) || isPlainDocument(id) || Array.isArray(id)) return undefined;
+  const [field, accumulator] = entries[1]!;
+  if (!isPlainDocument(accumulator) || Object.keys(accumulator).length !== 1 || optionNumber(accumulator["$sum"]) !== 1) return undefined;
+  return { kind: "group", id, field };
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * `svc-db`: runs the embedded MongoDB-compatible engine as a standalone server, for tools that
+ * want a database on a port (mongosh, Compass, another process's tests).
+ *
+ * @example
+ * svc-db --dbpath .svc/data --port 27017
+ * mongosh "mongodb://127.0.0.1:27017/?directConnection=true"
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
+import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
+
+const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [--replSet <name>] [--quiet]
+
+  --dbpath   data directory (locked exclusively); in-memory when omitted
+  --port     TCP port (default 27017; 0 picks a free one)
+  --bind_ip  interface to listen on (default 127.0.0.1)
+  --replSet  replica set name reported by hello (default svc-rs)
+  --quiet    log only errors`;
+
+/** Parses argv and runs the server until SIGINT/SIGTERM. Exported for tests. */
+export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; stop: () => Promise<void> }> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      dbpath: { type: "string" },
+      port: { type: "string" },
+      bind_ip: { type: "string" },
+      host: { type: "string" },
+      replSet: { type: "string" },
+      quiet: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const port = values.port === undefined ? 27017 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`svc-db: invalid --port ${values.port}`);
+  const logger: EngineLogger = {
+    error: (message, ...details) => console.error(message, ...details),
+    warn: values.quiet ? () => {} : (message, ...details) => console.warn(message, ...details),
+    info: values.quiet ? () => {} : (message, ...details) => console.log(message, ...details),
+    debug: () => {},
+  };
+  const running = await startEmbeddedMongo({
+    dbPath: values.dbpath,
+    port,
+    host: values.bind_ip ?? values.host ?? "127.0.0.1",
+    logger,
+    ...(values.replSet ? { replicaSetName: values.replSet } : {}),
+  });
+  logger.info(
+    `svc-db listening on ${running.uri} (replica set "${running.replicaSetName}"; ${values.dbpath ? `data directory ${values.dbpath}, kept in memory only for now` : "in memory"})`,
+  );
+  return { uri: running.uri, stop: () => running.stop() };
+}
+
+/** True when this file is the process entry point (also through the npm bin symlink). */
+function invokedDirectly(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  runSvcDb(process.argv.slice(2)).then(
+    ({ stop }) => {
+      const shutdown = (): void => {
+        stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGINT", shutdown);
+      process.once("SIGTERM", shutdown);
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      console.error(USAGE);
+      process.exit(1);
+    },
+  );
+}
