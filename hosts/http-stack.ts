@@ -4,6 +4,7 @@ import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, REQUEST_LOGGING_MIDDLEWARE } fr
 import { ERROR_TRACKER } from "../contracts/error-tracker.js";
 import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
+import { captureRawBody } from "../plugins/notifiers/raw-body.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 
@@ -83,7 +84,8 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
 
   app.use(correlationMiddleware());
   app.use(named("svcCors", options.cors === false ? passThrough : cors(options.cors ?? {})));
-  app.use(named("svcJsonBody", express.json({ limit: options.bodyLimit ?? "1mb", strict: true })));
+  // `verify: captureRawBody` keeps the exact bytes as `req.rawBody` for webhook signature checks.
+  app.use(named("svcJsonBody", express.json({ limit: options.bodyLimit ?? "1mb", strict: true, verify: captureRawBody })));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
   app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
   app.use(named("svcHostMiddleware", runHostMiddleware));
