@@ -86,7 +86,9 @@ export const RestConfigErrors = defineErrors("REST", {
   INVALID_OPTION: {
     message: (model: string, option: string, reason: string) => `${model}: invalid ${option}: ${reason}`,
   },
-  DATE_ONLY_NOT_REGISTERED: {
-    message: () => "The DateOnly schema type is not registered: call registerDateOnlyType() before declaring models",
+  UNMOUNTED_ROUTER: {
+    message: (name: string) =>
+      `"${name}" was created without a path and mounted outside setupServer's addRoutes: ` +
+      `use modelRouter(path, Model, options) instead`,
   },
 });

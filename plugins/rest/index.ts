@@ -11,6 +11,7 @@ export type {
   PopulatePath,
   RequestBody,
   ResponseDocument,
+  RestModel,
   SyncScope,
 } from "./model-router-options.js";
 export { Permissions, REST_METHODS, checkPermissions, type MethodPermissions, type PermissionCheck, type PermissionContext, type RestMethod } from "./permissions.js";

@@ -1,9 +1,16 @@
 import type { Request } from "express";
-import type { HydratedDocument } from "mongoose";
+import type { HydratedDocument, Model } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
 import type { ValidationIssue } from "./validation/validation-issues.js";
+
+/**
+ * Any mongoose model whose documents have the fields `T`, whatever its virtuals, instance
+ * methods and query helpers (mongoose's full `Model` type is invariant in those, so a structural
+ * subset keeps `modelRouter("/todos", Todo, ...)` type-checking for every model).
+ */
+export type RestModel<T> = Pick<Model<T>, "modelName" | "schema" | "db" | "find" | "findById" | "countDocuments" | "hydrate">;
 
 /** A request body as hooks see it: the validated JSON object. */
 export type RequestBody<T> = Partial<T> & Record<string, unknown>;

@@ -1,17 +1,17 @@
 import express from "express";
-import type { Request } from "express";
+import type { Request, RequestHandler } from "express";
 import type { Model } from "mongoose";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../../contracts/http.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { logger } from "../logging/logger.js";
 import { bodyChecker } from "./body-checker.js";
 import { warnDeprecatedOnce } from "./deprecation.js";
-import { RestErrors } from "./errors.js";
+import { RestConfigErrors, RestErrors } from "./errors.js";
 import { fieldsWithoutDescription } from "./field-descriptions.js";
 import { createListQueryParser } from "./list-query.js";
 import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
 import { documentModelRouter } from "./model-openapi.js";
-import type { ModelRouterOptions, ResponseDocument } from "./model-router-options.js";
+import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
 import type { RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
 import { logInvalidResponse, routeHandlers, type RouteRuntime } from "./route-handlers.js";
@@ -25,15 +25,20 @@ import { validatorSettingsOf } from "./validation/validator-settings.js";
  */
 export interface ModelRouter<T> extends SvcPlugin {
   readonly path: string;
-  readonly model: Model<T>;
+  readonly model: RestModel<T>;
   readonly options: Readonly<ModelRouterOptions<T>>;
   /** What the router worked out about the model (owner field, read-only fields, query fields...). */
   readonly analysis: ModelAnalysis;
 }
 
-/** A model router made without a path (legacy form), mounted by `setupServer`'s `addRoutes`. */
-export interface PathlessModelRouter<T> extends PathlessRouter {
-  readonly model: Model<T>;
+/**
+ * A model router made without a path (legacy form), mounted by `setupServer`'s `addRoutes` with
+ * `router.use(path, ...)`. It is typed (and callable) as express middleware so that call
+ * type-checks; mounted anywhere else, it answers every request with an error naming the fix.
+ */
+export interface PathlessModelRouter<T> extends PathlessRouter, RequestHandler {
+  readonly name: string;
+  readonly model: RestModel<T>;
   readonly options: Readonly<ModelRouterOptions<T>>;
   [MOUNT_AT](path: string): ModelRouter<T>;
 }
@@ -54,23 +59,25 @@ export interface PathlessModelRouter<T> extends PathlessRouter {
  *   queryFields: ["done"],
  * }));
  */
-export function modelRouter<T>(path: string, model: Model<T>, options: ModelRouterOptions<T>): ModelRouter<T>;
+export function modelRouter<T>(path: string, model: RestModel<T>, options: ModelRouterOptions<T>): ModelRouter<T>;
 /** @see modelRouter — the legacy form, for `setupServer`'s `addRoutes`. */
-export function modelRouter<T>(model: Model<T>, options: ModelRouterOptions<T>): PathlessModelRouter<T>;
+export function modelRouter<T>(model: RestModel<T>, options: ModelRouterOptions<T>): PathlessModelRouter<T>;
 export function modelRouter<T>(
-  pathOrModel: string | Model<T>,
-  modelOrOptions: Model<T> | ModelRouterOptions<T>,
+  pathOrModel: string | RestModel<T>,
+  modelOrOptions: RestModel<T> | ModelRouterOptions<T>,
   maybeOptions?: ModelRouterOptions<T>,
 ): ModelRouter<T> | PathlessModelRouter<T> {
-  if (typeof pathOrModel === "string") return createModelRouter(pathOrModel, modelOrOptions as Model<T>, maybeOptions!);
+  if (typeof pathOrModel === "string") return createModelRouter(pathOrModel, modelOrOptions as RestModel<T>, maybeOptions!);
   const model = pathOrModel;
   const options = modelOrOptions as ModelRouterOptions<T>;
-  return {
-    name: `model:${kebab(model.modelName)}`,
+  const name = `model:${kebab(model.modelName)}`;
+  const unmounted: RequestHandler = (_req, _res, next) => next(RestConfigErrors.UNMOUNTED_ROUTER(name));
+  Object.defineProperty(unmounted, "name", { value: name });
+  return Object.assign(unmounted, {
     model,
     options,
     [MOUNT_AT]: (path: string) => createModelRouter(path, model, options),
-  };
+  }) as PathlessModelRouter<T>;
 }
 
 /** `/api/v1/todoItems` → `model:api:v1:todo-items` (a valid, unique-per-path plugin name). */
@@ -87,7 +94,8 @@ function kebab(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-function createModelRouter<T>(path: string, model: Model<T>, options: ModelRouterOptions<T>): ModelRouter<T> {
+function createModelRouter<T>(path: string, restModel: RestModel<T>, options: ModelRouterOptions<T>): ModelRouter<T> {
+  const model = restModel as unknown as Model<T>;
   const mountPath = path.startsWith("/") ? path.replace(/\/+$/, "") || "/" : `/${path.replace(/\/+$/, "")}`;
   // Analysed now, so a wrong option (an unknown query field, say) fails where the router is built.
   const analysis = analyzeModel(model, options);
@@ -95,7 +103,7 @@ function createModelRouter<T>(path: string, model: Model<T>, options: ModelRoute
     name: modelRouterName(mountPath, model.modelName),
     dependsOn: ["database"],
     path: mountPath,
-    model,
+    model: restModel,
     options,
     analysis,
     start(ctx) {

@@ -194,7 +194,8 @@ function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: st
     case "Date":
       return { type: "string", format: "date-time" };
     case "DateOnly":
-      return { type: "string", format: "date" };
+      // A day; a full date-time is accepted too and truncated to its UTC day.
+      return { type: "string", anyOf: [{ format: "date" }, { format: "date-time" }] };
     case "ObjectId": {
       const result: SchemaObject = { type: "string", pattern: OBJECT_ID_PATTERN };
       // A ref given as a function is resolved per document; only a fixed model name is documented.

@@ -1,9 +1,9 @@
 import type { ValidateFunction } from "ajv";
 import type { Request, RequestHandler } from "express";
-import type { Model } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { logger } from "../../logging/logger.js";
 import { mongooseJsonSchema } from "../json-schema/mongoose-json-schema.js";
+import type { RestModel } from "../model-router-options.js";
 import { SERVER_MANAGED_PATHS } from "../server-managed-paths.js";
 import type { ApiErrorFactory } from "../errors.js";
 import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
@@ -202,7 +202,7 @@ export interface ModelBodyValidatorOptions extends RequestValidatorOptions {
  * @example
  * router.post("/todos/import", validateModelRequestBody(Todo), importHandler);
  */
-export function validateModelRequestBody<T>(model: Model<T>, options: ModelBodyValidatorOptions = {}): RequestHandler {
+export function validateModelRequestBody<T>(model: RestModel<T>, options: ModelBodyValidatorOptions = {}): RequestHandler {
   const schema = mongooseJsonSchema(model.schema, { mode: options.mode ?? "create", readOnlyPaths: new Set(SERVER_MANAGED_PATHS) });
   return validateRequestBody(schema, options);
 }
