@@ -1,0 +1,126 @@
+import test from "ava";
+import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
+import { hasErrorCode } from "../../kernel/errors.js";
+import { createSvcLogger } from "../logging/create-logger.js";
+import { LogCapture } from "../logging/log-capture.js";
+import { getCurrentLogContext } from "../logging/log-context.js";
+import { cronjob, type CronjobOptions } from "./cronjob.js";
+import { ScriptErrors } from "./errors.js";
+import { timeout } from "./timeout.js";
+
+function setup() {
+  const capture = new LogCapture();
+  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [capture] });
+  const tracker = new InMemoryErrorTracker();
+  return { capture, tracker, options: { logger, errorTracker: tracker } satisfies CronjobOptions };
+}
+
+test("expressions are validated at registration: five fields only", (t) => {
+  const { options } = setup();
+  for (const expression of ["", "* * * *", "0 * * * * *", "61 * * * *", "* * * * mon-xyz", "every day"]) {
+    const error = t.throws(() => cronjob(expression, () => undefined, options), undefined, expression);
+    t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION), expression);
+  }
+});
+
+test("valid five-field expressions register and report their next run", async (t) => {
+  const { options } = setup();
+  for (const expression of ["* * * * *", "*/5 * * * *", "0 3 * * 1-5", "15 14 1 * *", "0 0 1 1 *"]) {
+    const job = cronjob(expression, () => undefined, options);
+    t.true(job.nextRun()! > new Date(Date.now() - 1000), expression);
+    await job.stop();
+    t.is(job.nextRun(), undefined);
+  }
+});
+
+test("an unknown time zone is refused; a known one is used", async (t) => {
+  const { options } = setup();
+  const error = t.throws(() => cronjob("0 3 * * *", () => undefined, { ...options, timezone: "Mars/Olympus" }));
+  t.true(hasErrorCode(error, ScriptErrors.INVALID_TIMEZONE));
+  const job = cronjob("0 3 * * *", () => undefined, { ...options, timezone: "Europe/Berlin" });
+  t.teardown(() => job.stop());
+  t.truthy(job.nextRun());
+});
+
+test("runOnInit runs the job right away, in a scope with its name as jobId", async (t) => {
+  const { options } = setup();
+  let resolveRun!: (jobId: string | undefined) => void;
+  const ran = new Promise<string | undefined>((resolve) => (resolveRun = resolve));
+  const job = cronjob("0 0 1 1 *", () => resolveRun(getCurrentLogContext().jobId), { ...options, name: "yearly", runOnInit: true });
+  t.teardown(() => job.stop());
+  t.is(await ran, "yearly");
+});
+
+test("without runOnInit nothing runs at registration", async (t) => {
+  const { options } = setup();
+  let runs = 0;
+  const job = cronjob("0 0 1 1 *", () => void runs++, options);
+  await timeout(20);
+  await job.stop();
+  t.is(runs, 0);
+});
+
+test("a run that overlaps the previous one is skipped and logged", async (t) => {
+  const { options, capture } = setup();
+  let runs = 0;
+  let release!: () => void;
+  const job = cronjob(
+    "0 0 1 1 *",
+    async () => {
+      runs += 1;
+      await new Promise<void>((resolve) => (release = resolve));
+    },
+    { ...options, name: "slow-job", start: false },
+  );
+  const first = job.trigger();
+  t.true(job.running);
+  void job.trigger();
+  t.is(runs, 1);
+  t.like(capture.lines.find((line) => line.level === "warn"), { jobId: "slow-job" });
+  release();
+  await first;
+  t.false(job.running);
+  await job.stop();
+});
+
+test("errors are logged and reported, and the schedule keeps going", async (t) => {
+  const { options, capture, tracker } = setup();
+  let runs = 0;
+  const job = cronjob(
+    "*/5 * * * *",
+    () => {
+      runs += 1;
+      throw new Error("import failed");
+    },
+    { ...options, name: "importer" },
+  );
+  t.teardown(() => job.stop());
+  await job.trigger();
+  await job.trigger();
+  t.is(runs, 2);
+  t.is(tracker.exceptions.length, 2);
+  t.like(tracker.exceptions[0]!.context, { jobId: "importer", tags: { cron: "*/5 * * * *" } });
+  t.is(capture.lines.filter((line) => line.level === "error").length, 2);
+  t.truthy(job.nextRun());
+});
+
+test("stop waits for the run in progress", async (t) => {
+  const { options } = setup();
+  let finished = false;
+  const job = cronjob(
+    "0 0 1 1 *",
+    async () => {
+      await timeout(20);
+      finished = true;
+    },
+    { ...options, start: false },
+  );
+  void job.trigger();
+  await job.stop();
+  t.true(finished);
+});
+
+test("timeout resolves after the delay (and treats negatives as zero)", async (t) => {
+  t.is(await timeout(1), undefined);
+  t.is(await timeout(-5), undefined);
+});

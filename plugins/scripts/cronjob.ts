@@ -1,0 +1,121 @@
+import { CronJob, validateCronExpression } from "cron";
+import type { ErrorTracker } from "../../contracts/error-tracker.js";
+import type { Environment } from "../../kernel/environment.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import { logger as globalLogger } from "../logging/logger.js";
+import { runWithRequestContext } from "../logging/request-context.js";
+import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
+import { ScriptErrors } from "./errors.js";
+
+export interface CronjobOptions {
+  /** Names the job in logs (`jobId`) and error reports. Default: the expression. */
+  name?: string;
+  /** Also run once right away. Default false. */
+  runOnInit?: boolean;
+  /** IANA time zone the expression is read in (default: the server's). */
+  timezone?: string;
+  /** Start the schedule now. Default true. */
+  start?: boolean;
+  logger?: SvcLogger;
+  /** Where failures are reported. Default: the tracker the environment configures (Sentry or none). */
+  errorTracker?: ErrorTracker;
+  env?: Environment;
+}
+
+/** A scheduled job. */
+export interface CronjobHandle {
+  readonly name: string;
+  /** True while a run is in progress. */
+  readonly running: boolean;
+  /** Runs the job now (skipped and logged, like a scheduled run, if one is still in progress). */
+  trigger(): Promise<void>;
+  /** When the next scheduled run is due, or undefined once stopped. */
+  nextRun(): Date | undefined;
+  /** Stops the schedule and waits for a run in progress to finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `fn` on a five-field cron schedule (minute hour day-of-month month day-of-week) with the
+ * `cron` package. The expression is validated at registration (`SCRIPTS_INVALID_CRON_EXPRESSION`,
+ * also for six-field expressions with seconds); a run that starts while the previous one is still
+ * going is skipped and logged; errors are logged and reported, and never stop the schedule.
+ *
+ * @example
+ * const job = cronjob("0 3 * * *", () => purgeExpiredSessions(), { name: "purge-sessions", timezone: "Europe/Berlin" });
+ * // on shutdown
+ * await job.stop();
+ */
+export function cronjob(expression: string, fn: () => unknown, options: CronjobOptions = {}): CronjobHandle {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length !== 5) {
+    throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, `it has ${fields.length === 1 && fields[0] === "" ? 0 : fields.length} fields, not 5`);
+  }
+  const validation = validateCronExpression(expression.trim());
+  if (!validation.valid) {
+    throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, validation.error instanceof Error ? validation.error.message : "not a cron expression");
+  }
+  if (options.timezone !== undefined && !isTimeZone(options.timezone)) throw ScriptErrors.INVALID_TIMEZONE(options.timezone);
+
+  const name = options.name ?? expression.trim();
+  const logger = options.logger ?? globalLogger;
+  const tracker = options.errorTracker ?? errorTrackerFromEnvironment(options.env ?? process.env, logger);
+  let current: Promise<void> | undefined;
+
+  const run = (): Promise<void> => {
+    if (current) {
+      logger.warn(`Cron job ${name} is still running; this run is skipped`, { jobId: name, cron: expression });
+      return current;
+    }
+    current = runWithRequestContext({ jobId: name }, async () => {
+      try {
+        await fn();
+      } catch (error) {
+        logger.error(`Cron job ${name} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+          cron: expression,
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+        tracker.captureException(error, { jobId: name, tags: { cron: expression } });
+      }
+    }).finally(() => {
+      current = undefined;
+    });
+    return current;
+  };
+
+  const job = CronJob.from({
+    cronTime: expression.trim(),
+    onTick: () => {
+      void run();
+    },
+    start: options.start ?? true,
+    timeZone: options.timezone,
+    runOnInit: options.runOnInit ?? false,
+    name,
+  });
+  let stopped = false;
+
+  return {
+    name,
+    get running() {
+      return current !== undefined;
+    },
+    trigger: run,
+    nextRun: () => (stopped ? undefined : job.nextDate().toJSDate()),
+    async stop() {
+      stopped = true;
+      await job.stop();
+      await current;
+      if (!options.errorTracker) await tracker.close(2000);
+    },
+  };
+}
+
+function isTimeZone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}
