@@ -70,14 +70,15 @@ export function prepareQuery(collection: CollectionData | undefined, request: Qu
       }
       let skipped = 0;
       let returned = 0;
+      // Stop as soon as the limit is reached: pulling one more would examine a needless document.
       for (const record of source) {
         if (skipped < skip) {
           skipped += 1;
           continue;
         }
-        if (returned >= limit) return;
-        returned += 1;
         yield record;
+        returned += 1;
+        if (returned >= limit) return;
       }
     },
   };
