@@ -6,6 +6,7 @@ import { parseTypeSpec } from "./bson-type.js";
 import { isDocument, MATCH, NO_MATCH, walkPath } from "./document-path.js";
 import type { LeafTest } from "./document-path.js";
 import { compileExpression, isTruthy } from "./expression.js";
+import type { EvalScope } from "./expression.js";
 import { compileJsonSchema } from "./json-schema.js";
 import { compareNumbers, convertNumber, isNaNValue, numericKind, toDouble, toInt64 } from "./numeric.js";
 import { toJsRegExp } from "./regex.js";
@@ -23,6 +24,8 @@ import type { Collation, Document } from "./types.js";
 export interface Matcher {
   matches(doc: Document): boolean;
   matchDetails(doc: Document): { matched: boolean; positional?: number };
+  /** `matches` with per-call `$expr` variables and clock (e.g. `$lookup` `let` bindings). */
+  matchesWith(doc: Document, scope: EvalScope): boolean;
 }
 
 /** Options for {@link compileFilter}. `variables` feed `$$name` references inside `$expr`. */
@@ -39,6 +42,8 @@ type DocPredicate = (doc: Document) => number;
 interface Ctx {
   readonly cmp: StringComparator | undefined;
   readonly options: FilterOptions;
+  /** The `$expr` scope of the evaluation in progress (swapped by `matchesWith`). */
+  readonly scope: { current: EvalScope };
 }
 
 /**
@@ -52,10 +57,20 @@ interface Ctx {
  */
 export function compileFilter(filter: Document, options: FilterOptions = {}): Matcher {
   if (!isDocument(filter)) throw new EngineError(ErrorCodes.BadValue, "query filter must be an object");
-  const ctx: Ctx = { cmp: stringComparator(options.collation), options };
+  const scope = { current: { variables: options.variables, now: options.now } as EvalScope };
+  const ctx: Ctx = { cmp: stringComparator(options.collation), options, scope };
   const pred = compileDocument(filter, ctx, true);
   return {
     matches: (doc) => pred(doc) !== NO_MATCH,
+    matchesWith: (doc, s) => {
+      const saved = scope.current;
+      scope.current = s;
+      try {
+        return pred(doc) !== NO_MATCH;
+      } finally {
+        scope.current = saved;
+      }
+    },
     matchDetails: (doc) => {
       const r = pred(doc);
       if (r === NO_MATCH) return { matched: false };
@@ -155,9 +170,8 @@ function compileTopLevelOperator(op: string, value: unknown, ctx: Ctx, topLevel:
     case "$expr": {
       if (!topLevel) throw new EngineError(ErrorCodes.BadValue, "$expr can only be applied to the top-level document");
       const expr = compileExpression(value, { collation: ctx.options.collation });
-      const vars = ctx.options.variables;
-      const now = ctx.options.now;
-      return (doc) => (isTruthy(expr(doc, { variables: vars, now })) ? MATCH : NO_MATCH);
+      const scope = ctx.scope;
+      return (doc) => (isTruthy(expr(doc, scope.current)) ? MATCH : NO_MATCH);
     }
     case "$jsonSchema": {
       if (!isDocument(value)) throw new EngineError(ErrorCodes.TypeMismatch, "$jsonSchema must be an object");
@@ -670,7 +684,7 @@ function binaryBytes(b: Binary): Uint8Array {
 
 /** Exposed for sibling modules (update's `$pull`) that need single-value operator semantics. */
 export function compileValuePredicate(spec: unknown, options: FilterOptions = {}): (v: unknown) => boolean {
-  const ctx: Ctx = { cmp: stringComparator(options.collation), options };
+  const ctx: Ctx = { cmp: stringComparator(options.collation), options, scope: { current: { variables: options.variables, now: options.now } } };
   if (isOperatorObject(spec)) {
     const tests = compileOperators(spec, ctx, "").map(nodeToElementTest);
     return (v) => {

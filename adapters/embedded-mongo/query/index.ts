@@ -26,3 +26,9 @@ export type { CompiledUpdate, UpdateOptions, ApplyOptions, UpdateResult, UpdateD
 export { upsertSeed } from "./upsert-seed.js";
 export { describeUpdate } from "./update-description.js";
 export { bsonIdentical } from "./bson-order.js";
+export { compileProjection } from "./projection.js";
+export type { CompiledProjection, ProjectionOptions, ProjectOptions } from "./projection.js";
+export { compileExpression, isTruthy, aggCompare } from "./expression.js";
+export type { CompiledExpression, EvalScope, ExpressionOptions } from "./expression.js";
+export { runPipeline, compilePipeline } from "./aggregate.js";
+export type { PipelineContext, PipelineResult, PipelineOutput, OutputTarget, CompiledPipeline } from "./aggregate.js";

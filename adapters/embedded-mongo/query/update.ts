@@ -215,10 +215,10 @@ function compilePipelineUpdate(pipeline: readonly Document[], options: UpdateOpt
 // Operator updates
 
 function splitUpdatePath(path: string, op: string): string[] {
-  if (path === "") throw new EngineError(56, `An empty update path is not valid.`);
+  if (path === "") throw new EngineError(ErrorCodes.EmptyFieldName, `An empty update path is not valid.`);
   const parts = path.split(".");
   for (const p of parts) {
-    if (p === "") throw new EngineError(56, `The update path '${path}' contains an empty field name, which is not allowed.`);
+    if (p === "") throw new EngineError(ErrorCodes.EmptyFieldName, `The update path '${path}' contains an empty field name, which is not allowed.`);
     if (p.startsWith("$") && p !== "$" && p !== "$[]" && arrayFilterIdentifier(p) === undefined) {
       throw new EngineError(ErrorCodes.DollarPrefixedFieldName, `The dollar ($) prefixed field '${p}' in '${path}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
     }
