@@ -91,8 +91,8 @@ export function analyzeModel<T>(model: Model<T>, options: ModelRouterOptions<T>)
     sortablePaths.add(path);
   });
 
-  const defaultLimit = options.defaultLimit ?? DEFAULT_LIMIT;
   const maxLimit = options.maxLimit ?? MAX_LIMIT;
+  const defaultLimit = options.defaultLimit ?? Math.min(DEFAULT_LIMIT, maxLimit);
   if (!Number.isInteger(maxLimit) || maxLimit < 1) throw RestConfigErrors.INVALID_OPTION(modelName, "maxLimit", "must be a positive integer");
   if (!Number.isInteger(defaultLimit) || defaultLimit < 1 || defaultLimit > maxLimit) {
     throw RestConfigErrors.INVALID_OPTION(modelName, "defaultLimit", `must be an integer from 1 to maxLimit (${maxLimit})`);
