@@ -114,7 +114,7 @@ test("a cursor returns every document across getMore batches, and a killed curso
 });
 
 test("BSON types round-trip unchanged and $type distinguishes them", async (t) => {
-  const c = client.db(freshDb("types")).collection("values");
+  const c = client.db(freshDb("types")).collection<{ _id: number } & Document>("values");
   const big = Long.fromString("9007199254740993");
   const doc = {
     _id: 1,
