@@ -246,6 +246,18 @@ test("mongoose: compound unique, partial and TTL indexes behave like MongoDB", a
   }
 });
 
+test("known issue (fixed): Model.countDocuments runs through aggregate", async (t) => {
+  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("count") }).asPromise();
+  try {
+    const Todo = connection.model("Todo", new mongoose.Schema({ title: String }));
+    await Todo.create({ title: "a" });
+    t.is(await Todo.countDocuments({ title: "a" }), 1);
+    t.is(await Todo.countDocuments({ title: "b" }), 0);
+  } finally {
+    await connection.close();
+  }
+});
+
 test("a unique index cannot be built over existing duplicates (11000) and leaves no index", async (t) => {
   const c = client.db(freshDb("build")).collection("c");
   await c.insertMany([{ k: 1 }, { k: 1 }]);
