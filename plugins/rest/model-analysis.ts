@@ -69,6 +69,7 @@ export function analyzeModel<T>(model: Model<T>, options: ModelRouterOptions<T>)
   schema.eachPath((path, schemaType) => {
     const topLevel = !path.includes(".");
     if (topLevel && schemaType.options?.select === false) hiddenPaths.push(path);
+    if (topLevel && schemaType.options?.readOnly === true) readOnly.add(path);
     if (topLevel && schemaType.instance === "DateOnly") dateOnlyPaths.push(path);
     if (((schemaType as unknown as { getters?: unknown[] }).getters?.length ?? 0) > 0) hasGetters = true;
   });
