@@ -152,19 +152,17 @@ export function compileMingoOperator(name: string, spec: unknown, env: ExprEnv, 
   };
   return (c) => {
     const value = args(c);
+    const converted = toMingo(value);
+    if (containsOpaque(converted)) {
+      // mingo would ignore or string-compare these values and return a wrong answer: refuse.
+      throw new EngineError(ErrorCodes.BadValue, `${name} cannot operate on Decimal128 values or Long values beyond 2^53 in the embedded engine`);
+    }
     let out: unknown;
     try {
       out = fn({}, literalize(spec, value), options);
     } catch (e) {
       if (e instanceof EngineError) throw e;
-      const msg = (e as Error).message ?? String(e);
-      const opaque = containsOpaque(toMingo(value));
-      throw new EngineError(
-        ErrorCodes.BadValue,
-        opaque
-          ? `${name} cannot operate on Long values beyond 2^53 or Decimal128 values in the embedded engine (${msg})`
-          : `${name}: ${msg}`,
-      );
+      throw new EngineError(ErrorCodes.BadValue, `${name}: ${(e as Error).message ?? String(e)}`);
     }
     return fromMingo(out, typing);
   };
