@@ -115,3 +115,5 @@ export { ScriptErrors } from "./plugins/scripts/errors.js";
 export * from "./plugins/rest/index.js";
 
 // --- auth (plugins/auth) ----------------------------------------------------------------------
+export { AUTHENTICATOR, type Authenticator } from "./contracts/authenticator.js";
+export * from "./plugins/auth/index.js";
