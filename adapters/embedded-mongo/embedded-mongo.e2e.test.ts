@@ -246,6 +246,54 @@ test("mongoose: compound unique, partial and TTL indexes behave like MongoDB", a
   }
 });
 
+test("aggregate: $group, $lookup across collections, $out replaces atomically, $merge writes through", async (t) => {
+  const db = client.db(freshDb("agg"));
+  const orders = db.collection("orders");
+  const customers = db.collection("customers");
+  await customers.insertMany([{ _id: "ann", city: "Oslo" }, { _id: "bob", city: "Rome" }] as never[]);
+  await orders.insertMany([
+    { cust: "ann", amount: new Int32(5) },
+    { cust: "ann", amount: new Int32(7) },
+    { cust: "bob", amount: new Double(2.5) },
+  ]);
+  const totals = await orders
+    .aggregate([{ $group: { _id: "$cust", total: { $sum: "$amount" }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }], { promoteValues: false })
+    .toArray();
+  t.deepEqual(totals.map((row) => [row._id, String(row.total), row.total._bsontype]), [["ann", "12", "Int32"], ["bob", "2.5", "Double"]]);
+  const joined = await orders
+    .aggregate([
+      { $match: { cust: "bob" } },
+      { $lookup: { from: "customers", localField: "cust", foreignField: "_id", as: "customer" } },
+      { $project: { _id: 0, city: { $first: "$customer.city" } } },
+    ])
+    .toArray();
+  t.deepEqual(joined, [{ city: "Rome" }]);
+
+  const report = db.collection("report");
+  await report.insertOne({ stale: true });
+  await report.createIndex({ total: -1 }, { name: "by_total" });
+  const out = await orders.aggregate([{ $group: { _id: "$cust", total: { $sum: "$amount" } } }, { $out: "report" }]).toArray();
+  t.deepEqual(out, []);
+  t.deepEqual((await report.find().sort({ _id: 1 }).toArray()).map((row) => row._id), ["ann", "bob"]);
+  t.true((await report.listIndexes().toArray()).some((index) => index.name === "by_total"), "$out keeps the target's indexes");
+  // A failing $out (duplicate _id) leaves the target untouched.
+  const failed = await t.throwsAsync(orders.aggregate([{ $project: { _id: "same" } }, { $out: "report" }]).toArray(), { instanceOf: MongoServerError });
+  t.is(failed.code, 11000);
+  t.is(await report.countDocuments(), 2);
+
+  await orders.aggregate([{ $match: { cust: "ann" } }, { $group: { _id: "$cust", orders: { $sum: 1 } } }, { $merge: { into: "report", whenMatched: "merge" } }]).toArray();
+  t.deepEqual(await report.findOne({ _id: "ann" } as never), { _id: "ann", total: 12, orders: 2 });
+  await orders.aggregate([{ $project: { _id: "$cust", extra: "x" } }, { $merge: { into: "report", whenMatched: "keepExisting", whenNotMatched: "discard" } }]).toArray();
+  t.is(await report.countDocuments(), 2);
+  const mergeFail = await t.throwsAsync(
+    orders.aggregate([{ $project: { _id: "zed" } }, { $limit: 1 }, { $merge: { into: "report", whenNotMatched: "fail" } }]).toArray(),
+    { instanceOf: MongoServerError },
+  );
+  t.is(mergeFail.code, 13113);
+  const explained = await orders.aggregate([{ $match: { cust: "ann" } }, { $group: { _id: null, n: { $sum: 1 } } }]).explain("queryPlanner");
+  t.truthy(explained.stages?.[0]?.$cursor?.queryPlanner?.winningPlan);
+});
+
 test("known issue (fixed): Model.countDocuments runs through aggregate", async (t) => {
   const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("count") }).asPromise();
   try {

@@ -1,10 +1,17 @@
 import type { Document } from "bson";
-import { EngineError, ErrorCodes } from "../engine-error.js";
+import { runPipeline } from "../query/index.js";
+import type { Collation } from "../query/index.js";
 import type { CommandContext } from "./command-context.js";
+import { collationArgument, documentArgument } from "./command-arguments.js";
+import { applyPipelineOutput } from "./pipeline-output.js";
 
 /**
- * Runs the stages the planner could not take over, through the query library's pipeline engine.
- * (Waiting for `runPipeline`; see query/REQUESTS.md.)
+ * Runs the stages the planner did not take over through the query library's pipeline engine,
+ * resolving `$lookup`/`$unionWith`/`$graphLookup` collections from storage, then applies a final
+ * `$out`/`$merge` through the write path (the library only describes those writes).
+ *
+ * @example
+ * await runRemainingStages(ctx, "orders", docs, [{$group: {_id: "$cust", n: {$sum: 1}}}]);
  */
 export async function runRemainingStages(
   ctx: CommandContext,
@@ -12,11 +19,25 @@ export async function runRemainingStages(
   input: Document[],
   stages: Document[],
 ): Promise<Document[]> {
-  void ctx;
-  void collectionName;
-  void input;
-  throw new EngineError(
-    ErrorCodes.NotImplemented,
-    `aggregation stage ${Object.keys(stages[0] ?? {})[0] ?? "?"} is not supported by the embedded engine yet`,
-  );
+  const storage = ctx.services.storage;
+  const collection = collectionName !== undefined ? storage.collection(ctx.db, collectionName) : undefined;
+  const collation = collationArgument(ctx, ctx.command, collection?.defaultCollation) as Collation | undefined;
+  const variables = documentArgument(ctx, "let");
+  const result = runPipeline(input, stages, {
+    resolveCollection: (name: string, db?: string) => documentsOf(ctx, db ?? ctx.db, name),
+    ...(collation ? { collation } : {}),
+    ...(variables ? { variables } : {}),
+  });
+  if (result.output) {
+    applyPipelineOutput(ctx, result.output);
+    return [];
+  }
+  return result.results;
+}
+
+/** A collection's current documents (none when it does not exist), read lazily. */
+function* documentsOf(ctx: CommandContext, db: string, name: string): Generator<Document, void, undefined> {
+  const collection = ctx.services.storage.collection(db, name);
+  if (!collection) return;
+  for (const record of collection.records.values()) yield record.doc;
 }
