@@ -2,7 +2,7 @@ import type { Model, PopulateOptions, Schema, SchemaType } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { RestConfigErrors } from "./errors.js";
 import { mongooseJsonSchema } from "./json-schema/mongoose-json-schema.js";
-import type { ModelRouterOptions } from "./model-router-options.js";
+import type { ModelRouterOptions, RestModel } from "./model-router-options.js";
 import { usesSoftDelete } from "./schema/is-deleted-plugin.js";
 import { SERVER_MANAGED_PATHS } from "./server-managed-paths.js";
 
@@ -49,7 +49,8 @@ export interface ModelAnalysis {
  * @example
  * const analysis = analyzeModel(Todo, { permissions: {}, queryFields: ["done"] });
  */
-export function analyzeModel<T>(model: Model<T>, options: ModelRouterOptions<T>): ModelAnalysis {
+export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOptions<T>): ModelAnalysis {
+  const model = restModel as unknown as Model<T>;
   const schema = model.schema;
   const modelName = model.modelName;
   const ownerField = options.ownerField ?? "ownerId";
