@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from "express";
 import type { SvcPlugin } from "../kernel/plugin.js";
 import { MOUNT_AT } from "../contracts/http.js";
+import { authPlugin, type AuthPluginOptions } from "../plugins/auth/auth-plugin.js";
 import { isPathless, routerPlugin, SvcApp, type RunningApp, type SvcAppOptions } from "./svc-app.js";
 
 /**
@@ -16,6 +17,16 @@ export interface SetupServerOptions extends SvcAppOptions {
   middleware?: readonly RequestHandler[];
   /** Build without listening (for tests with supertest). */
   skipListen?: boolean;
+  /** The user model: given, the auth plugin is registered (JWT, or session auth per `AUTH_PROVIDER`). */
+  userModel?: AuthPluginOptions["userModel"];
+  /** Access-token claims for a user (SPEC §2.5). */
+  generateJWTPayload?: AuthPluginOptions["generateJWTPayload"];
+  /** GitHub sign-in (SPEC §5.2). */
+  githubAuth?: AuthPluginOptions["githubAuth"];
+  /** Session-based auth settings (SPEC §5.3). */
+  sessionAuth?: AuthPluginOptions["sessionAuth"];
+  /** Further auth plugin options (`profileFields`, `rateLimits`, ...). */
+  auth?: Omit<AuthPluginOptions, "userModel">;
 }
 
 /** What `setupServer` returns: the app and, unless `skipListen`, the listening server. */
@@ -41,6 +52,17 @@ export interface LegacyServer {
  */
 export async function setupServer(options: SetupServerOptions): Promise<LegacyServer> {
   const svcApp = new SvcApp(options);
+  if (options.userModel) {
+    svcApp.register(
+      authPlugin({
+        ...options.auth,
+        userModel: options.userModel,
+        generateJWTPayload: options.generateJWTPayload ?? options.auth?.generateJWTPayload,
+        githubAuth: options.githubAuth ?? options.auth?.githubAuth,
+        sessionAuth: options.sessionAuth ?? options.auth?.sessionAuth,
+      }),
+    );
+  }
   for (const plugin of options.plugins ?? []) svcApp.register(plugin);
   for (const handler of options.middleware ?? []) svcApp.addMiddleware(handler);
 
