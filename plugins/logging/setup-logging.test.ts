@@ -11,8 +11,11 @@ function transportKinds(settings: winston.LoggerOptions): string[] {
   return transports.map((transport) => (transport as object).constructor.name);
 }
 
-test("console and file transports are on by default outside tests", (t) => {
-  const settings = loggerSettings({ env: { NODE_ENV: "production" }, logDirectory: "never-created" });
+test("console and file transports are on by default outside tests", async (t) => {
+  // winston creates the directory and files when the transport is built: never point it into the repo.
+  const directory = await mkdtemp(path.join(tmpdir(), "svc-logs-"));
+  t.teardown(() => rm(directory, { recursive: true, force: true }));
+  const settings = loggerSettings({ env: { NODE_ENV: "production" }, logDirectory: directory });
   t.deepEqual(transportKinds(settings), ["Console", "File", "File"]);
   t.is(settings.level, "info");
 });
