@@ -54,8 +54,9 @@ export class Engine implements EngineServices {
   }
 
   /**
-   * Runs a command and returns the reply as plain objects (cursor batches as arrays), exactly the
-   * document a driver would deserialize.
+   * Runs a command and returns the reply as plain objects (cursor batches as arrays). Values keep
+   * their exact BSON types (Int32, Double, Long... as `deserialize(..., {promoteValues: false})`
+   * gives them); stored documents are returned by reference and must not be mutated.
    */
   async runCommand(db: string, command: Document, connection: ConnectionInfo = IN_PROCESS): Promise<Document> {
     return plainReply(await this.execute(db, command, connection));
