@@ -1,9 +1,13 @@
 import test from "ava";
+import nock from "nock";
 import express from "express";
 import request from "supertest";
 import { correlationMiddleware, parseCloudTraceContext, parseTraceparent } from "./correlation-middleware.js";
 import { getCurrentLogContext } from "./log-context.js";
 import { getRequestContext } from "./request-context.js";
+
+nock.disableNetConnect();
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";

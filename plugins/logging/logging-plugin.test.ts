@@ -1,4 +1,5 @@
 import test from "ava";
+import nock from "nock";
 import { EventEmitter } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import request from "supertest";
@@ -16,6 +17,9 @@ import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 import { loggingPlugin } from "./logging-plugin.js";
 import { getRequestContext } from "./request-context.js";
+
+nock.disableNetConnect();
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 
 const routes: SvcPlugin = {
   name: "test-routes",

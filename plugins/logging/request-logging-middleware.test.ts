@@ -1,10 +1,14 @@
 import test from "ava";
+import nock from "nock";
 import express from "express";
 import request from "supertest";
 import { correlationMiddleware } from "./correlation-middleware.js";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 import { requestLoggingMiddleware } from "./request-logging-middleware.js";
+
+nock.disableNetConnect();
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 
 /** A clock that advances by `step` ms on every read: the request "takes" exactly `step` ms. */
 function steppingClock(step: number) {

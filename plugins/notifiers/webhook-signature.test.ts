@@ -1,4 +1,5 @@
 import test from "ava";
+import nock from "nock";
 import express from "express";
 import request from "supertest";
 import { HTTP_ROUTER } from "../../contracts/http.js";
@@ -8,6 +9,9 @@ import { SvcApp } from "../../hosts/svc-app.js";
 import { WebhookSignatureErrors } from "./errors.js";
 import { isValidWebhookSignature, signWebhookPayload, verifyWebhookSignature } from "./webhook-signature.js";
 import { webhookSignatureMiddleware } from "./webhook-signature-middleware.js";
+
+nock.disableNetConnect();
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 
 const SECRET = "whsec_test_secret";
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
