@@ -235,7 +235,7 @@ export class Storage {
     if (this.collection(op.db, op.collection)) {
       throw new EngineError(ErrorCodes.NamespaceExists, `Collection ${op.db}.${op.collection} already exists.`);
     }
-    const collection = new CollectionData(op.db, op.collection, new UUID(), op.options);
+    const collection = new CollectionData(op.db, op.collection, op.uuid ?? new UUID(), op.options);
     collection.validate = compileValidator(op.options.validator);
     this.attach(collection);
     undo.push(() => this.detach(collection));

@@ -54,6 +54,8 @@ export interface CreateCollectionOp {
   readonly db: string;
   readonly collection: string;
   readonly options: CollectionOptions;
+  /** Reuse this UUID (journal replay); a new one is generated otherwise. */
+  readonly uuid?: Binary;
 }
 
 export interface DropCollectionOp {
