@@ -1,6 +1,8 @@
 // The demo app that `npm start` runs: svc on the embedded database, persisted under .svc/data.
 // It grows with the framework: each capability adds its piece here.
 import { HTTP_ROUTER, SvcApp, type SvcPlugin } from "../../index.js";
+import { todoRouter } from "./todo.js";
+import { demoAuth, demoAuthEnvironment, seedAdmin } from "./auth-setup.js";
 
 /** A tiny plugin showing the shape every capability has. */
 const hello: SvcPlugin = {
@@ -21,6 +23,11 @@ const hello: SvcPlugin = {
 const app = new SvcApp({
   database: { dbPath: ".svc/data", dbName: "svc_demo" },
   info: { title: "svc demo", version: "1.0.0" },
-}).register(hello);
+  env: demoAuthEnvironment(process.env),
+})
+  .register(hello)
+  .register(todoRouter)
+  .register(demoAuth)
+  .register(seedAdmin);
 
 await app.start();

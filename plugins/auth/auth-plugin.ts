@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
 import { AUTHENTICATOR, type Authenticator } from "../../contracts/authenticator.js";
+import { ACCOUNTS, type Accounts } from "./accounts.js";
 import { DATABASE } from "../../contracts/database.js";
 import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER } from "../../contracts/http.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
@@ -72,6 +73,7 @@ export interface AuthPluginOptions {
 interface AuthRuntime {
   readonly middleware: RequestHandler;
   readonly authenticator: Authenticator;
+  readonly accounts?: Accounts;
   stop?(): Promise<void>;
 }
 
@@ -95,6 +97,13 @@ export function authPlugin(options: AuthPluginOptions): SvcPlugin {
     return runtime;
   };
 
+  const requireAccounts = (): Accounts => {
+    const accounts = started().accounts;
+    // Under session auth, better-auth owns passwords.
+    if (!accounts) throw AuthConfigErrors.NOT_STARTED();
+    return accounts;
+  };
+
   return {
     name: "auth",
     dependsOn: ["database"],
@@ -111,6 +120,12 @@ export function authPlugin(options: AuthPluginOptions): SvcPlugin {
       ctx.container.bind(PASSWORD_HASHER, { useFactory: () => createScryptHasher() });
       ctx.container.bind(AUTHENTICATOR, {
         useValue: { authenticateToken: (token: string) => started().authenticator.authenticateToken(token) },
+      });
+      ctx.container.bind(ACCOUNTS, {
+        useValue: {
+          createPasswordUser: (fields, password) => requireAccounts().createPasswordUser(fields, password),
+          setPassword: (userId, password) => requireAccounts().setPassword(userId, password),
+        },
       });
       ctx.container.bind(AUTHENTICATION_MIDDLEWARE, {
         useValue: (req, res, next) => started().middleware(req, res, next),
@@ -214,7 +229,11 @@ async function startJwtAuth(
     const token = bearerToken(req);
     return token === undefined ? undefined : authenticator.authenticateToken(token);
   };
-  return { authenticator, middleware: authenticationMiddleware(resolve, (path) => publicPaths.has(path)) };
+  return {
+    authenticator,
+    accounts: service,
+    middleware: authenticationMiddleware(resolve, (path) => publicPaths.has(path)),
+  };
 }
 
 function requireField(users: UserDirectory, field: string, plugin: string): void {

@@ -147,9 +147,8 @@ export class GitHubSignIn {
     if (linked) return users.assertActive(linked);
 
     const emails = profile.verifiedEmails;
-    // Named `deleted` so isDeletedPlugin does not hide a deleted account holding the email.
     const sameEmail: UserRecord | null =
-      emails.length > 0 ? await users.findOne({ email: { $in: [...emails] }, deleted: { $in: [true, false, null] } }) : null;
+      emails.length > 0 ? await users.findOneIncludingDeleted({ email: { $in: [...emails] } }) : null;
     if (sameEmail) {
       // Only a GitHub-verified email may link, and only when the host opted in.
       if (!this.options.allowAccountLinking || sameEmail.deleted === true || typeof sameEmail.githubId === "string") {
@@ -171,7 +170,7 @@ export class GitHubSignIn {
   }
 
   private async assertNotLinkedElsewhere(githubId: string, userId: string): Promise<void> {
-    const owner = await this.options.users.findOne({ githubId, deleted: { $in: [true, false, null] } });
+    const owner = await this.options.users.findOneIncludingDeleted({ githubId });
     if (owner && String(owner._id) !== userId) throw AuthErrors.GITHUB_ALREADY_LINKED();
   }
 

@@ -1,5 +1,6 @@
 // The auth capability's public surface, re-exported by the package entry's `--- auth` section.
 export { authPlugin, type AuthPluginOptions, type GitHubAuthOptions } from "./auth-plugin.js";
+export { ACCOUNTS, type Accounts } from "./accounts.js";
 export type { SessionAuthOptions, OAuthClientCredentials } from "./session-auth-options.js";
 export { AuthErrors, AuthConfigErrors, type AuthErrorKey } from "./errors.js";
 export { baseUserPlugin } from "./base-user-plugin.js";

@@ -53,8 +53,7 @@ export class JwtAuthService {
     const profile = pickProfileFields(body, this.options.profileFields, ["email", "password"]);
     await limiter.consumeSignup(ip);
 
-    // Named `deleted` so isDeletedPlugin does not hide a deleted account holding this email.
-    if (await users.model.exists({ email, deleted: { $in: [true, false, null] } })) throw AuthErrors.EMAIL_TAKEN();
+    if (await users.findOneIncludingDeleted({ email })) throw AuthErrors.EMAIL_TAKEN();
     const passwordHash = await hasher.hash(password);
     let created: { _id: unknown };
     try {
@@ -122,6 +121,29 @@ export class JwtAuthService {
     for (const [field, value] of Object.entries(changes)) document.set(field, value);
     await document.save();
     return users.toResponse(users.assertActive(await users.findById(user.id)));
+  }
+
+  /** Server-side creation of a password user (seeding, admin tools): fields are not filtered. */
+  async createPasswordUser(fields: Record<string, unknown> & { email: string }, password: string): Promise<RequestUser> {
+    const { users, credentials, hasher } = this.options;
+    readPassword({ password }, this.options.passwordPolicy);
+    const passwordHash = await hasher.hash(password);
+    let created: { _id: unknown };
+    try {
+      created = await users.model.create({ ...fields, email: fields.email.trim().toLowerCase() });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw AuthErrors.EMAIL_TAKEN();
+      throw error;
+    }
+    await credentials.set(String(created._id), passwordHash);
+    return users.assertActive(await users.findById(String(created._id)));
+  }
+
+  /** Sets or replaces a user's password (and ends every sign-in of that user). */
+  async setPassword(userId: string, password: string): Promise<void> {
+    readPassword({ password }, this.options.passwordPolicy);
+    await this.options.credentials.set(userId, await this.options.hasher.hash(password));
+    await this.options.refreshTokens.revokeUser(userId);
   }
 
   /** Issues an access token and a refresh token (new family unless given). */

@@ -103,7 +103,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
 
   /** The host user for a better-auth user, created on first sign-in. */
   const hostUserFor = async (authUserId: string, email: string | undefined): Promise<RequestUser> => {
-    const existing = await users.findOne({ [field]: authUserId, deleted: { $in: [true, false, null] } });
+    const existing = await users.findOneIncludingDeleted({ [field]: authUserId });
     if (existing) return users.assertActive(existing);
     try {
       const created = await users.model.create({ email, [field]: authUserId });
@@ -179,7 +179,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
           before: async (user) => {
             if (env.signupDisabled) throw toBetterAuthError(AuthErrors.SIGNUP_DISABLED());
             const email = typeof user.email === "string" ? user.email.trim().toLowerCase() : undefined;
-            if (email && (await users.findOne({ email, deleted: { $in: [true, false, null] } }))) {
+            if (email && (await users.findOneIncludingDeleted({ email }))) {
               throw toBetterAuthError(AuthErrors.ACCOUNT_EXISTS());
             }
           },
@@ -211,7 +211,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     const result = await auth.api.getSession({ headers, returnHeaders: true });
     const session = result.response;
     if (!session) return undefined;
-    const user = await users.findOne({ [field]: session.user.id, deleted: { $in: [true, false, null] } });
+    const user = await users.findOneIncludingDeleted({ [field]: session.user.id });
     return { user: users.assertActive(user), setCookies: result.headers.getSetCookie() };
   };
 

@@ -57,6 +57,15 @@ export class UserDirectory {
     return (await this.model.findOne(filter).select("-__v").lean()) as UserRecord | null;
   }
 
+  /**
+   * Like `findOne`, but also finds soft-deleted users: isDeletedPlugin hides them unless the
+   * query names `deleted`, and a deleted account still owns its email and linked identities.
+   */
+  async findOneIncludingDeleted(filter: Record<string, unknown>): Promise<UserRecord | null> {
+    const named = this.model.schema.path("deleted") ? { ...filter, deleted: { $in: [true, false, null] } } : filter;
+    return this.findOne(named);
+  }
+
   /** The user as API responses show it: the model's `toJSON` (virtuals included), minus secrets. */
   toResponse(user: RequestUser | UserRecord): Record<string, unknown> {
     let json: Record<string, unknown>;

@@ -1,0 +1,42 @@
+// The demo's Todo: an owner-scoped model served by modelRouter. Each signed-in user lists, reads,
+// changes and deletes only their own todos; the owner is set from the token on create.
+import mongoose from "mongoose";
+import { DateOnly, defaultPlugins, modelRouter, OwnerQueryFilter, Permissions, registerDateOnlyType } from "../../index.js";
+
+registerDateOnlyType();
+
+export interface TodoFields {
+  title: string;
+  done: boolean;
+  priority?: number;
+  dueOn?: Date;
+  tags: string[];
+  ownerId?: mongoose.Types.ObjectId;
+}
+
+const todoSchema = new mongoose.Schema<TodoFields>(
+  {
+    title: { type: String, required: true, trim: true, maxlength: 200, description: "What to do" },
+    done: { type: Boolean, default: false, description: "Whether it is done" },
+    priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
+    dueOn: { type: DateOnly, description: "The day it is due" },
+    tags: { type: [String], description: "Free-form labels" },
+    ownerId: { type: mongoose.Schema.Types.ObjectId, ref: "User", index: true, description: "The user who owns it" },
+  },
+  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+);
+todoSchema.plugin(defaultPlugins);
+
+export const Todo = mongoose.model<TodoFields>("Todo", todoSchema);
+
+const ownerOnly = [Permissions.IsOwner];
+
+/** `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag. */
+export const todoRouter = modelRouter("/todos", Todo, {
+  permissions: { list: ownerOnly, create: ownerOnly, read: ownerOnly, update: ownerOnly, delete: ownerOnly },
+  queryFilter: OwnerQueryFilter,
+  queryFields: ["done", "priority", "dueOn", "tags"],
+  sort: "-created",
+  defaultLimit: 50,
+  openApi: { tag: "todos", description: "A todo of the signed-in user" },
+});

@@ -1,0 +1,15 @@
+// The demo's user model: the auth plugin's schema plugins plus a display name.
+import mongoose, { Schema } from "mongoose";
+import { baseUserPlugin, githubUserPlugin, isDisabledPlugin } from "../../index.js";
+
+const userSchema = new Schema(
+  {
+    name: { type: String, trim: true, maxlength: 100, description: "Display name" },
+  },
+  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+);
+userSchema.plugin(baseUserPlugin);
+userSchema.plugin(isDisabledPlugin);
+userSchema.plugin(githubUserPlugin);
+
+export const User = mongoose.models.User ?? mongoose.model("User", userSchema);
