@@ -183,6 +183,20 @@ export function compareBson(a: unknown, b: unknown, collation?: Collation): numb
  */
 export function compareValues(a: unknown, b: unknown, cmp: StringComparator | undefined): number {
   if (a === b) return 0;
+  // Fast paths for the most common pairs: two strings, two Int32/Double wrappers.
+  if (typeof a === "string") {
+    if (typeof b === "string") return cmp === undefined ? compareStringsBinary(a, b) : cmp(a, b);
+  } else if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const ta = (a as { _bsontype?: unknown })._bsontype;
+    const tb = (b as { _bsontype?: unknown })._bsontype;
+    if ((ta === "Int32" || ta === "Double") && (tb === "Int32" || tb === "Double")) {
+      const x = (a as { value: number }).value;
+      const y = (b as { value: number }).value;
+      if (x < y) return -1;
+      if (x > y) return 1;
+      if (x === y) return 0;
+    }
+  }
   const ra = canonicalRank(a);
   const rb = canonicalRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -366,11 +380,28 @@ export function equalityKey(v: unknown): string {
   if (typeof v === "string") return "s" + v;
   if (typeof v === "object" && v !== null) {
     const tag = (v as { _bsontype?: unknown })._bsontype;
-    if (tag === "ObjectId") return "o" + (v as ObjectId).toHexString();
+    if (tag === "ObjectId") return oidKey(v as ObjectId);
+    if (tag === "Int32") return "n" + String((v as { value: number }).value);
     // Symbols equal strings; at top level both use the raw (unquoted) form.
     if (tag === "BSONSymbol") return "s" + String((v as { value: unknown }).value);
   }
   return nestedKey(v);
+}
+
+/**
+ * ObjectIds are the most common `_id`: encode their 12 bytes as 8 UTF-16 units (12 bits each, never
+ * surrogates) instead of 24 hex digits. Fixed length keeps the encoding self-delimiting.
+ */
+function oidKey(o: ObjectId): string {
+  const w = o as unknown as OidWords;
+  if (typeof w.i0 === "number") {
+    const { i0, i1, i2, i3 } = w as Required<OidWords>;
+    return "o" + String.fromCharCode(i0 >>> 12, i0 & 0xfff, i1 >>> 12, i1 & 0xfff, i2 >>> 12, i2 & 0xfff, i3 >>> 12, i3 & 0xfff);
+  }
+  const hex = o.toHexString();
+  let s = "o";
+  for (let i = 0; i < 24; i += 3) s += String.fromCharCode(parseInt(hex.slice(i, i + 3), 16));
+  return s;
 }
 
 /** Self-delimiting encoding: usable inside array/object keys without ambiguity. */
@@ -423,7 +454,7 @@ function taggedKey(tag: unknown, v: object): string {
     case "Decimal128":
       return "n" + numericKey(v);
     case "ObjectId":
-      return "o" + (v as ObjectId).toHexString();
+      return oidKey(v as ObjectId);
     case "BSONSymbol":
       return "s" + JSON.stringify(String((v as { value: unknown }).value));
     case "Binary": {

@@ -7,7 +7,11 @@
  * isDocument(new ObjectId()); // false
  */
 export function isDocument(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  if (typeof v !== "object" || v === null) return false;
+  // Fast path: deserialised documents are plain objects.
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto === Object.prototype || proto === null) return true;
+  if (Array.isArray(v)) return false;
   if ((v as { _bsontype?: unknown })._bsontype !== undefined) return false;
   return !(v instanceof Date || v instanceof RegExp || v instanceof Uint8Array);
 }

@@ -289,3 +289,13 @@ test("ObjectId and Date equality", (t) => {
   t.true(m({ _id: { $in: [new ObjectId(), id] } }, { _id: id }));
   t.true(m({ d: new Date(5) }, { d: new Date(5) }));
 });
+
+test("$expr evaluates aggregation expressions, with variables per call", (t) => {
+  t.true(m({ $expr: { $gt: ["$spent", "$budget"] } }, { spent: new Int32(12), budget: new Int32(10) }));
+  t.false(m({ $expr: { $gt: ["$spent", "$budget"] } }, { spent: new Int32(2), budget: new Int32(10) }));
+  t.true(m({ $expr: { $eq: [{ $type: "$n" }, "double"] } }, { n: new Double(1) }));
+  const withVars = compileFilter({ $expr: { $eq: ["$k", "$$want"] } });
+  t.true(withVars.matchesWith({ k: "a" }, { variables: { want: "a" } }));
+  t.false(withVars.matchesWith({ k: "a" }, { variables: { want: "b" } }));
+  t.is(code(() => compileFilter({ a: { $elemMatch: { $expr: { $eq: [1, 1] } } } })), 2, "$expr only at the top level");
+});

@@ -415,6 +415,28 @@ function comparisonTest(op: string, rhs: unknown, ctx: Ctx): LeafTest {
   const cmp = ctx.cmp;
   const rhsNaN = isNaNValue(rhs);
   const accept = (c: number): boolean => (op === "$gt" ? c > 0 : op === "$gte" ? c >= 0 : op === "$lt" ? c < 0 : c <= 0);
+  const rk = numericKind(rhs);
+  if ((rk === "int" || rk === "double") && !rhsNaN) {
+    // Fast path for the most common range query: a finite double-representable bound, compared
+    // directly against Int32/Double/JS-number values; other values take the general path below.
+    const d = toDouble(rhs);
+    const general = comparisonGeneral(op, rhs, rank, cmp, rhsNaN, accept);
+    return (v) => {
+      let x: number;
+      if (typeof v === "number") x = v;
+      else if (typeof v === "object" && v !== null) {
+        const tag = (v as { _bsontype?: unknown })._bsontype;
+        if (tag !== "Int32" && tag !== "Double") return general(v);
+        x = (v as { value: number }).value;
+      } else return NO_MATCH;
+      if (x !== x) return NO_MATCH; // NaN never satisfies a range bound
+      return accept(x < d ? -1 : x > d ? 1 : 0) ? MATCH : NO_MATCH;
+    };
+  }
+  return comparisonGeneral(op, rhs, rank, cmp, rhsNaN, accept);
+}
+
+function comparisonGeneral(op: string, rhs: unknown, rank: number, cmp: StringComparator | undefined, rhsNaN: boolean, accept: (c: number) => boolean): LeafTest {
   return (v) => {
     const r = canonicalRank(v);
     if (r !== rank) {

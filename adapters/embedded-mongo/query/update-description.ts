@@ -28,7 +28,7 @@ export interface UpdateDescription {
  */
 export function describeUpdate(before: Document, after: Document): UpdateDescription {
   const out: UpdateDescription = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
-  diffDocs(before, after, "", out);
+  diffDocs(before, after, "", out, false);
   return out;
 }
 
@@ -37,29 +37,33 @@ export function isEmptyDescription(d: UpdateDescription): boolean {
   return d.removedFields.length === 0 && d.truncatedArrays.length === 0 && Object.keys(d.updatedFields).length === 0;
 }
 
-function diffDocs(a: Document, b: Document, prefix: string, out: UpdateDescription): void {
-  for (const k of Object.keys(a)) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) out.removedFields.push(prefix + k);
-  }
-  for (const k of Object.keys(b)) {
+const has = (o: Document, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * Diffs two versions of a document into `out`. Returns false (recording nothing) when fields present
+ * on both sides changed relative order, which a delta cannot express.
+ */
+function diffDocs(a: Document, b: Document, prefix: string, out: UpdateDescription, checkOrder: boolean): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (checkOrder && !sameRelativeOrder(a, b, ka, kb)) return false;
+  for (const k of ka) if (!has(b, k)) out.removedFields.push(prefix + k);
+  for (const k of kb) {
     const nv = b[k];
-    if (!Object.prototype.hasOwnProperty.call(a, k)) {
+    if (!has(a, k)) {
       out.updatedFields[prefix + k] = nv;
       continue;
     }
     diffValues(a[k], nv, prefix + k, out);
   }
+  return true;
 }
 
 function diffValues(ov: unknown, nv: unknown, path: string, out: UpdateDescription): void {
   if (ov === nv) return;
   if (isDocument(ov) && isDocument(nv)) {
     // Reordered fields cannot be expressed as a delta: report the whole sub-document.
-    if (!sameKeyOrderPrefix(ov, nv)) {
-      if (!bsonIdentical(ov, nv)) out.updatedFields[path] = nv;
-      return;
-    }
-    diffDocs(ov, nv, path + ".", out);
+    if (!diffDocs(ov, nv, path + ".", out, true) && !bsonIdentical(ov, nv)) out.updatedFields[path] = nv;
     return;
   }
   if (Array.isArray(ov) && Array.isArray(nv)) {
@@ -74,9 +78,19 @@ function diffValues(ov: unknown, nv: unknown, path: string, out: UpdateDescripti
 }
 
 /** Fields present on both sides appear in the same relative order. */
-function sameKeyOrderPrefix(a: Document, b: Document): boolean {
-  const kb = Object.keys(b).filter((k) => Object.prototype.hasOwnProperty.call(a, k));
-  const ka = Object.keys(a).filter((k) => Object.prototype.hasOwnProperty.call(b, k));
-  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return false;
+function sameRelativeOrder(a: Document, b: Document, ka: string[], kb: string[]): boolean {
+  // Common case: b is a with fields appended (or identical).
+  if (kb.length >= ka.length) {
+    let i = 0;
+    while (i < ka.length && ka[i] === kb[i]) i++;
+    if (i === ka.length) return true;
+  }
+  let j = 0;
+  for (const k of ka) {
+    if (!has(b, k)) continue;
+    while (j < kb.length && !has(a, kb[j]!)) j++;
+    if (kb[j] !== k) return false;
+    j++;
+  }
   return true;
 }

@@ -18,11 +18,15 @@ const MAX_PAD = 1_500_000;
  */
 export class DocWriter {
   readonly root: Document;
-  private readonly owned = new WeakSet<object>();
+  /** Whether any write happened (operators skip writes that would not change anything). */
+  dirty = false;
+  // The containers this writer has copied. Updates touch few containers, so a short array with a
+  // linear scan beats a Set (no hashing, one small allocation per update).
+  private readonly owned: object[];
 
   constructor(original: Document) {
     this.root = { ...original };
-    this.owned.add(this.root);
+    this.owned = [this.root];
   }
 
   /** The current value at a concrete path (numeric components index arrays), or `undefined`. */
@@ -40,15 +44,15 @@ export class DocWriter {
   }
 
   private own<T extends object>(v: T): T {
-    if (this.owned.has(v)) return v;
+    if (this.owned.includes(v)) return v;
     const copy = (Array.isArray(v) ? v.slice() : { ...v }) as T;
-    this.owned.add(copy);
+    this.owned.push(copy);
     return copy;
   }
 
   /** Marks a freshly built container as writable without copying it. */
   adopt<T extends object>(v: T): T {
-    this.owned.add(v);
+    this.owned.push(v);
     return v;
   }
 
@@ -103,6 +107,7 @@ export class DocWriter {
 
   /** Sets the value at a concrete path, creating what is missing (PathNotViable when blocked). */
   set(parts: readonly string[], value: unknown): void {
+    this.dirty = true;
     const c = this.container(parts, true)!;
     const last = parts[parts.length - 1]!;
     if (Array.isArray(c)) {
@@ -122,8 +127,10 @@ export class DocWriter {
     if (Array.isArray(c)) {
       const idx = arrayIndexOf(last);
       if (idx < 0 || idx >= c.length) return false;
+      if (c[idx] === null) return false;
       c[idx] = null;
     } else delete c[last];
+    this.dirty = true;
     return true;
   }
 }

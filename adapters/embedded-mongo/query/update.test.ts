@@ -192,3 +192,15 @@ test("upsertSeed takes equality conditions only", (t) => {
   const u = compileUpdate({ $set: { n: 1 }, $setOnInsert: { created: true } });
   t.deepEqual(u.apply(upsertSeed({ k: "x" }), { isInsert: true }).doc, { k: "x", n: 1, created: true });
 });
+
+test("pipeline updates", (t) => {
+  const doc = { _id: 1, a: new Int32(2), b: new Int32(3), drop: true, sub: { x: 1 } };
+  const r = apply(doc, [{ $set: { total: { $add: ["$a", "$b"] }, "sub.y": "$a" } }, { $unset: "drop" }]);
+  t.deepEqual(r.doc, { _id: 1, a: new Int32(2), b: new Int32(3), sub: { x: 1, y: new Int32(2) }, total: new Int32(5) });
+  t.deepEqual(r.updateDescription.removedFields, ["drop"]);
+  t.is(compileUpdate([{ $set: { a: 1 } }]).kind, "pipeline");
+  t.deepEqual(apply(doc, [{ $replaceWith: { a: "$a" } }]).doc, { _id: 1, a: new Int32(2) }, "_id survives a stage that drops it");
+  t.is(code(() => apply(doc, [{ $set: { _id: 5 } }])), 66);
+  t.is(code(() => compileUpdate([{ $group: { _id: null } }])), 72);
+  t.deepEqual(apply({ _id: 1 }, [{ $set: { now: "$$NOW" } }]).doc, { _id: 1, now: new Date(1000) });
+});

@@ -73,6 +73,8 @@ interface Operation {
   readonly path: string;
   readonly parts: string[];
   readonly fn: OperatorFn;
+  /** Whether the path has `$`, `$[]` or `$[id]` components (decided once at compile time). */
+  readonly positional: boolean;
 }
 
 const OPERATORS = new Set([
@@ -151,7 +153,7 @@ function compileReplacement(replacement: Document): CompiledUpdate {
       } else if (hasOldId) next._id = doc._id;
       for (const k of Object.keys(replacement)) if (k !== "_id") next[k] = cloneValue(replacement[k]);
       validateId(next);
-      return finish(doc, next);
+      return finish(doc, next, true);
     },
   };
 }
@@ -169,10 +171,38 @@ function validateId(doc: Document): void {
   }
 }
 
-function finish(before: Document, after: Document): UpdateResult {
+function finish(before: Document, after: Document, checkOrder = false): UpdateResult {
   const updateDescription = describeUpdate(before, after);
-  const modified = !isEmptyDescription(updateDescription) || Object.keys(before).join("\0") !== Object.keys(after).join("\0");
+  // Only a replacement can reorder existing top-level fields without changing any value.
+  const modified = !isEmptyDescription(updateDescription) || (checkOrder && !sameKeyOrder(before, after));
   return { doc: modified ? after : before, modified, updateDescription };
+}
+
+/**
+ * Result of an operator update: operators only write when a value really changes, so `modified` is
+ * known without diffing; the (comparatively costly) description is computed on first access. A class
+ * (not an object literal with a getter) keeps V8 on its fast path.
+ */
+class LazyUpdateResult implements UpdateResult {
+  #description: UpdateDescription | undefined;
+  readonly doc: Document;
+  constructor(
+    private readonly before: Document,
+    private readonly after: Document,
+    readonly modified: boolean,
+  ) {
+    this.doc = modified ? after : before;
+  }
+  get updateDescription(): UpdateDescription {
+    this.#description ??= this.modified ? describeUpdate(this.before, this.after) : { updatedFields: {}, removedFields: [], truncatedArrays: [] };
+    return this.#description;
+  }
+}
+
+function sameKeyOrder(a: Document, b: Document): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
 }
 
 /** Update arguments are shared by every document the update touches: give each its own copy. */
@@ -201,12 +231,12 @@ function compilePipelineUpdate(pipeline: readonly Document[], options: UpdateOpt
         if (!Object.prototype.hasOwnProperty.call(out, "_id")) {
           // The server keeps the immutable _id even when a stage drops it.
           const withId: Document = { _id: doc._id, ...out };
-          return finish(doc, withId);
+          return finish(doc, withId, true);
         }
         if (!opts.isInsert && !bsonIdentical(out._id, doc._id)) throw immutableId(out._id);
       }
       validateId(out);
-      return finish(doc, out);
+      return finish(doc, out, true);
     },
   };
 }
@@ -312,11 +342,11 @@ function compileOperatorUpdate(update: Document, options: UpdateOptions): Compil
       if (op === "$rename") {
         const target = renameTarget(path, arg, parts);
         allPaths.push({ path, parts }, { path: target.join("."), parts: target });
-        ops.push({ op, path, parts, fn: renameOp(parts, target) });
+        ops.push({ op, path, parts, fn: renameOp(parts, target), positional: false });
         continue;
       }
       allPaths.push({ path, parts });
-      const operation: Operation = { op, path, parts, fn: compileOperator(op, path, arg, options, cmp) };
+      const operation: Operation = { op, path, parts, fn: compileOperator(op, path, arg, options, cmp), positional: hasPositional(parts) };
       if (op === "$setOnInsert") onInsertOnly.push(operation);
       else ops.push(operation);
     }
@@ -346,9 +376,10 @@ function compileOperatorUpdate(update: Document, options: UpdateOptions): Compil
     apply(doc, opts) {
       const w = new DocWriter(doc);
       const ctx: RunCtx = { now: opts.now ?? new Date(), cmp, doc };
-      const expand: ExpandContext = { positional: opts.positional, arrayFilters };
+      let expand: ExpandContext | undefined;
       for (const op of opts.isInsert ? withInsert : ops) {
-        if (hasPositional(op.parts)) {
+        if (op.positional) {
+          expand ??= { positional: opts.positional, arrayFilters };
           for (const concrete of expandPath(w.root, op.parts, expand)) op.fn(w, concrete, ctx);
         } else op.fn(w, op.parts, ctx);
       }
@@ -360,7 +391,7 @@ function compileOperatorUpdate(update: Document, options: UpdateOptions): Compil
         next = { _id: next._id, ...next }; // inserted documents keep _id first
       }
       validateId(next);
-      return finish(doc, next);
+      return new LazyUpdateResult(doc, next, w.dirty);
     },
   };
 }
