@@ -34,9 +34,13 @@ interface BenchTodo {
   ownerId?: mongoose.Types.ObjectId;
 }
 
-function benchModel(): mongoose.Model<BenchTodo> {
-  const existing = mongoose.models.BenchTodo as mongoose.Model<BenchTodo> | undefined;
-  if (existing) return existing;
+type BenchModel = ReturnType<typeof createBenchModel>;
+
+function benchModel(): BenchModel {
+  return (mongoose.models.BenchTodo as BenchModel | undefined) ?? createBenchModel();
+}
+
+function createBenchModel() {
   const schema = new mongoose.Schema<BenchTodo>(
     {
       title: { type: String, required: true, maxlength: 200, description: "What to do" },
@@ -51,7 +55,7 @@ function benchModel(): mongoose.Model<BenchTodo> {
 }
 
 /** The same three routes, written by hand the way a careful express + mongoose app would. */
-function handWrittenRoutes(Todo: mongoose.Model<BenchTodo>): SvcPlugin {
+function handWrittenRoutes(Todo: BenchModel): SvcPlugin {
   const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
   const WRITABLE = new Set(["title", "done", "priority"]);
   const fail = (res: Response, status: number, code: string) => res.status(status).json({ errors: [{ status: String(status), title: code, code }] });
