@@ -37,7 +37,7 @@ interface BenchTodo {
 type BenchModel = ReturnType<typeof createBenchModel>;
 
 function benchModel(): BenchModel {
-  return (mongoose.models.BenchTodo as BenchModel | undefined) ?? createBenchModel();
+  return (mongoose.models.BenchTodo as unknown as BenchModel | undefined) ?? createBenchModel();
 }
 
 function createBenchModel() {
