@@ -31,10 +31,16 @@ export function runMingoStage(name: string, spec: unknown, docs: Document[], opt
   rejectScripts(spec);
   const roots = referencedRoots(name, spec);
   const convert = (d: Document): Record<string, unknown> => convertFields(d, roots, name);
-  const foreignRoots = name === "$graphLookup" && isDocument(spec) ? new Set([rootOf(String(spec.connectFromField)), rootOf(String(spec.connectToField))]) : undefined;
+  // $graphLookup reads connectFromField/connectToField of foreign documents, and any field its
+  // restrictSearchWithMatch query names (mingo would evaluate that query on BSON wrappers): convert
+  // whole foreign documents in that case.
+  const foreignRoots: Set<string> | "all" =
+    name === "$graphLookup" && isDocument(spec) && spec.restrictSearchWithMatch === undefined
+      ? new Set([rootOf(String(spec.connectFromField)), rootOf(String(spec.connectToField))])
+      : "all";
   const agg = new Aggregator([{ [name]: toMingo(spec) }], {
     collation: options.collation as never,
-    collectionResolver: (coll: string) => options.resolve(coll).map((d) => convertFields(d, foreignRoots ?? "all", name)),
+    collectionResolver: (coll: string) => options.resolve(coll).map((d) => convertFields(d, foreignRoots, name)),
     variables: options.variables === undefined ? undefined : (toMingo(options.variables) as Record<string, unknown>),
     // mingo implements some window operators with $function internally; user scripts are
     // rejected above, so enabling scripts here only serves mingo's own code.

@@ -199,3 +199,19 @@ test("variables, $$NOW and stage errors", (t) => {
   t.is(code(() => run([], [{ $match: {}, $limit: 1 }])), 40323);
   t.is(code(() => run([], [{ $group: { _id: null, x: { $bogus: 1 } } }])), 15952);
 });
+
+test("$graphLookup runs through mingo with the collection resolver", (t) => {
+  const employees: Document[] = [
+    { _id: i(1), name: "Dev", boss: null, level: i(3) },
+    { _id: i(2), name: "Eliot", boss: "Dev", level: i(2) },
+    { _id: i(3), name: "Ron", boss: "Eliot", level: i(1) },
+  ];
+  const spec = { from: "employees", startWith: "$boss", connectFromField: "boss", connectToField: "name", as: "chain" };
+  const [ron] = run([employees[2]!], [{ $graphLookup: spec }], ctx({ employees }));
+  t.deepEqual((ron!.chain as Document[]).map((e) => String(e.name)).sort(), ["Dev", "Eliot"]);
+  t.is(typed(ron!.level), "Int32(1)");
+  t.is(typed((ron!.chain as Document[])[0]!.level), "Int32(" + String(((ron!.chain as Document[])[0]!.level as Int32).value) + ")");
+  // restrictSearchWithMatch is evaluated on converted documents: Eliot (level 2) stops the walk.
+  const [restricted] = run([employees[2]!], [{ $graphLookup: { ...spec, restrictSearchWithMatch: { level: { $gt: i(2) } } } }], ctx({ employees }));
+  t.deepEqual(restricted!.chain, []);
+});
