@@ -7,7 +7,7 @@ import { setupServer } from "../../hosts/setup-server.js";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
 import { modelRouter } from "../rest/model-router.js";
 import { Permissions } from "../rest/permissions.js";
-import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "./testing/auth-test-app.js";
+import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import type { SvcApp } from "../../hosts/svc-app.js";
 
 test.after.always(() => stopTestDatabase());

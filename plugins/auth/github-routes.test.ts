@@ -5,7 +5,7 @@ import { stopTestDatabase } from "../../hosts/testing.js";
 import { AuthErrors } from "./errors.js";
 import { OAuthStateSigner } from "./oauth-state.js";
 import { s256 } from "./one-time-codes.js";
-import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "./testing/auth-test-app.js";
+import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 
 type Http = Parameters<typeof request>[0];
 

@@ -6,7 +6,7 @@ import { AUTHENTICATOR } from "../../contracts/authenticator.js";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import { authPlugin } from "./auth-plugin.js";
 import { AuthErrors } from "./errors.js";
-import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "./testing/auth-test-app.js";
+import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { TokenService } from "./token-service.js";
 
 test.after.always(() => stopTestDatabase());

@@ -5,7 +5,7 @@ import request from "supertest";
 import { AUTHENTICATOR } from "../../contracts/authenticator.js";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { AuthErrors } from "./errors.js";
-import { authTestApp, TestUser, uniqueEmail } from "./testing/auth-test-app.js";
+import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import type { SvcApp } from "../../hosts/svc-app.js";
 
 type Http = Parameters<typeof request>[0];

@@ -1,16 +1,16 @@
 // Shared set-up for the auth plugin's HTTP tests: a user model, a test app with the plugin, a
 // counting fast hasher and captured logs.
 import mongoose, { Schema } from "mongoose";
-import { createTestApp } from "../../../hosts/testing.js";
-import type { SvcApp } from "../../../hosts/svc-app.js";
-import { createSvcLogger } from "../../logging/create-logger.js";
-import { LogCapture } from "../../logging/log-capture.js";
-import { authPlugin, type AuthPluginOptions } from "../auth-plugin.js";
-import { baseUserPlugin } from "../base-user-plugin.js";
-import { federatedIdentityPlugin } from "../federated-identity-plugin.js";
-import { githubUserPlugin } from "../github-user-plugin.js";
-import { isDisabledPlugin } from "../is-disabled-plugin.js";
-import { createScryptHasher, PASSWORD_HASHER, type PasswordHasher } from "../password-hasher.js";
+import { createTestApp } from "../../hosts/testing.js";
+import type { SvcApp } from "../../hosts/svc-app.js";
+import { createSvcLogger } from "../../plugins/logging/create-logger.js";
+import { LogCapture } from "../../plugins/logging/log-capture.js";
+import { authPlugin, type AuthPluginOptions } from "../../plugins/auth/auth-plugin.js";
+import { baseUserPlugin } from "../../plugins/auth/base-user-plugin.js";
+import { federatedIdentityPlugin } from "../../plugins/auth/federated-identity-plugin.js";
+import { githubUserPlugin } from "../../plugins/auth/github-user-plugin.js";
+import { isDisabledPlugin } from "../../plugins/auth/is-disabled-plugin.js";
+import { createScryptHasher, PASSWORD_HASHER, type PasswordHasher } from "../../plugins/auth/password-hasher.js";
 
 const userSchema = new Schema(
   {
