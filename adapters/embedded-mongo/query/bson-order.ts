@@ -37,6 +37,13 @@ export function canonicalRank(v: unknown): number {
   }
 }
 
+/**
+ * Canonical type ranks (see {@link canonicalRank}); exported for index-bounds code that needs the
+ * boundaries of a type bracket.
+ *
+ * @example
+ * canonicalRank("x") === RANK_STRING; // true
+ */
 export const RANK_MINKEY = -1;
 export const RANK_NULL = 5;
 export const RANK_NUMBER = 10;

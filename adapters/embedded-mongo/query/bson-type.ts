@@ -41,7 +41,12 @@ const NAME_BY_CODE: ReadonlyMap<number, string> = new Map(
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-/** True when a JS number would be stored as Int32 (integral and inside the int32 range, not -0). */
+/** True when a JS number would be stored as Int32 (integral and inside the int32 range, not -0).
+ *
+ * @example
+ * isInt32Number(5);   // true
+ * isInt32Number(2 ** 31); // false
+ */
 export function isInt32Number(n: number): boolean {
   return Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX && !Object.is(n, -0);
 }
@@ -131,7 +136,11 @@ export function bsonTypeName(v: unknown): string {
   return NAME_BY_CODE.get(code) ?? "object";
 }
 
-/** True for Int32, Double, Long, Decimal128, JS numbers and bigints. */
+/** True for Int32, Double, Long, Decimal128, JS numbers and bigints.
+ *
+ * @example
+ * isNumericValue(new Long(1)); // true
+ */
 export function isNumericValue(v: unknown): boolean {
   const c = bsonTypeCode(v);
   return c === 1 || c === 16 || c === 18 || c === 19;

@@ -35,7 +35,11 @@ export function arrayIndexOf(part: string): number {
   return Number(part);
 }
 
-/** Own-property lookup that never reaches `Object.prototype` (`"constructor"`, `"__proto__"`). */
+/** Own-property lookup that never reaches `Object.prototype` (`"constructor"`, `"__proto__"`).
+ *
+ * @example
+ * getOwn({}, "constructor"); // undefined
+ */
 export function getOwn(obj: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
@@ -43,8 +47,12 @@ export function getOwn(obj: Record<string, unknown>, key: string): unknown {
 /**
  * Outcome codes shared by the compiled matchers: `NO_MATCH`, `MATCH` (no array position recorded)
  * or a non-negative array position (what the positional `$` operator uses).
+ *
+ * @example
+ * walkPath({ a: 1 }, ["a"], () => MATCH, true) !== NO_MATCH; // true
  */
 export const NO_MATCH = -2;
+/** See {@link NO_MATCH}. */
 export const MATCH = -1;
 
 /**

@@ -51,7 +51,11 @@ class Opaque {
   }
 }
 
-/** Converts a BSON value for mingo: numbers become JS numbers where exact, regexes become RegExp. */
+/** Converts a BSON value for mingo: numbers become JS numbers where exact, regexes become RegExp.
+ *
+ * @example
+ * toMingo({ n: new Int32(1) }); // {n: 1}
+ */
 export function toMingo(v: unknown): unknown {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return v.map(toMingo);
@@ -82,6 +86,13 @@ export function toMingo(v: unknown): unknown {
   }
 }
 
+/**
+ * Converts a mingo result back to BSON: JS numbers get the operator's declared typing, opaque
+ * values unwrap to the original, RegExp becomes BSONRegExp.
+ *
+ * @example
+ * fromMingo(3, "int"); // Int32(3)
+ */
 export function fromMingo(v: unknown, typing: NumberTyping): unknown {
   if (typeof v === "number") {
     if (typing === "double") return new Double(v);
@@ -123,7 +134,11 @@ const MINGO_CONTEXT: Context = Context.init({
   expression: Object.fromEntries(Object.entries(ops).filter(([name, fn]) => name.startsWith("$") && typeof fn === "function")) as never,
 });
 
-/** True when mingo implements an expression operator we can delegate to. */
+/** True when mingo implements an expression operator we can delegate to.
+ *
+ * @example
+ * hasMingoOperator("$dateToString"); // true
+ */
 export function hasMingoOperator(name: string): boolean {
   return typeof ops[name] === "function";
 }

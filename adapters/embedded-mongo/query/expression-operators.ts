@@ -761,6 +761,9 @@ function accumulatorInputs(spec: unknown, env: ExprEnv): (c: EvalCtx) => unknown
  * `$sum` semantics shared with the `$group` accumulator: non-numeric values are ignored; the type
  * widens as needed (int overflow to long, long overflow to double, any double to double, any
  * decimal to decimal).
+ *
+ * @example
+ * sumValues([new Int32(1), "x", new Double(0.5)]); // Double(1.5)
  */
 export function sumValues(values: readonly unknown[]): unknown {
   let total: unknown = new Int32(0);
@@ -768,7 +771,11 @@ export function sumValues(values: readonly unknown[]): unknown {
   return total;
 }
 
-/** `$avg`: the mean of the numeric values as a Double (Decimal128 if any input is decimal), null if none. */
+/** `$avg`: the mean of the numeric values as a Double (Decimal128 if any input is decimal), null if none.
+ *
+ * @example
+ * avgValues([new Int32(1), new Int32(2)]); // Double(1.5)
+ */
 export function avgValues(values: readonly unknown[]): unknown {
   let total: unknown = new Int32(0);
   let n = 0;
@@ -784,7 +791,11 @@ export function avgValues(values: readonly unknown[]): unknown {
   return new Double(toDouble(divide(total, new Int32(n))));
 }
 
-/** `$min`/`$max`: BSON order (collation for strings), ignoring null and missing; null if nothing left. */
+/** `$min`/`$max`: BSON order (collation for strings), ignoring null and missing; null if nothing left.
+ *
+ * @example
+ * minMaxValues([null, new Int32(3), "a"], "max", undefined); // "a"
+ */
 export function minMaxValues(values: readonly unknown[], which: "min" | "max", cmp: ExprEnv["cmp"]): unknown {
   let best: unknown;
   for (const v of values) {
@@ -798,7 +809,11 @@ export function minMaxValues(values: readonly unknown[], which: "min" | "max", c
   return best === undefined ? null : best;
 }
 
-/** Population or sample standard deviation of the numeric values (Double), null when undefined. */
+/** Population or sample standard deviation of the numeric values (Double), null when undefined.
+ *
+ * @example
+ * stdDevValues([new Int32(2), new Int32(4)], false); // Double(1)
+ */
 export function stdDevValues(values: readonly unknown[], sample: boolean): unknown {
   const xs = values.filter(isNum).map(toDouble);
   const n = xs.length;

@@ -42,6 +42,9 @@ export function aggCompare(a: unknown, b: unknown, cmp: StringComparator | undef
  * `"$a.b"` in aggregation: a path over `$$CURRENT` where arrays map the rest of the path over their
  * elements (documents contribute their value, nested arrays recurse, scalars and missing values are
  * dropped); numeric components are field names, never array indexes.
+ *
+ * @example
+ * aggPathValue({ a: [{ b: 1 }, { b: 2 }] }, ["a", "b"], 0); // [1, 2]
  */
 export function aggPathValue(value: unknown, parts: readonly string[], i: number): unknown {
   for (; i < parts.length; i++) {
@@ -64,14 +67,22 @@ function mapArrayPath(arr: unknown[], parts: readonly string[], i: number): unkn
   return out;
 }
 
-/** Valid user variable names start with a lowercase letter or a non-ASCII character. */
+/** Valid user variable names start with a lowercase letter or a non-ASCII character.
+ *
+ * @example
+ * validateVariableName("total"); // ok; "Total" throws 16867
+ */
 export function validateVariableName(name: string): void {
   if (!/^[a-z\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*$/.test(name)) {
     throw new EngineError(16867, `'${name}' starts with an invalid character for a user variable name`);
   }
 }
 
-/** Binds variables for `$let`, `$map`, `$filter`, `$reduce`: a child scope of the current one. */
+/** Binds variables for `$let`, `$map`, `$filter`, `$reduce`: a child scope of the current one.
+ *
+ * @example
+ * const inner = withVars(ctx, { this: element });
+ */
 export function withVars(c: EvalCtx, bindings: Record<string, unknown>): EvalCtx {
   const vars = Object.assign(Object.create(c.vars) as Record<string, unknown>, bindings);
   return { root: c.root, current: c.current, vars, now: c.now };

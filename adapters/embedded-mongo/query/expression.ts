@@ -58,7 +58,11 @@ export function compileEv(expr: unknown, options: ExpressionOptions = {}): Ev {
   return makeEnv(options).compile(expr);
 }
 
-/** Builds the evaluation context for a document (`$$ROOT` = `$$CURRENT` = the document). */
+/** Builds the evaluation context for a document (`$$ROOT` = `$$CURRENT` = the document).
+ *
+ * @example
+ * makeEvalCtx({ a: 1 }, { variables: { x: 2 } });
+ */
 export function makeEvalCtx(doc: unknown, scope?: EvalScope): EvalCtx {
   const vars = scope?.variables !== undefined ? Object.assign(Object.create(null) as Record<string, unknown>, scope.variables) : EMPTY_VARS;
   return { root: doc, current: doc, vars, now: scope?.now ?? new Date() };

@@ -704,7 +704,11 @@ function binaryBytes(b: Binary): Uint8Array {
   return b.buffer.subarray(0, b.position);
 }
 
-/** Exposed for sibling modules (update's `$pull`) that need single-value operator semantics. */
+/** Exposed for sibling modules (update's `$pull`) that need single-value operator semantics.
+ *
+ * @example
+ * compileValuePredicate({ $gte: 5 })(new Int32(6)); // true
+ */
 export function compileValuePredicate(spec: unknown, options: FilterOptions = {}): (v: unknown) => boolean {
   const ctx: Ctx = { cmp: stringComparator(options.collation), options, scope: { current: { variables: options.variables, now: options.now } } };
   if (isOperatorObject(spec)) {
@@ -722,7 +726,12 @@ export function compileValuePredicate(spec: unknown, options: FilterOptions = {}
   return (v) => t(v) !== NO_MATCH;
 }
 
-/** True when `value` is a query operator object such as `{$gt: 1}` (not a DBRef-like document). */
+/** True when `value` is a query operator object such as `{$gt: 1}` (not a DBRef-like document).
+ *
+ * @example
+ * isQueryOperatorObject({ $gt: 1 });            // true
+ * isQueryOperatorObject({ $ref: "c", $id: 1 }); // false (a DBRef)
+ */
 export function isQueryOperatorObject(value: unknown): boolean {
   return isOperatorObject(value);
 }

@@ -32,7 +32,11 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
   return out;
 }
 
-/** True when a description records no change at all. */
+/** True when a description records no change at all.
+ *
+ * @example
+ * isEmptyDescription({ updatedFields: {}, removedFields: [], truncatedArrays: [] }); // true
+ */
 export function isEmptyDescription(d: UpdateDescription): boolean {
   return d.removedFields.length === 0 && d.truncatedArrays.length === 0 && Object.keys(d.updatedFields).length === 0;
 }

@@ -158,13 +158,21 @@ export interface ExpandContext {
   readonly arrayFilters: ReadonlyMap<string, ArrayFilterTest>;
 }
 
-/** Parses `$[identifier]` components; `undefined` for anything else. */
+/** Parses `$[identifier]` components; `undefined` for anything else.
+ *
+ * @example
+ * arrayFilterIdentifier("$[elem]"); // "elem"
+ */
 export function arrayFilterIdentifier(part: string): string | undefined {
   if (part.length > 3 && part.startsWith("$[") && part.endsWith("]")) return part.slice(2, -1);
   return undefined;
 }
 
-/** True when a path uses `$`, `$[]` or `$[id]`. */
+/** True when a path uses `$`, `$[]` or `$[id]`.
+ *
+ * @example
+ * hasPositional(["a", "$[]", "b"]); // true
+ */
 export function hasPositional(parts: readonly string[]): boolean {
   return parts.some((p) => p === "$" || p.startsWith("$["));
 }
