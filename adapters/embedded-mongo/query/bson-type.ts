@@ -41,7 +41,8 @@ const NAME_BY_CODE: ReadonlyMap<number, string> = new Map(
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-/** True when a JS number would be stored as Int32 (integral and inside the int32 range, not -0).
+/**
+ * True when a JS number would be stored as Int32 (integral and inside the int32 range, not -0).
  *
  * @example
  * isInt32Number(5);   // true
@@ -136,7 +137,8 @@ export function bsonTypeName(v: unknown): string {
   return NAME_BY_CODE.get(code) ?? "object";
 }
 
-/** True for Int32, Double, Long, Decimal128, JS numbers and bigints.
+/**
+ * True for Int32, Double, Long, Decimal128, JS numbers and bigints.
  *
  * @example
  * isNumericValue(new Long(1)); // true

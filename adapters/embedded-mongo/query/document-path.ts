@@ -35,7 +35,8 @@ export function arrayIndexOf(part: string): number {
   return Number(part);
 }
 
-/** Own-property lookup that never reaches `Object.prototype` (`"constructor"`, `"__proto__"`).
+/**
+ * Own-property lookup that never reaches `Object.prototype` (`"constructor"`, `"__proto__"`).
  *
  * @example
  * getOwn({}, "constructor"); // undefined

@@ -51,7 +51,8 @@ class Opaque {
   }
 }
 
-/** Converts a BSON value for mingo: numbers become JS numbers where exact, regexes become RegExp.
+/**
+ * Converts a BSON value for mingo: numbers become JS numbers where exact, regexes become RegExp.
  *
  * @example
  * toMingo({ n: new Int32(1) }); // {n: 1}
@@ -134,7 +135,8 @@ const MINGO_CONTEXT: Context = Context.init({
   expression: Object.fromEntries(Object.entries(ops).filter(([name, fn]) => name.startsWith("$") && typeof fn === "function")) as never,
 });
 
-/** True when mingo implements an expression operator we can delegate to.
+/**
+ * True when mingo implements an expression operator we can delegate to.
  *
  * @example
  * hasMingoOperator("$dateToString"); // true

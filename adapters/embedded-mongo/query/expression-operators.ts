@@ -771,7 +771,8 @@ export function sumValues(values: readonly unknown[]): unknown {
   return total;
 }
 
-/** `$avg`: the mean of the numeric values as a Double (Decimal128 if any input is decimal), null if none.
+/**
+ * `$avg`: the mean of the numeric values as a Double (Decimal128 if any input is decimal), null if none.
  *
  * @example
  * avgValues([new Int32(1), new Int32(2)]); // Double(1.5)
@@ -791,7 +792,8 @@ export function avgValues(values: readonly unknown[]): unknown {
   return new Double(toDouble(divide(total, new Int32(n))));
 }
 
-/** `$min`/`$max`: BSON order (collation for strings), ignoring null and missing; null if nothing left.
+/**
+ * `$min`/`$max`: BSON order (collation for strings), ignoring null and missing; null if nothing left.
  *
  * @example
  * minMaxValues([null, new Int32(3), "a"], "max", undefined); // "a"
@@ -809,7 +811,8 @@ export function minMaxValues(values: readonly unknown[], which: "min" | "max", c
   return best === undefined ? null : best;
 }
 
-/** Population or sample standard deviation of the numeric values (Double), null when undefined.
+/**
+ * Population or sample standard deviation of the numeric values (Double), null when undefined.
  *
  * @example
  * stdDevValues([new Int32(2), new Int32(4)], false); // Double(1)

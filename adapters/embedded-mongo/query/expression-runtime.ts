@@ -67,7 +67,8 @@ function mapArrayPath(arr: unknown[], parts: readonly string[], i: number): unkn
   return out;
 }
 
-/** Valid user variable names start with a lowercase letter or a non-ASCII character.
+/**
+ * Valid user variable names start with a lowercase letter or a non-ASCII character.
  *
  * @example
  * validateVariableName("total"); // ok; "Total" throws 16867
@@ -78,7 +79,8 @@ export function validateVariableName(name: string): void {
   }
 }
 
-/** Binds variables for `$let`, `$map`, `$filter`, `$reduce`: a child scope of the current one.
+/**
+ * Binds variables for `$let`, `$map`, `$filter`, `$reduce`: a child scope of the current one.
  *
  * @example
  * const inner = withVars(ctx, { this: element });

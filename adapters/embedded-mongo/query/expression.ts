@@ -58,7 +58,8 @@ export function compileEv(expr: unknown, options: ExpressionOptions = {}): Ev {
   return makeEnv(options).compile(expr);
 }
 
-/** Builds the evaluation context for a document (`$$ROOT` = `$$CURRENT` = the document).
+/**
+ * Builds the evaluation context for a document (`$$ROOT` = `$$CURRENT` = the document).
  *
  * @example
  * makeEvalCtx({ a: 1 }, { variables: { x: 2 } });

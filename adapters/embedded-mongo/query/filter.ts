@@ -704,7 +704,8 @@ function binaryBytes(b: Binary): Uint8Array {
   return b.buffer.subarray(0, b.position);
 }
 
-/** Exposed for sibling modules (update's `$pull`) that need single-value operator semantics.
+/**
+ * Exposed for sibling modules (update's `$pull`) that need single-value operator semantics.
  *
  * @example
  * compileValuePredicate({ $gte: 5 })(new Int32(6)); // true
@@ -726,7 +727,8 @@ export function compileValuePredicate(spec: unknown, options: FilterOptions = {}
   return (v) => t(v) !== NO_MATCH;
 }
 
-/** True when `value` is a query operator object such as `{$gt: 1}` (not a DBRef-like document).
+/**
+ * True when `value` is a query operator object such as `{$gt: 1}` (not a DBRef-like document).
  *
  * @example
  * isQueryOperatorObject({ $gt: 1 });            // true

@@ -328,7 +328,8 @@ export function numericKey(v: unknown): string {
  */
 export type LongOverflow = "double" | "error";
 
-/** Thrown (as BadValue) by `add`/`multiply` in "error" mode when a Long result overflows.
+/**
+ * Thrown (as BadValue) by `add`/`multiply` in "error" mode when a Long result overflows.
  *
  * @example
  * add(Long.fromString("9223372036854775807"), 1, "error"); // throws NumericOverflowError
@@ -678,7 +679,8 @@ export function convertNumber(v: unknown, kind: NumericKind): Int32 | Long | Dou
   }
 }
 
-/** True when the value is NaN (Double or Decimal128).
+/**
+ * True when the value is NaN (Double or Decimal128).
  *
  * @example
  * isNaNValue(Decimal128.fromString("NaN")); // true

@@ -32,7 +32,8 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
   return out;
 }
 
-/** True when a description records no change at all.
+/**
+ * True when a description records no change at all.
  *
  * @example
  * isEmptyDescription({ updatedFields: {}, removedFields: [], truncatedArrays: [] }); // true

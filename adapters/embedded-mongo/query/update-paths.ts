@@ -158,7 +158,8 @@ export interface ExpandContext {
   readonly arrayFilters: ReadonlyMap<string, ArrayFilterTest>;
 }
 
-/** Parses `$[identifier]` components; `undefined` for anything else.
+/**
+ * Parses `$[identifier]` components; `undefined` for anything else.
  *
  * @example
  * arrayFilterIdentifier("$[elem]"); // "elem"
@@ -168,7 +169,8 @@ export function arrayFilterIdentifier(part: string): string | undefined {
   return undefined;
 }
 
-/** True when a path uses `$`, `$[]` or `$[id]`.
+/**
+ * True when a path uses `$`, `$[]` or `$[id]`.
  *
  * @example
  * hasPositional(["a", "$[]", "b"]); // true
