@@ -11,7 +11,7 @@ import { fromAjvErrors, requestValidationError, type ValidationIssue, type Valid
 import { validatorSettingsOfResponse, type ValidatorSettings } from "./validator-settings.js";
 
 /** A property of a properties-map schema; `required: true` is accepted in the OpenAPI 2 style. */
-export type PropertySchema = SchemaObject & { required?: boolean | string[] };
+export type PropertySchema = Omit<SchemaObject, "required"> & { required?: boolean | string[] };
 
 /**
  * What the manual validators accept: a whole JSON schema (`{type: "object", properties, ...}`) or
@@ -81,7 +81,7 @@ function toObjectSchema(schema: ValidationSchema, options: RequestValidatorOptio
     if (excluded.has(key)) continue;
     const { required: flag, ...rest } = property;
     if (flag === true) required.add(key);
-    properties[key] = typeof flag === "object" ? { ...rest, required: flag } : rest;
+    properties[key] = (Array.isArray(flag) ? { ...rest, required: flag } : rest) as SchemaObject;
   }
   for (const key of excluded) required.delete(key);
   const result: SchemaObject = { type: "object", properties };

@@ -1,0 +1,156 @@
+import test from "ava";
+import express, { type RequestHandler } from "express";
+import mongoose from "mongoose";
+import request from "supertest";
+import { HTTP_ROUTER } from "../../../contracts/http.js";
+import { APIError } from "../../../kernel/api-error.js";
+import type { SvcPlugin } from "../../../kernel/plugin.js";
+import { SvcApp } from "../../../hosts/svc-app.js";
+import { RestErrors } from "../errors.js";
+import { createValidator, validateModelRequestBody, validateQueryParams, validateRequestBody } from "./request-validators.js";
+import { configureOpenApiValidator, DEFAULT_VALIDATOR_SETTINGS, type OpenApiValidatorOptions } from "./validator-settings.js";
+
+const Gadget = mongoose.model(
+  "ValidatorGadget",
+  new mongoose.Schema(
+    {
+      name: { type: String, required: true, description: "Name" },
+      size: { type: Number, min: 1, description: "Size" },
+      created: { type: Date, description: "Server-set" },
+    },
+    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+  ),
+);
+
+const echo: RequestHandler = (req, res) => {
+  res.json({ body: req.body, query: req.query });
+};
+
+function routes(): SvcPlugin {
+  return {
+    name: "validator-routes",
+    start(ctx) {
+      const router = express.Router();
+      router.post("/body", validateRequestBody({ name: { type: "string", required: true }, size: { type: "integer", minimum: 1 } }), echo);
+      router.post("/whole", validateRequestBody({ type: "object", properties: { a: { type: "boolean" } }, required: ["a"], additionalProperties: false }), echo);
+      router.get("/query", validateQueryParams({ year: { type: "integer", minimum: 2000, required: true }, flag: { type: "boolean" } }), echo);
+      router.post("/both", createValidator({ query: { dry: { type: "boolean" } }, body: { text: { type: "string", required: true } } }), echo);
+      router.post("/model", validateModelRequestBody(Gadget), echo);
+      router.post("/model-update", validateModelRequestBody(Gadget, { mode: "update" }), echo);
+      router.post("/route-off", validateRequestBody({ name: { type: "string", required: true } }, { enabled: false }), echo);
+      ctx.resolve(HTTP_ROUTER).use(router);
+    },
+  };
+}
+
+async function appWith(t: import("ava").ExecutionContext, settings?: OpenApiValidatorOptions) {
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: false, handleSignals: false });
+  if (settings) app.register(configureOpenApiValidator(settings));
+  app.register(routes());
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  return http;
+}
+
+test("defaults are SPEC §8's", (t) => {
+  t.deepEqual({ ...DEFAULT_VALIDATOR_SETTINGS }, {
+    validateRequests: true,
+    validateResponses: false,
+    coerceTypes: true,
+    removeAdditional: true,
+    logValidationErrors: true,
+  });
+});
+
+test("validateRequestBody coerces, strips undeclared properties and reports them", async (t) => {
+  const removed: string[][] = [];
+  const http = await appWith(t, { onAdditionalPropertiesRemoved: (properties) => removed.push(properties) });
+  const response = await request(http).post("/body").send({ name: "a", size: "3", extra: true }).expect(200);
+  t.deepEqual(response.body.body, { name: "a", size: 3 });
+  t.deepEqual(removed, [["extra"]]);
+});
+
+test("validateRequestBody failures carry SPEC §7's body", async (t) => {
+  const http = await appWith(t);
+  const response = await request(http).post("/body").send({ size: 0 }).expect(400);
+  const error = response.body.errors[0];
+  t.is(error.status, "400");
+  t.is(error.title, "Request validation failed");
+  t.is(error.code, RestErrors.INVALID_BODY.code);
+  t.is(error.source.pointer, "/name");
+  const issues = JSON.parse(error.meta.validationErrors) as Array<{ path: string; message: string }>;
+  t.deepEqual(issues.map((issue) => issue.path).sort(), ["name", "size"]);
+  t.regex(error.detail, /name/);
+});
+
+test("whole JSON schemas are used as given", async (t) => {
+  const http = await appWith(t);
+  await request(http).post("/whole").send({ a: true }).expect(200);
+  await request(http).post("/whole").send({}).expect(400);
+  t.pass();
+});
+
+test("removeAdditional off keeps undeclared properties; coerceTypes off rejects strings", async (t) => {
+  const http = await appWith(t, { removeAdditional: false, coerceTypes: false });
+  const kept = await request(http).post("/body").send({ name: "a", extra: 1 }).expect(200);
+  t.is(kept.body.body.extra, 1);
+  await request(http).post("/body").send({ name: "a", size: "3" }).expect(400);
+});
+
+test("validateRequests off (app) or enabled: false (route) skip validation", async (t) => {
+  const off = await appWith(t, { validateRequests: false });
+  await request(off).post("/body").send({}).expect(200);
+  const on = await appWith(t);
+  await request(on).post("/route-off").send({}).expect(200);
+  t.pass();
+});
+
+test("onValidationError replaces the error, or lets the request on when it returns nothing", async (t) => {
+  const custom = await appWith(t, { onValidationError: (issues) => new APIError({ status: 422, title: "Nope", code: "MY_INVALID", meta: { n: issues.length } }) });
+  const response = await request(custom).post("/body").send({}).expect(422);
+  t.is(response.body.errors[0].code, "MY_INVALID");
+  const seen: string[] = [];
+  const lenient = await appWith(t, { onValidationError: (issues) => void seen.push(issues[0]!.path) });
+  await request(lenient).post("/body").send({}).expect(200);
+  t.deepEqual(seen, ["name"]);
+});
+
+test("validateQueryParams coerces the query and pins it for later handlers", async (t) => {
+  const http = await appWith(t);
+  const response = await request(http).get("/query?year=2024&flag=true").expect(200);
+  t.deepEqual(response.body.query, { year: 2024, flag: true });
+  const failed = await request(http).get("/query?year=1999").expect(400);
+  t.is(failed.body.errors[0].code, RestErrors.INVALID_QUERY.code);
+  t.is(failed.body.errors[0].source.parameter, "year");
+  await request(http).get("/query").expect(400);
+});
+
+test("createValidator checks the query, then the body", async (t) => {
+  const http = await appWith(t);
+  const response = await request(http).post("/both?dry=true").send({ text: "x" }).expect(200);
+  t.deepEqual(response.body, { body: { text: "x" }, query: { dry: true } });
+  const badQuery = await request(http).post("/both?dry=maybe").send({ text: "x" }).expect(400);
+  t.is(badQuery.body.errors[0].code, RestErrors.INVALID_QUERY.code);
+  const badBody = await request(http).post("/both").send({}).expect(400);
+  t.is(badBody.body.errors[0].code, RestErrors.INVALID_BODY.code);
+});
+
+test("validateModelRequestBody derives the schema from the model", async (t) => {
+  const http = await appWith(t, { removeAdditional: false });
+  await request(http).post("/model").send({ name: "g", size: 2 }).expect(200);
+  await request(http).post("/model").send({ size: 2 }).expect(400);
+  await request(http).post("/model").send({ name: "g", size: 0 }).expect(400);
+  // Server-set fields are not part of the body schema.
+  await request(http).post("/model").send({ name: "g", created: "2020-01-01T00:00:00Z" }).expect(400);
+  await request(http).post("/model-update").send({ size: 4 }).expect(200);
+  t.pass();
+});
+
+test("settings belong to each app: two apps in one process differ", async (t) => {
+  const stripping = await appWith(t);
+  const keeping = await appWith(t, { removeAdditional: false });
+  const stripped = await request(stripping).post("/body").send({ name: "a", extra: 1 }).expect(200);
+  const kept = await request(keeping).post("/body").send({ name: "a", extra: 1 }).expect(200);
+  t.false("extra" in stripped.body.body);
+  t.is(kept.body.body.extra, 1);
+});
