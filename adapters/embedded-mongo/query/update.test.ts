@@ -114,6 +114,8 @@ test("$addToSet, $pop, $pull, $pullAll", (t) => {
   t.is(code(() => apply({ a: [1] }, { $pop: { a: 2 } })), 9);
   t.deepEqual(apply({ a: [1, 5, 8] }, { $pull: { a: { $gte: 5 } } }).doc, { a: [1] });
   t.deepEqual(apply({ a: ["ab", "cd"] }, { $pull: { a: /^a/ } }).doc, { a: ["cd"] });
+  t.deepEqual(apply({ a: [[1, 6], [2], 3] }, { $pull: { a: { $gte: 5 } } }).doc, { a: [[2], 3] }, "conditions traverse nested arrays");
+  t.deepEqual(apply({ a: [[1], 1] }, { $pull: { a: 1 } }).doc, { a: [[1]] }, "plain values are exact equality");
   const results = { r: [{ item: "A", score: 5 }, { item: "B", score: 8, note: "x" }] };
   t.deepEqual(apply(results, { $pull: { r: { score: 8, item: "B" } } }).doc, { r: [{ item: "A", score: 5 }] }, "document conditions are queries");
   t.deepEqual(apply({ a: [0, 5, 5, 1] }, { $pullAll: { a: [5, 1] } }).doc, { a: [0] });

@@ -648,6 +648,11 @@ function pullOp(path: string, arg: unknown, options: UpdateOptions): OperatorFn 
   if (isDocument(arg) && !isQueryOperatorObject(arg)) {
     const m = compileFilter(arg, { collation: options.collation });
     test = (e) => isDocument(e) && m.matches(e);
+  } else if (isDocument(arg) || arg instanceof RegExp || (typeof arg === "object" && arg !== null && (arg as { _bsontype?: unknown })._bsontype === "BSONRegExp")) {
+    // The server wraps operator conditions as {"": <condition>} and matches each element as that
+    // field, so array elements are traversed like any queried array.
+    const m = compileFilter({ "": arg }, { collation: options.collation });
+    test = (e) => m.matches({ "": e });
   } else {
     test = compileValuePredicate(arg, { collation: options.collation });
   }
