@@ -1,4 +1,5 @@
 import test from "ava";
+import { once } from "node:events";
 import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MongoClient, MongoServerError, ObjectId, Timestamp } from "mongodb";
 import type { Document } from "mongodb";
 import mongoose from "mongoose";
@@ -292,6 +293,61 @@ test("aggregate: $group, $lookup across collections, $out replaces atomically, $
   t.is(mergeFail.code, 13113);
   const explained = await orders.aggregate([{ $match: { cust: "ann" } }, { $group: { _id: null, n: { $sum: 1 } } }]).explain("queryPlanner");
   t.truthy(explained.stages?.[0]?.$cursor?.queryPlanner?.winningPlan);
+});
+
+test("the driver's streaming monitor (awaitable exhaust hello) keeps succeeding", async (t) => {
+  const monitored = new MongoClient(`mongodb://127.0.0.1:${server.port}/?replicaSet=${server.replicaSetName}`, { heartbeatFrequencyMS: 500 });
+  const failures: unknown[] = [];
+  monitored.on("serverHeartbeatFailed", (event) => failures.push(event.failure));
+  try {
+    await monitored.connect();
+    // Wait for two streamed (awaited) heartbeats: the server held each hello and answered with moreToCome.
+    for (let seen = 0; seen < 2; ) {
+      const [event] = await once(monitored, "serverHeartbeatSucceeded");
+      if ((event as { awaited: boolean }).awaited) seen += 1;
+    }
+    t.deepEqual(failures, []);
+  } finally {
+    await monitored.close();
+  }
+});
+
+test("idle cursors time out (43) and TTL documents are swept by the background timer", async (t) => {
+  const quick = await startEmbeddedMongo({ cursorIdleTimeoutMs: 50, cursorSweepIntervalMs: 20, ttlIntervalMs: 20 });
+  const quickClient = await new MongoClient(quick.uri).connect();
+  try {
+    const db = quickClient.db("quick");
+    await db.collection("c").insertMany(Array.from({ length: 10 }, (_, i) => ({ i })));
+    const first = await db.command({ find: "c", batchSize: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const expired = await t.throwsAsync(db.command({ getMore: first.cursor.id, collection: "c" }), { instanceOf: MongoServerError });
+    t.is(expired.code, 43);
+    await db.collection("sessions").createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+    await db.collection("sessions").insertMany([{ at: new Date(Date.now() - 60_000) }, { at: new Date(Date.now() + 60_000) }, { at: "not a date" }]);
+    for (;;) {
+      if ((await db.collection("sessions").countDocuments()) === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    t.is(await db.collection("sessions").countDocuments({ at: { $type: "date" } }), 1);
+  } finally {
+    await quickClient.close();
+    await quick.stop();
+  }
+});
+
+test("collation strength 1 and 2 for queries and case-insensitive unique indexes", async (t) => {
+  const c = client.db(freshDb("collation")).collection("names");
+  await c.createIndex({ name: 1 }, { unique: true, collation: { locale: "en", strength: 2 } });
+  await c.insertOne({ name: "Émile" });
+  const duplicate = await t.throwsAsync(c.insertOne({ name: "éMILE" }), { instanceOf: MongoServerError });
+  t.is(duplicate.code, 11000);
+  await c.insertOne({ name: "Emile" });
+  t.is(await c.countDocuments({ name: "emile" }, { collation: { locale: "en", strength: 1 } }), 2);
+  t.is(await c.countDocuments({ name: "emile" }, { collation: { locale: "en", strength: 2 } }), 1);
+  t.is(await c.countDocuments({ name: "emile" }), 0);
+  const plan = await c.find({ name: "EMILE" }).collation({ locale: "en", strength: 2 }).explain("executionStats");
+  t.is(plan.queryPlanner.winningPlan.inputStage?.indexName, "name_1");
+  t.is(plan.executionStats.nReturned, 1);
 });
 
 test("known issue (fixed): Model.countDocuments runs through aggregate", async (t) => {
