@@ -107,7 +107,9 @@ function treeSchema(node: TreeNode, options: JsonSchemaOptions, prefix: string, 
 
 function isReadOnly(path: string, schemaType: SchemaType | undefined, options: JsonSchemaOptions, topLevel: boolean): boolean {
   // A record's own id is the server's; subdocument ids may be echoed back in PATCH bodies.
-  if (topLevel && path === "_id") return options.mode !== "create" || (options.readOnlyPaths?.has("_id") ?? true);
+  if (topLevel && path === "_id") {
+    return options.mode !== "create" || schemaType?.instance === "ObjectId" || options.readOnlyPaths?.has("_id") === true;
+  }
   if (topLevel && options.readOnlyPaths?.has(path)) return true;
   return schemaType?.options?.readOnly === true;
 }

@@ -1,0 +1,62 @@
+import test from "ava";
+import mongoose from "mongoose";
+import { ajvFor } from "../validation/ajv-instances.js";
+import { mongooseJsonSchema } from "./mongoose-json-schema.js";
+
+const schema = new mongoose.Schema({
+  title: { type: String, required: true, minlength: 2, maxlength: 50, description: "Title" },
+  kind: { type: String, enum: ["a", "b"], default: "a", description: "Kind" },
+  rank: { type: Number, min: 1, max: 9, description: "Rank" },
+  code: { type: String, match: /^[A-Z]{3}$/, description: "Code" },
+  ownerId: { type: mongoose.Schema.Types.ObjectId, ref: "User", description: "Owner" },
+  tags: { type: [String], description: "Tags" },
+  steps: { type: [{ text: { type: String, required: true, description: "Step" } }], description: "Steps" },
+  address: { city: { type: String, description: "City" } },
+  counts: { type: Map, of: Number, description: "Counts" },
+  flag: { type: Boolean, readOnly: true, description: "Server flag" },
+  hidden: { type: String, select: false, description: "Hidden" },
+});
+
+test("create: required fields without defaults are required; read-only and _id are left out; the object is closed", (t) => {
+  const create = mongooseJsonSchema(schema, { mode: "create", readOnlyPaths: new Set(["ownerId"]) });
+  t.deepEqual(create.required, ["title"]);
+  t.is(create.additionalProperties, false);
+  const properties = create.properties!;
+  t.false("_id" in properties);
+  t.false("ownerId" in properties);
+  t.false("flag" in properties);
+  t.deepEqual(properties.title, { type: "string", minLength: 2, maxLength: 50, description: "Title" });
+  t.deepEqual(properties.kind, { type: ["string", "null"], enum: ["a", "b", null], description: "Kind", default: "a" });
+  t.deepEqual(properties.rank, { type: ["number", "null"], minimum: 1, maximum: 9, description: "Rank" });
+  t.is((properties.code as { pattern: string }).pattern, "^[A-Z]{3}$");
+  t.deepEqual((properties.address as { properties: object }).properties, { city: { type: ["string", "null"], description: "City" } });
+});
+
+test("update: nothing required", (t) => {
+  const update = mongooseJsonSchema(schema, { mode: "update" });
+  t.is(update.required, undefined);
+  t.is((update.properties!.title as { type: unknown }).type, "string");
+});
+
+test("response: ids, readOnly marks and refs; select: false left out", (t) => {
+  const response = mongooseJsonSchema(schema, { mode: "response", readOnlyPaths: new Set(["ownerId"]) });
+  const properties = response.properties!;
+  t.true(response.required!.includes("_id"));
+  t.true(response.required!.includes("id"));
+  t.false("hidden" in properties);
+  t.is((properties.flag as { readOnly?: boolean }).readOnly, true);
+  t.is((properties.ownerId as Record<string, unknown>)["x-ref"], "User");
+  t.is((properties.ownerId as { readOnly?: boolean }).readOnly, true);
+});
+
+test("the derived create schema validates bodies with ajv", (t) => {
+  const validate = ajvFor({ coerceTypes: true, removeAdditional: false }).compile(mongooseJsonSchema(schema, { mode: "create" }));
+  t.true(validate({ title: "ok", rank: "3", tags: ["x"], steps: [{ text: "s" }], counts: { a: 1 }, address: { city: "Paris" } }));
+  t.false(validate({ title: "x" }));
+  t.false(validate({ title: "ok", kind: "c" }));
+  t.false(validate({ title: "ok", code: "abc" }));
+  t.false(validate({ title: "ok", steps: [{}] }));
+  t.false(validate({ title: "ok", address: { zip: "1" } }));
+  t.false(validate({ title: "ok", counts: { a: "many" } }));
+  t.false(validate({ title: "ok", unknown: 1 }));
+});
