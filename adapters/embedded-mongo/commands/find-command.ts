@@ -17,6 +17,7 @@ export interface ParsedFind {
   readonly skip: number | undefined;
   readonly batchSize: number | undefined;
   readonly singleBatch: boolean;
+  readonly noCursorTimeout: boolean;
 }
 
 /**
@@ -28,6 +29,11 @@ export function parseFind(ctx: CommandContext): ParsedFind {
   const collection = ctx.services.storage.collection(ctx.db, collectionName);
   if (flagArgument(ctx, "tailable")) {
     throw new EngineError(ErrorCodes.BadValue, `error processing query: tailable cursor requested on non capped collection ${ctx.db}.${collectionName}`);
+  }
+  for (const unsupported of ["min", "max", "returnKey"]) {
+    if (ctx.command[unsupported] !== undefined && ctx.command[unsupported] !== false) {
+      throw new EngineError(ErrorCodes.NotImplemented, `find option '${unsupported}' is not supported by the embedded engine`);
+    }
   }
   const rawLimit = optionNumber(ctx.command["limit"]);
   const singleBatch = flagArgument(ctx, "singleBatch") || (rawLimit !== undefined && rawLimit < 0);
@@ -54,6 +60,7 @@ export function parseFind(ctx: CommandContext): ParsedFind {
     skip,
     batchSize: countArgument(ctx, "batchSize"),
     singleBatch,
+    noCursorTimeout: flagArgument(ctx, "noCursorTimeout"),
   };
 }
 
@@ -77,6 +84,7 @@ export const findCommand: CommandHandler = (ctx) => {
     singleBatch: parsed.singleBatch,
     collection,
     sessionKey: ctx.lsid ? equalityKey(ctx.lsid["id"]) : undefined,
+    noTimeout: parsed.noCursorTimeout,
   });
   return { cursor: batch, ok: 1 };
 };

@@ -55,7 +55,9 @@ test("idle, killed, unknown or foreign-namespace cursors fail as on mongod", (t)
   const foreign = open();
   t.is(t.throws(() => registry.getMore(foreign, "a.other", 1), { instanceOf: EngineError }).code, 13);
   const swept = open();
+  const pinned = registry.open({ ns: "a.c", source: docs(10)[Symbol.iterator](), batchSize: 1, noTimeout: true }).id;
   now += 1000;
   t.is(registry.sweep(), 2);
+  t.is(registry.getMore(pinned, "a.c", 1).docs.length, 1, "noCursorTimeout cursors are not reaped");
   t.is(t.throws(() => registry.getMore(swept, "a.c", 1), { instanceOf: EngineError }).code, 43);
 });

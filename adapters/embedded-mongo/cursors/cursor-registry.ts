@@ -86,7 +86,7 @@ export class CursorRegistry {
   /** The live cursor with this id; throws CursorNotFound otherwise. */
   lookup(id: Long): ServerCursor {
     const cursor = this.cursors.get(id.toString());
-    if (!cursor || this.now() - cursor.lastUsed > this.options.idleTimeoutMs) {
+    if (!cursor || this.idle(cursor, this.now())) {
       if (cursor) this.close(cursor);
       throw new EngineError(ErrorCodes.CursorNotFound, `cursor id ${id.toString()} not found`);
     }
@@ -111,7 +111,7 @@ export class CursorRegistry {
     const now = this.now();
     let closed = 0;
     for (const cursor of [...this.cursors.values()]) {
-      if (now - cursor.lastUsed > this.options.idleTimeoutMs) {
+      if (this.idle(cursor, now)) {
         this.close(cursor);
         closed += 1;
       }
@@ -121,6 +121,10 @@ export class CursorRegistry {
 
   closeAll(): void {
     for (const cursor of [...this.cursors.values()]) this.close(cursor);
+  }
+
+  private idle(cursor: ServerCursor, now: number): boolean {
+    return !cursor.noTimeout && now - cursor.lastUsed > this.options.idleTimeoutMs;
   }
 
   private close(cursor: ServerCursor): void {
@@ -171,13 +175,27 @@ function serializeItem(item: CursorItem, transform: ((doc: Document) => Document
   if (item instanceof StoredRecord) {
     if (transform) {
       const doc = transform(item.doc);
-      return [doc, encodeBson(doc)];
+      return [doc, encodeResult(doc)];
     }
-    item.bytes ??= encodeBson(item.doc);
+    item.bytes ??= encodeResult(item.doc);
     return [item.doc, item.bytes];
   }
   const doc = transform ? transform(item) : item;
-  return [doc, encodeBson(doc)];
+  return [doc, encodeResult(doc)];
+}
+
+/** Serializes one result document; a computed document over 16 MiB fails like on mongod (10334). */
+function encodeResult(doc: Document): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = encodeBson(doc);
+  } catch (error) {
+    throw new EngineError(ErrorCodes.BSONObjectTooLarge, `BSONObj size is invalid: a result document could not be serialized (${(error as Error).message})`);
+  }
+  if (bytes.length > MAX_BSON_OBJECT_SIZE) {
+    throw new EngineError(ErrorCodes.BSONObjectTooLarge, `BSONObj size: ${bytes.length} is invalid. Size must be between 0 and ${MAX_BSON_OBJECT_SIZE}(16MB)`);
+  }
+  return bytes;
 }
 
 function newCursorId(existing: Map<string, ServerCursor>): Long {

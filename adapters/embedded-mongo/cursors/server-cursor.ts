@@ -25,6 +25,8 @@ export interface ServerCursor {
   readonly sessionKey?: string | undefined;
   /** The collection read, if any: dropping or renaming it kills the cursor (QueryPlanKilled). */
   readonly collection?: CollectionData | undefined;
+  /** `noCursorTimeout`: never reaped for idleness (still killed with its session or explicitly). */
+  readonly noTimeout?: boolean | undefined;
   /** Called when the cursor is closed for any reason. */
   readonly onClose?: (() => void) | undefined;
 }

@@ -134,8 +134,17 @@ export class ClientConnection {
     this.awaitTimer = setTimeout(() => void send().catch((error) => this.fail(error)), waitMs);
   }
 
+  /** Serializes a reply; a reply that cannot be sent becomes an error reply, never a dropped socket. */
   private encode(reply: Document): Buffer {
-    const body = encodeReply(reply);
+    let body: Buffer;
+    try {
+      body = encodeReply(reply);
+    } catch (error) {
+      // e.g. a single computed document over bson's 16 MiB limit.
+      return encodeBson(
+        new EngineError(ErrorCodes.BSONObjectTooLarge, `the reply could not be serialized: ${(error as Error).message}`).toReply(),
+      );
+    }
     if (body.length > MAX_MESSAGE_SIZE_BYTES) {
       return encodeBson(new EngineError(ErrorCodes.BSONObjectTooLarge, `reply of ${body.length} bytes exceeds the maximum message size`).toReply());
     }
