@@ -28,6 +28,7 @@ import type {
 /** An entry before it is stamped with its timestamp at the end of a successful commit. */
 type PendingEntry = Omit<OplogEntry, "ts" | "wall" | "lsid" | "txnNumber">;
 type Undo = () => void;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface StorageOptions {
   /** How many committed entries the in-memory oplog retains. */
@@ -91,13 +92,14 @@ export class Storage {
     }
     if (pending.length === 0) return [];
     const wall = new Date();
-    const entries: OplogEntry[] = pending.map((entry) => ({
-      ...entry,
-      ts: this.clock.tick(),
-      wall,
-      ...(batch.lsid !== undefined ? { lsid: batch.lsid } : {}),
-      ...(batch.txnNumber !== undefined ? { txnNumber: batch.txnNumber as Long } : {}),
-    }));
+    // Stamp the pending objects in place (no copies: this runs once per written document).
+    for (const entry of pending as Array<Mutable<OplogEntry>>) {
+      entry.ts = this.clock.tick();
+      entry.wall = wall;
+      if (batch.lsid !== undefined) entry.lsid = batch.lsid;
+      if (batch.txnNumber !== undefined) entry.txnNumber = batch.txnNumber as Long;
+    }
+    const entries = pending as OplogEntry[];
     this.oplog.append(entries);
     return entries;
   }
