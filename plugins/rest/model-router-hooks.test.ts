@@ -157,7 +157,7 @@ test("responseHandler shapes every response document, list items included", asyn
   t.deepEqual(methods, ["create", "read", "list", "update"]);
 });
 
-test("deprecated transformer and responseSerializer still work and warn once", async (t) => {
+test.serial("deprecated transformer and responseSerializer still work and warn once", async (t) => {
   const warnings: string[] = [];
   const originalWarn = logger.warn;
   logger.warn = ((message: string) => {
@@ -237,4 +237,20 @@ test("validateResponses checks generated responses against their schema", async 
   await Task.create({ title: "c", label: "checked", priority: 2 });
   const response = await as(http).get("/checked").expect(500);
   t.is(response.body.errors[0].code, RestErrors.INVALID_RESPONSE.code);
+});
+
+test.serial("starting a router warns about schema fields without a description", async (t) => {
+  const warnings: string[] = [];
+  const originalWarn = logger.warn;
+  logger.warn = ((message: string) => {
+    warnings.push(message);
+    return logger;
+  }) as typeof logger.warn;
+  t.teardown(() => {
+    logger.warn = originalWarn;
+  });
+  const Bare = mongoose.model("HookBare", new mongoose.Schema({ a: String, b: { type: Number, description: "documented" } }, { strict: "throw" }));
+  const app = await buildRestApp("SvcApp", [spec("/bare", Bare, { permissions: { list: any } })]);
+  t.teardown(() => app.stop());
+  t.true(warnings.some((message) => message.includes("HookBare") && message.includes("a") && !message.includes("b,")));
 });
