@@ -171,7 +171,9 @@ export class ClientConnection {
     if (this.awaitTimer) clearTimeout(this.awaitTimer);
     this.awaitTimer = undefined;
     if (this.framer.pendingBytes > 0) {
-      this.engine.logger.debug(`embedded-mongo: connection ${this.info.id} closed with ${this.framer.pendingBytes} bytes of a partial message`);
+      this.engine.logger.error(
+        `embedded-mongo: connection ${this.info.id} from ${this.info.remoteAddress} closed in the middle of a message (truncated after ${this.framer.pendingBytes} bytes)`,
+      );
     }
     this.onClose(this);
   }

@@ -83,6 +83,7 @@ test("a truncated message is dropped with its connection", async (t) => {
   raw.socket.end();
   await raw.closed;
   await serverStillAnswers(t);
+  t.true(logged.some((line) => line.includes("truncated after")));
 });
 
 test("a frame whose sections overrun it, or an unknown opcode, closes the connection", async (t) => {
