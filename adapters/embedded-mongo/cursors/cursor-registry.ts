@@ -48,21 +48,30 @@ export class CursorRegistry {
 
   /** Produces the first batch; registers the cursor when results remain. */
   open(init: CursorInit): CursorBatch {
-    const { limit, batchSize, singleBatch, ...rest } = init;
+    const limit = init.limit;
+    // Every field spelled out, in one order: a stable object shape keeps the per-document
+    // batching loop on fast property access (spreads produced slow dictionary-mode objects).
     const cursor: ServerCursor = {
-      ...rest,
       id: Long.ZERO,
+      ns: init.ns,
+      source: init.source,
+      transform: init.transform,
       remaining: limit !== undefined && limit > 0 ? limit : Infinity,
+      pending: undefined,
       lastUsed: this.now(),
+      sessionKey: init.sessionKey,
+      collection: init.collection,
+      noTimeout: init.noTimeout,
+      onClose: init.onClose,
     };
-    const { docs, bytes, exhausted } = fillBatch(cursor, batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
-    if (exhausted || singleBatch) {
+    const { docs, bytes, exhausted } = fillBatch(cursor, init.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
+    if (exhausted || init.singleBatch) {
       cursor.onClose?.();
       return new CursorBatch("firstBatch", docs, bytes, Long.ZERO, cursor.ns);
     }
-    const id = newCursorId(this.cursors);
-    this.cursors.set(id.toString(), { ...cursor, id });
-    return new CursorBatch("firstBatch", docs, bytes, id, cursor.ns);
+    cursor.id = newCursorId(this.cursors);
+    this.cursors.set(cursor.id.toString(), cursor);
+    return new CursorBatch("firstBatch", docs, bytes, cursor.id, cursor.ns);
   }
 
   /** Continues a cursor. CursorNotFound (43) if unknown, killed or timed out. */

@@ -10,7 +10,8 @@ export type CursorItem = StoredRecord | Document;
  * Cursors belong to one namespace; a `getMore` naming another one is refused.
  */
 export interface ServerCursor {
-  readonly id: Long;
+  /** Zero until the cursor outlives its first batch and is registered. */
+  id: Long;
   /** `db.collection` (for command cursors such as listCollections: `db.$cmd.listCollections`). */
   readonly ns: string;
   readonly source: Iterator<CursorItem, unknown, undefined>;
