@@ -60,3 +60,13 @@ test("the derived create schema validates bodies with ajv", (t) => {
   t.false(validate({ title: "ok", counts: { a: "many" } }));
   t.false(validate({ title: "ok", unknown: 1 }));
 });
+
+test("string constraints mongoose checks after trim/lowercase are not enforced on the raw input", (t) => {
+  const rewriting = new mongoose.Schema({
+    key: { type: String, trim: true, match: /^[a-z]+$/, maxlength: 5, description: "Key" },
+    level: { type: String, lowercase: true, enum: ["low", "high"], description: "Level" },
+  });
+  const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(mongooseJsonSchema(rewriting, { mode: "create" }));
+  t.true(validate({ key: "  abc  ", level: "HIGH" }), "mongoose turns these into valid values");
+  t.false(validate({ key: 42 }), "the type is still checked");
+});

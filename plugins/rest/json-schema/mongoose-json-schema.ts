@@ -166,14 +166,18 @@ function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: st
   switch (schemaType.instance) {
     case "String": {
       const result: SchemaObject = { type: "string" };
+      // mongoose checks enum, lengths and match on the value its setters produced; when a setter
+      // rewrites the input (trim, lowercase, uppercase), checking the raw input here would refuse
+      // values mongoose accepts ("  key  " → "key"), so those constraints are left to mongoose.
+      const rewritten = opts.trim === true || opts.lowercase === true || opts.uppercase === true;
       const values = nested.enumValues?.filter((value) => value !== undefined);
-      if (values && values.length > 0) result.enum = values;
+      if (values && values.length > 0 && !rewritten) result.enum = values;
       const minLength = optionNumber(opts.minLength ?? opts.minlength);
       const maxLength = optionNumber(opts.maxLength ?? opts.maxlength);
-      if (minLength !== undefined) result.minLength = minLength;
-      if (maxLength !== undefined) result.maxLength = maxLength;
+      if (minLength !== undefined && !rewritten) result.minLength = minLength;
+      if (maxLength !== undefined && !rewritten) result.maxLength = maxLength;
       const match = Array.isArray(opts.match) ? opts.match[0] : opts.match;
-      if (match instanceof RegExp && match.flags === "" && isUnicodeSafe(match.source)) result.pattern = match.source;
+      if (match instanceof RegExp && match.flags === "" && isUnicodeSafe(match.source) && !rewritten) result.pattern = match.source;
       return result;
     }
     case "Number":
