@@ -14,6 +14,8 @@ export interface FlagCacheOptions {
   logger: SvcLogger;
   /** Polling period when change streams are unavailable (default 5 s). */
   pollIntervalMs?: number;
+  /** Poll even where change streams exist (e.g. when the database user may not watch). */
+  forcePolling?: boolean;
   /** First delay before reopening a failed change stream; doubles up to 30 s (default 250 ms). */
   retryDelayMs?: number;
   /** Told which flag keys changed (after the cache already reflects the change). */
@@ -55,6 +57,10 @@ export class FlagCache implements FlagSource {
   /** Loads every flag and starts following changes. Resolves once the cache is complete. */
   async start(): Promise<void> {
     this.running = true;
+    if (this.options.forcePolling) {
+      await this.reload();
+      return this.startPolling();
+    }
     const first = await this.openStream();
     await this.reload();
     if (first === "unsupported") return this.startPolling();
