@@ -9,7 +9,7 @@
  * @example
  * npm run bench -- rest
  */
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import express, { type Request, type Response } from "express";
 import mongoose from "mongoose";
 import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER } from "../contracts/http.js";
@@ -20,6 +20,7 @@ import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
 import { Permissions } from "../plugins/rest/permissions.js";
 import { defaultPlugins } from "../plugins/rest/schema/default-plugins.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
+import { send, throughput, type Target } from "./support/http-load.js";
 
 const SEEDED = 200;
 const CONCURRENCY = 8;
@@ -108,47 +109,6 @@ function handWrittenRoutes(Todo: BenchModel): SvcPlugin {
   };
 }
 
-interface Target {
-  readonly port: number;
-  readonly agent: Agent;
-  readonly auth: string;
-}
-
-function send(target: Target, method: string, path: string, body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: target.port,
-        method,
-        path,
-        agent: target.agent,
-        headers: { authorization: target.auth, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-/** Runs `count` requests at `CONCURRENCY` in flight; returns requests per second. */
-async function throughput(count: number, call: (index: number) => Promise<number>, expected: number): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  const worker = async () => {
-    while (next < count) {
-      const status = await call(next++);
-      if (status !== expected) throw new Error(`benchmark request answered ${status}, expected ${expected}`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return count / (Number(process.hrtime.bigint() - started) / 1e9);
-}
-
 export default async function benchRest(): Promise<void> {
   const Todo = benchModel();
   const tokens = new TokenMap();
@@ -188,13 +148,13 @@ export default async function benchRest(): Promise<void> {
     for (const name of ["read", "list", "create"] as const) {
       const workload = workloads[name];
       // Warm both paths (JIT, validator caches, connection pool) before timing.
-      await throughput(100, workload.call(""), workload.expected);
-      await throughput(100, workload.call("/hand"), workload.expected);
+      await throughput(100, CONCURRENCY, workload.call(""), workload.expected);
+      await throughput(100, CONCURRENCY, workload.call("/hand"), workload.expected);
       let framework = 0;
       let hand = 0;
       for (let round = 0; round < ROUNDS; round++) {
-        hand += await throughput(COUNTS[name], workload.call("/hand"), workload.expected);
-        framework += await throughput(COUNTS[name], workload.call(""), workload.expected);
+        hand += await throughput(COUNTS[name], CONCURRENCY, workload.call("/hand"), workload.expected);
+        framework += await throughput(COUNTS[name], CONCURRENCY, workload.call(""), workload.expected);
       }
       const ratio = framework / hand;
       const verdict = ratio >= TARGETS[name] ? "meets" : "MISSES";

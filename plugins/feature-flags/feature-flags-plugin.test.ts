@@ -65,7 +65,7 @@ const uniqueKey = (label: string) => `${label}-${process.pid}-${++keyCounter}`;
 /** Waits until the (polling) cache reflects a change; fails after a bounded number of tries. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
-  for (let attempt = 0; attempt < 200 && !done(value); attempt++) {
+  for (let attempt = 0; attempt < 1000 && !done(value); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
     value = await read();
   }

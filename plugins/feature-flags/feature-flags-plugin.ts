@@ -42,6 +42,14 @@ export interface FeatureFlagsOptions {
   pollIntervalMs?: number;
 }
 
+/** The plugin, plus access to its live parts once started (undefined before start and after stop). */
+export interface FeatureFlagsPlugin extends SvcPlugin {
+  /** The OpenFeature provider registered under `openFeatureDomain`. */
+  readonly provider: () => DbFeatureFlagProvider | undefined;
+  /** The in-memory flag cache (e.g. `cache()?.get("new-checkout")?.evaluate(user, user.id)`). */
+  readonly cache: () => FlagCache | undefined;
+}
+
 const ADMIN_ONLY: MethodPermissions = {
   list: [Permissions.IsAdmin],
   create: [Permissions.IsAdmin],
@@ -67,7 +75,7 @@ const SUNSET_MS = 90 * 24 * 60 * 60 * 1000;
  * const flags = OpenFeature.getClient("feature-flags");
  * await flags.getBooleanValue("new-checkout", false, { targetingKey: user.id });
  */
-export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin & { readonly provider: () => DbFeatureFlagProvider | undefined } {
+export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): FeatureFlagsPlugin {
   const basePath = options.basePath ?? "/feature-flags";
   if (!/^\/\S*[^/]$/.test(basePath)) throw FeatureFlagErrors.INVALID_BASE_PATH(basePath);
   const domain = options.openFeatureDomain ?? "feature-flags";
@@ -87,6 +95,7 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
     name: "feature-flags",
     dependsOn: ["database"],
     provider: () => provider,
+    cache: () => cache,
     register(ctx: PluginContext) {
       crud.register?.(ctx);
     },

@@ -1,6 +1,6 @@
 import test from "ava";
 import { compileFlag } from "./evaluate-flag.js";
-import { flagConfigurationFor, legacyEvaluationFor } from "./flag-configuration.js";
+import { flagConfigurationFor, flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
 
 const flags = [
   compileFlag({ key: "on-for-all", type: "boolean", enabled: true, rolloutPercentage: 100 }),
@@ -31,4 +31,11 @@ test("the legacy evaluation maps active flags to their values", (t) => {
     "off-for-all": false,
     theme: "dark",
   });
+});
+
+test("the serialized configuration equals the object form for every user", (t) => {
+  for (const user of [{ id: "u1", admin: false }, { id: "u2", admin: true }, { id: "u3" }, {}]) {
+    t.deepEqual(JSON.parse(flagConfigurationJson(flags, user)), { data: flagConfigurationFor(flags, user) });
+  }
+  t.is(flagConfigurationJson([], { id: "x" }), '{"data":{}}');
 });

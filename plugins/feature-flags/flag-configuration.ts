@@ -28,16 +28,60 @@ export function flagConfigurationFor(flags: Iterable<CompiledFlag>, user: FlagUs
   for (const flag of flags) {
     if (!flag.active) continue;
     const resolved = flag.evaluate(user, userId);
-    const variants: Record<string, boolean | string> = {};
-    if (flag.type === "boolean") {
-      variants.on = true;
-      variants.off = false;
-    } else {
-      for (const key of flag.variantKeys) variants[key] = key;
-    }
-    configuration[flag.key] = { variants, defaultVariant: resolved.variant ?? flag.defaultVariant, disabled: false };
+    configuration[flag.key] = entryFor(flag, resolved.variant ?? flag.defaultVariant);
   }
   return configuration;
+}
+
+function entryFor(flag: CompiledFlag, variant: string): FlagConfigurationEntry {
+  const variants: Record<string, boolean | string> = {};
+  if (flag.type === "boolean") {
+    variants.on = true;
+    variants.off = false;
+  } else {
+    for (const key of flag.variantKeys) variants[key] = key;
+  }
+  return { variants, defaultVariant: variant, disabled: false };
+}
+
+/**
+ * Serialized `"<key>":{entry}` fragments per (flag, resolved variant). A flag's entry can only take
+ * as many forms as it has variants, so each is serialized once and reused for every user — the
+ * configuration route then costs evaluation plus string concatenation.
+ */
+const fragments = new WeakMap<CompiledFlag, Map<string, string>>();
+
+function fragmentFor(flag: CompiledFlag, variant: string): string {
+  let byVariant = fragments.get(flag);
+  if (!byVariant) {
+    byVariant = new Map();
+    fragments.set(flag, byVariant);
+  }
+  let fragment = byVariant.get(variant);
+  if (fragment === undefined) {
+    fragment = `${JSON.stringify(flag.key)}:${JSON.stringify(entryFor(flag, variant))}`;
+    byVariant.set(variant, fragment);
+  }
+  return fragment;
+}
+
+/**
+ * `flagConfigurationFor`, already serialized as the route's body `{"data": {...}}`: the same
+ * content (`JSON.parse` of it deep-equals `{data: flagConfigurationFor(flags, user)}`), built from
+ * cached per-variant fragments.
+ *
+ * @example
+ * res.type("application/json").send(flagConfigurationJson(cache.flags(), req.user));
+ */
+export function flagConfigurationJson(flags: Iterable<CompiledFlag>, user: FlagUser): string {
+  const userId = flagUserId(user);
+  let body = "";
+  for (const flag of flags) {
+    if (!flag.active) continue;
+    const resolved = flag.evaluate(user, userId);
+    body += (body === "" ? "" : ",") + fragmentFor(flag, resolved.variant ?? flag.defaultVariant);
+  }
+  return `{"data":{${body}}}`;
 }
 
 /**

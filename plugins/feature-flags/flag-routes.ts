@@ -3,7 +3,7 @@ import type { RequestUser } from "../../contracts/request-user.js";
 import type { OpenApiRegistry, OperationObject } from "../../kernel/openapi-registry.js";
 import { addSharedComponents, BEARER_SCHEME } from "../rest/model-openapi.js";
 import { RestErrors } from "../rest/errors.js";
-import { flagConfigurationFor, legacyEvaluationFor } from "./flag-configuration.js";
+import { flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
 import type { FlagCache } from "./flag-cache.js";
 
 export interface FlagRoutesOptions {
@@ -39,7 +39,7 @@ export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): voi
     res.json({ data: options.segmentNames });
   };
   const configuration: RequestHandler = (req, res) => {
-    res.json({ data: flagConfigurationFor(cache.flags(), requireUser(req)) });
+    res.type("application/json").send(flagConfigurationJson(cache.flags(), requireUser(req)));
   };
   const sunset = options.sunset.toUTCString();
   const evaluate: RequestHandler = (req, res) => {

@@ -1,12 +1,12 @@
 // The `svc/feature-flags` package entry.
-export { featureFlagsPlugin, FeatureFlagErrors, type FeatureFlagsOptions } from "./feature-flags-plugin.js";
+export { featureFlagsPlugin, FeatureFlagErrors, type FeatureFlagsOptions, type FeatureFlagsPlugin } from "./feature-flags-plugin.js";
 export { featureFlagModel, type FeatureFlagDocument, type FeatureFlagModel } from "./feature-flag-model.js";
 export { DbFeatureFlagProvider, type FlagSource, type EvaluationObserver } from "./db-feature-flag-provider.js";
 export { FlagCache, type FlagCacheOptions } from "./flag-cache.js";
 export { compileFlag, flagUserId, type CompiledFlag, type SegmentProblem } from "./evaluate-flag.js";
 export { flagBucket } from "./flag-bucket.js";
 export { compileFieldRule } from "./rule-match.js";
-export { flagConfigurationFor, legacyEvaluationFor, type FlagConfiguration, type FlagConfigurationEntry, type LegacyEvaluation } from "./flag-configuration.js";
+export { flagConfigurationFor, flagConfigurationJson, legacyEvaluationFor, type FlagConfiguration, type FlagConfigurationEntry, type LegacyEvaluation } from "./flag-configuration.js";
 export { featureFlagAdminConfig, type FeatureFlagAdminConfig } from "./admin-config.js";
 export type { LiveUpdatesOptions } from "./live-updates.js";
 export {
