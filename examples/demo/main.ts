@@ -3,6 +3,7 @@
 import { HTTP_ROUTER, SvcApp, type SvcPlugin } from "../../index.js";
 import { todoRouter } from "./todo.js";
 import { demoAuth, demoAuthEnvironment, seedAdmin } from "./auth-setup.js";
+import { demoFeatureFlags, io, seedFlags } from "./feature-flags.js";
 
 /** A tiny plugin showing the shape every capability has. */
 const hello: SvcPlugin = {
@@ -28,6 +29,10 @@ const app = new SvcApp({
   .register(hello)
   .register(todoRouter)
   .register(demoAuth)
-  .register(seedAdmin);
+  .register(seedAdmin)
+  .register(demoFeatureFlags)
+  .register(seedFlags);
 
-await app.start();
+const running = await app.start();
+// Flag changes reach signed-in socket.io clients: connect with `auth: {token}`.
+io.attach(running.server);

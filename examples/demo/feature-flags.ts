@@ -1,0 +1,46 @@
+// Feature flags for the demo: the plugin with a segment, live updates over socket.io, and two
+// example flags created on first start.
+import { Server } from "socket.io";
+import type { SvcPlugin } from "../../index.js";
+import { featureFlagModel, featureFlagsPlugin, type FeatureFlagDocument } from "../../plugins/feature-flags/index.js";
+
+/** The socket.io server; attached to the app's HTTP server once it listens (see main.ts). */
+export const io = new Server({ cors: { origin: "*" } });
+
+export const demoFeatureFlags = featureFlagsPlugin({
+  segments: { admins: (user) => user.admin === true },
+  liveUpdates: { socketIoServer: () => io },
+});
+
+/** Creates the two example flags if they do not exist yet. */
+export const seedFlags: SvcPlugin = {
+  name: "demo-flag-seed",
+  dependsOn: ["feature-flags"],
+  async start(ctx) {
+    const Flag = featureFlagModel();
+    const examples: Array<Partial<FeatureFlagDocument>> = [
+      {
+        key: "new-todo-editor",
+        name: "New todo editor",
+        description: "The redesigned editor: on for admins, and for half of everyone else",
+        type: "boolean",
+        enabled: true,
+        rolloutPercentage: 50,
+        rules: [{ segment: "admins", enabled: true }],
+      },
+      {
+        key: "todo-list-theme",
+        name: "Todo list theme",
+        description: "Which theme the todo list uses",
+        type: "variant",
+        enabled: true,
+        variants: [{ key: "light", weight: 50 }, { key: "dark", weight: 50 }],
+      },
+    ];
+    for (const example of examples) {
+      if (await Flag.exists({ key: example.key })) continue;
+      await Flag.create(example);
+      ctx.logger.info(`Demo feature flag created: ${example.key}`);
+    }
+  },
+};
