@@ -1,6 +1,6 @@
 import test from "ava";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -47,9 +47,21 @@ new SvcApp({ database: false }).register(plugin);
   );
   await writeFile(
     path.join(project, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["check.ts"] }),
+    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["check.ts"] }),
   );
   await t.notThrowsAsync(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }));
+
+  // The README's example app compiles as written (the docs stay true).
+  const readme = await readFile(path.join(root, "README.md"), "utf8");
+  const example = /## A small app[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  t.truthy(example, "README has a TypeScript example under 'A small app'");
+  await writeFile(path.join(project, "check.ts"), `${example}\nexport {};\n`);
+  const readmeCheck = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).then(
+    () => "",
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+  t.is(readmeCheck, "", "README example type-checks against the published types");
+
   await writeFile(path.join(project, "check.ts"), `import { SvcApp } from "svc";\nnew SvcApp({ port: "not a number" });\n`);
   await t.throwsAsync(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }));
 });
