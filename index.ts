@@ -57,7 +57,6 @@ export { loggingPlugin, type LoggingPluginOptions } from "./plugins/logging/logg
 export type { ErrorTrackerLogEntry, ErrorTrackerLogLevel } from "./contracts/error-tracker.js";
 export { createNoopErrorTracker } from "./adapters/error-tracker/noop.js";
 export { InMemoryErrorTracker, type CapturedException } from "./adapters/error-tracker/in-memory.js";
-export { createSentryErrorTracker, type SentryErrorTrackerOptions } from "./adapters/error-tracker/sentry.js";
 
 // --- http client (plugins/http-client) --------------------------------------------------------
 export {
