@@ -1,0 +1,89 @@
+import test from "ava";
+import { Decimal128, MongoServerError } from "mongodb";
+import mongoose from "mongoose";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmbeddedMongo } from "../start-embedded-mongo.js";
+import type { RunningEmbeddedMongo } from "../start-embedded-mongo.js";
+
+const silent = { error() {}, warn() {}, info() {}, debug() {} };
+
+interface Author {
+  email: string;
+  name: string;
+}
+interface Post {
+  author: mongoose.Types.ObjectId;
+  slug: string;
+  site: string;
+  views: bigint;
+  price: Decimal128;
+  expiresAt?: Date;
+}
+
+/** A fresh connection (not mongoose's default) with the models this test needs. */
+function connect(running: RunningEmbeddedMongo) {
+  const connection = mongoose.createConnection(running.uri, { dbName: "blog" });
+  const authorSchema = new mongoose.Schema<Author>({ email: { type: String, required: true, unique: true }, name: String });
+  const postSchema = new mongoose.Schema<Post>(
+    {
+      author: { type: mongoose.Schema.Types.ObjectId, ref: "Author", required: true },
+      slug: { type: String, required: true },
+      site: { type: String, required: true },
+      views: { type: mongoose.Schema.Types.BigInt, default: 0n },
+      price: { type: mongoose.Schema.Types.Decimal128 },
+      expiresAt: { type: Date, expires: 3600 },
+    },
+    { timestamps: true },
+  );
+  postSchema.index({ site: 1, slug: 1 }, { unique: true });
+  const Author = connection.model<Author>("Author", authorSchema);
+  const PostModel = connection.model<Post>("Post", postSchema);
+  return { connection, Author, Post: PostModel };
+}
+
+test("a mongoose app's data, indexes and types survive a clean restart", async (t) => {
+  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-mongoose-"));
+  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  t.teardown(() => first.stop());
+  const before = connect(first);
+  t.teardown(() => before.connection.close());
+  await before.connection.asPromise();
+  await before.Author.init();
+  await before.Post.syncIndexes();
+  const ada = await before.Author.create({ email: "ada@example.com", name: "Ada" });
+  await before.Post.create([
+    { author: ada._id, slug: "hello", site: "a", price: Decimal128.fromString("9.99"), expiresAt: new Date(Date.now() + 86_400_000) },
+    { author: ada._id, slug: "hello", site: "b", views: 9007199254740993n },
+  ]);
+  await before.Post.updateOne({ site: "a", slug: "hello" }, { $inc: { views: 5 } });
+  const indexesBefore = await before.Post.listIndexes();
+  const collectionsBefore = await before.connection.db!.listCollections().toArray();
+  await before.connection.close();
+  await first.stop();
+
+  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  t.teardown(() => second.stop());
+  const after = connect(second);
+  t.teardown(() => after.connection.close());
+  await after.connection.asPromise();
+  t.deepEqual(await after.Post.listIndexes(), indexesBefore);
+  t.deepEqual(
+    (await after.connection.db!.listCollections().toArray()).map((info) => [info.name, info.info]).sort(),
+    collectionsBefore.map((info) => [info.name, info.info]).sort(),
+    "names and UUIDs",
+  );
+  // syncIndexes finds nothing to change: the specs came back exactly as mongoose created them.
+  t.deepEqual(await after.Post.diffIndexes(), { toDrop: [], toCreate: [] });
+  const posts = await after.Post.find().sort({ site: 1 }).populate<{ author: Author }>("author").lean();
+  t.is(posts.length, 2);
+  t.is(posts[0]!.author.name, "Ada");
+  t.is(posts[0]!.views.toString(), "5");
+  t.is(posts[0]!.price.toString(), "9.99");
+  t.true(posts[0]!.expiresAt instanceof Date);
+  t.is(posts[1]!.views.toString(), "9007199254740993", "Int64 above 2^53 survived");
+  const duplicate = await t.throwsAsync(after.Author.create({ email: "ada@example.com", name: "Other" }));
+  t.is((duplicate as MongoServerError).code, 11000, "the unique index still enforces");
+  await t.throwsAsync(after.Post.create({ author: ada._id, slug: "hello", site: "a" }), { instanceOf: MongoServerError });
+});
