@@ -10,6 +10,8 @@ import { explainCommand } from "./explain-command.js";
 import { prepareQuery } from "./query-execution.js";
 import { runRemainingStages } from "./pipeline-stages.js";
 import { assertValidCollectionName } from "../storage/namespace.js";
+import { openChangeStream } from "../change-streams/open-change-stream.js";
+import { currentOpDocuments } from "./current-op-stage.js";
 
 /**
  * `aggregate`: the leading `$match`, `$sort`, `$skip` and `$limit` stages are pushed down to the
@@ -41,15 +43,21 @@ export const aggregateCommand: CommandHandler = async (ctx) => {
   if (!cursorOptions) {
     throw new EngineError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
   }
+  const batchSize = countArgument(ctx, "batchSize", cursorOptions);
+  if (pipeline[0] && "$changeStream" in pipeline[0]) return openChangeStream(ctx, pipeline, batchSize);
   if (pipeline.some((stage) => "$changeStream" in stage)) {
-    throw new EngineError(ErrorCodes.NotImplemented, "change streams ($changeStream) are not supported by the embedded engine yet");
+    throw new EngineError(40602, "$changeStream is only valid as the first stage in a pipeline");
+  }
+  if (pipeline[0] && "$currentOp" in pipeline[0]) {
+    const ops = currentOpDocuments(ctx, pipeline[0]["$currentOp"]);
+    const results = await runRemainingStages(ctx, undefined, ops, pipeline.slice(1));
+    return { cursor: ctx.services.cursors.open({ ns: "admin.$cmd.aggregate", source: results[Symbol.iterator](), batchSize }), ok: 1 };
   }
   const collectionName = typeof target === "string" ? target : undefined;
   if (collectionName === undefined && optionNumber(target) !== 1) {
     throw new EngineError(ErrorCodes.InvalidNamespace, "aggregate must name a collection or be 1 for a database-level pipeline");
   }
   if (collectionName !== undefined) assertValidCollectionName(ctx.db, collectionName);
-  const batchSize = countArgument(ctx, "batchSize", cursorOptions);
   const results = await runAggregation(ctx, collectionName, pipeline);
   const ns = collectionName !== undefined ? `${ctx.db}.${collectionName}` : `${ctx.db}.$cmd.aggregate`;
   const batch = ctx.services.cursors.open({
@@ -64,7 +72,7 @@ export const aggregateCommand: CommandHandler = async (ctx) => {
 /** Runs a pipeline and returns its output (records when no stage transformed the documents). */
 async function runAggregation(ctx: CommandContext, collectionName: string | undefined, pipeline: Document[]): Promise<CursorItem[]> {
   if (collectionName === undefined) return runRemainingStages(ctx, undefined, [], pipeline);
-  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const collection = ctx.view.collection(ctx.db, collectionName);
   let position = 0;
   let filter: Document = {};
   let sort: Document | undefined;
@@ -100,7 +108,7 @@ async function runAggregation(ctx: CommandContext, collectionName: string | unde
     skip,
     limit,
     variables: documentArgument(ctx, "let"),
-  });
+  }, ctx.view);
   const rest = pipeline.slice(position);
   const count = countShape(rest);
   if (count) {

@@ -5,15 +5,19 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayArgument, countArgument } from "./command-arguments.js";
 
+/** How long a `getMore` on an awaitData cursor waits for data when it sends no `maxTimeMS`. */
+export const DEFAULT_AWAIT_DATA_MS = 1000;
+
 /**
  * `getMore`: the next batch of a cursor (all remaining up to 16 MiB when no `batchSize`).
  * Unknown, killed or timed-out cursor → CursorNotFound (43); a cursor whose collection was dropped
- * or renamed since → QueryPlanKilled (175), as on mongod.
+ * or renamed since → QueryPlanKilled (175), as on mongod. On a tailable awaitData cursor (a change
+ * stream) an empty result waits up to `maxTimeMS` (default 1 s) for new data before answering.
  *
  * @example
  * await engine.runCommand("app", {getMore: cursorId, collection: "todos", batchSize: 100});
  */
-export const getMoreCommand: CommandHandler = (ctx) => {
+export const getMoreCommand: CommandHandler = async (ctx) => {
   const id = ctx.command["getMore"];
   if (!(id instanceof Long)) {
     throw new EngineError(
@@ -29,13 +33,20 @@ export const getMoreCommand: CommandHandler = (ctx) => {
   const cursor = cursors.lookup(id);
   if (cursor.collection) {
     const { db, name } = cursor.collection;
-    const current = ctx.services.storage.collection(db, name);
+    const current = ctx.view.collection(db, name);
     if (current !== cursor.collection || cursor.ns !== `${db}.${name}`) {
       cursors.kill(id);
       throw new EngineError(ErrorCodes.QueryPlanKilled, `collection dropped or renamed while the cursor was open: ${cursor.ns}`);
     }
   }
-  const batch = cursors.getMore(id, `${ctx.db}.${collection}`, countArgument(ctx, "batchSize"));
+  const batchSize = countArgument(ctx, "batchSize");
+  if (cursor.tailable) {
+    // awaitData: maxTimeMS is how long to wait for data (mongod's default: one second).
+    const maxTimeMS = countArgument(ctx, "maxTimeMS") || DEFAULT_AWAIT_DATA_MS;
+    const batch = await cursors.awaitMore(id, `${ctx.db}.${collection}`, batchSize, maxTimeMS, { command: ctx.command, connection: ctx.connection });
+    return { cursor: batch, ok: 1 };
+  }
+  const batch = cursors.getMore(id, `${ctx.db}.${collection}`, batchSize);
   return { cursor: batch, ok: 1 };
 };
 

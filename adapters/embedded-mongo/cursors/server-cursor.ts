@@ -1,6 +1,8 @@
 import type { Document, Long } from "bson";
+import type { ConnectionInfo } from "../commands/command-context.js";
 import type { CollectionData } from "../storage/collection-data.js";
 import type { StoredRecord } from "../storage/stored-record.js";
+import type { TailableSource } from "./tailable-source.js";
 
 /** What a cursor yields: stored records (serialized once, cached) or computed documents. */
 export type CursorItem = StoredRecord | Document;
@@ -30,4 +32,26 @@ export interface ServerCursor {
   readonly noTimeout?: boolean | undefined;
   /** Called when the cursor is closed for any reason. */
   readonly onClose?: (() => void) | undefined;
+  /** Tailable awaitData cursors (change streams) read from this instead of `source`. */
+  readonly tailable?: TailableSource | undefined;
+  /** The command that opened the cursor (`$currentOp`'s `cursor.originatingCommand`). */
+  readonly originatingCommand?: Document | undefined;
+  /** The session document (`$currentOp`'s `lsid`). */
+  readonly lsid?: Document | undefined;
+  /** When the cursor was opened (ms since the epoch). */
+  readonly createdAt: number;
+  nDocsReturned: number;
+  nBatchesReturned: number;
+  /** Set while a `getMore` is waiting for data: the cursor is in use (never idle). */
+  waiting?: CursorWait | undefined;
+}
+
+/** A `getMore` blocked in an awaitData wait (shown by `$currentOp` as an active operation). */
+export interface CursorWait {
+  readonly opId: number;
+  readonly command: Document;
+  readonly connection: ConnectionInfo;
+  readonly startedAt: number;
+  /** Ends the wait at once (the cursor is being killed). */
+  cancel(): void;
 }

@@ -17,6 +17,8 @@ export class Oplog {
   private entries: OplogEntry[] = [];
   /** Index of the oldest retained entry in `entries` (we trim lazily to avoid O(n) shifts). */
   private start = 0;
+  /** `ts` of the newest entry trimmed away (history before and at it is gone). */
+  private trimmedThroughTs: Timestamp | undefined;
   private readonly listeners = new Set<CommitListener>();
 
   constructor(readonly capacity: number) {}
@@ -33,6 +35,7 @@ export class Oplog {
     const excess = this.size - this.capacity;
     if (excess > 0) {
       this.start += excess;
+      this.trimmedThroughTs = this.entries[this.start - 1]!.ts;
       // Compact once the dead prefix is as large as the live part, amortized O(1) per append.
       if (this.start > this.capacity) {
         this.entries = this.entries.slice(this.start);
@@ -51,6 +54,14 @@ export class Oplog {
   /** The oldest retained entry (what a resume point must not be older than). */
   oldest(): OplogEntry | undefined {
     return this.entries[this.start];
+  }
+
+  /**
+   * The `ts` of the newest entry no longer retained, if any was trimmed: a reader positioned
+   * before it has lost history (change streams answer ChangeStreamHistoryLost, 286).
+   */
+  trimmedThrough(): Timestamp | undefined {
+    return this.trimmedThroughTs;
   }
 
   latest(): OplogEntry | undefined {
