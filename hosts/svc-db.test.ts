@@ -1,7 +1,26 @@
 import test from "ava";
 import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { MongoClient } from "mongodb";
+
+/** Starts `svc-db` with `args`; resolves with the process, its URI and the listening line. */
+async function startSvcDb(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; uri: string; line: string }> {
+  const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  const { uri, line } = await new Promise<{ uri: string; line: string }>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^.*listening on (mongodb:\/\/\S+).*$/m.exec(output);
+      if (match) resolve({ uri: match[1]!, line: match[0] });
+    });
+    child.once("exit", (code) => reject(new Error(`svc-db exited with ${code}: ${output}`)));
+  });
+  return { child, uri, line };
+}
 
 test("svc-db serves the wire protocol on the given port and stops on SIGTERM", async (t) => {
   const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -35,4 +54,40 @@ test("svc-db rejects a bad port with its usage", async (t) => {
   t.is(code, 1);
   t.regex(errors, /invalid --port/);
   t.regex(errors, /usage: svc-db/);
+});
+
+test("svc-db --dbpath keeps the data across a SIGTERM restart", async (t) => {
+  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-db-cli-"));
+  const first = await startSvcDb(["--port", "0", "--dbpath", dbPath, "--journal-fsync", "always"]);
+  t.teardown(() => first.child.kill("SIGKILL"));
+  t.regex(first.line, /journal fsync always/);
+  const client = await new MongoClient(first.uri).connect();
+  try {
+    await client.db("cli").collection("kept").insertMany([{ _id: 1 as never }, { _id: 2 as never }]);
+  } finally {
+    await client.close();
+  }
+  first.child.kill("SIGTERM");
+  t.is((await once(first.child, "exit"))[0], 0);
+
+  const second = await startSvcDb(["--port", "0", "--dbpath", dbPath]);
+  t.teardown(() => second.child.kill("SIGKILL"));
+  t.regex(second.line, /recovered 2 documents from the snapshot/);
+  const again = await new MongoClient(second.uri).connect();
+  try {
+    t.is(await again.db("cli").collection("kept").countDocuments(), 2);
+  } finally {
+    await again.close();
+  }
+  second.child.kill("SIGTERM");
+  t.is((await once(second.child, "exit"))[0], 0);
+});
+
+test("svc-db rejects an unknown --journal-fsync mode", async (t) => {
+  const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "0", "--journal-fsync", "sometimes"], { stdio: ["ignore", "pipe", "pipe"] });
+  let errors = "";
+  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const [code] = await once(child, "exit");
+  t.is(code, 1);
+  t.regex(errors, /invalid --journal-fsync/);
 });

@@ -13,13 +13,16 @@ import { parseArgs } from "node:util";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
 
-const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [--replSet <name>] [--quiet]
+const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [--replSet <name>]
+              [--journal-fsync always|interval|never] [--journalCommitInterval <ms>] [--quiet]
 
-  --dbpath   data directory (locked exclusively); in-memory when omitted
-  --port     TCP port (default 27017; 0 picks a free one)
-  --bind_ip  interface to listen on (default 127.0.0.1)
-  --replSet  replica set name reported by hello (default svc-rs)
-  --quiet    log only errors`;
+  --dbpath                 data directory (locked, journaled, recovered at start); in-memory when omitted
+  --port                   TCP port (default 27017; 0 picks a free one)
+  --bind_ip                interface to listen on (default 127.0.0.1)
+  --replSet                replica set name reported by hello (default svc-rs)
+  --journal-fsync          when acknowledged writes reach the disk (default always: fsync before each reply)
+  --journalCommitInterval  with --journal-fsync interval: fsync period in ms (default 100)
+  --quiet                  log only errors`;
 
 /** Parses argv and runs the server until SIGINT/SIGTERM. Exported for tests. */
 export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; stop: () => Promise<void> }> {
@@ -31,6 +34,8 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
       bind_ip: { type: "string" },
       host: { type: "string" },
       replSet: { type: "string" },
+      "journal-fsync": { type: "string" },
+      journalCommitInterval: { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -42,6 +47,14 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
   }
   const port = values.port === undefined ? 27017 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`svc-db: invalid --port ${values.port}`);
+  const fsync = values["journal-fsync"];
+  if (fsync !== undefined && fsync !== "always" && fsync !== "interval" && fsync !== "never") {
+    throw new Error(`svc-db: invalid --journal-fsync ${fsync} (always, interval or never)`);
+  }
+  const fsyncIntervalMs = values.journalCommitInterval === undefined ? undefined : Number(values.journalCommitInterval);
+  if (fsyncIntervalMs !== undefined && !(fsyncIntervalMs > 0)) {
+    throw new Error(`svc-db: invalid --journalCommitInterval ${values.journalCommitInterval}`);
+  }
   const logger: EngineLogger = {
     error: (message, ...details) => console.error(message, ...details),
     warn: values.quiet ? () => {} : (message, ...details) => console.warn(message, ...details),
@@ -54,10 +67,13 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
     host: values.bind_ip ?? values.host ?? "127.0.0.1",
     logger,
     ...(values.replSet ? { replicaSetName: values.replSet } : {}),
+    journal: { ...(fsync ? { fsync } : {}), ...(fsyncIntervalMs ? { fsyncIntervalMs } : {}) },
   });
-  logger.info(
-    `svc-db listening on ${running.uri} (replica set "${running.replicaSetName}"; ${values.dbpath ? `data directory ${values.dbpath}, kept in memory only for now` : "in memory"})`,
-  );
+  const recovery = running.journal?.recovery;
+  const storage = recovery
+    ? `data directory ${values.dbpath}, journal fsync ${running.journal!.options.fsync}; recovered ${recovery.snapshotDocuments} documents from the snapshot and ${recovery.replayedBatches} journaled batches`
+    : "in memory";
+  logger.info(`svc-db listening on ${running.uri} (replica set "${running.replicaSetName}"; ${storage})`);
   return { uri: running.uri, stop: () => running.stop() };
 }
 
