@@ -1,4 +1,5 @@
 import test from "ava";
+import type mongoose from "mongoose";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,7 +27,7 @@ test("the demo's data survives a restart of the app on the same data directory",
   const dbPath = mkdtempSync(path.join(tmpdir(), "svc-demo-data-"));
   const first = demoApp(dbPath);
   await first.build();
-  const admin = await User.findOne({ email: "admin@example.com" }).lean<{ _id: unknown }>();
+  const admin = await User.findOne({ email: "admin@example.com" }).lean<{ _id: mongoose.Types.ObjectId }>();
   t.truthy(admin, "the first start seeded the admin");
   await Todo.create({ title: "survive a restart", ownerId: admin!._id, tags: ["durable"] });
   await first.stop();
@@ -35,7 +36,7 @@ test("the demo's data survives a restart of the app on the same data directory",
   const second = demoApp(dbPath);
   await second.build();
   t.teardown(() => second.stop());
-  const admins = await User.find({ email: "admin@example.com" }).lean<Array<{ _id: unknown }>>();
+  const admins = await User.find({ email: "admin@example.com" }).lean<Array<{ _id: mongoose.Types.ObjectId }>>();
   t.is(admins.length, 1, "the seed found the admin instead of creating another");
   t.deepEqual(String(admins[0]!._id), String(admin!._id));
   const todo = await Todo.findOne({ title: "survive a restart" }).lean();
