@@ -375,17 +375,25 @@ test("a unique index cannot be built over existing duplicates (11000) and leaves
   t.is(options.code, 85);
 });
 
-test("transactions are refused clearly until they are implemented", async (t) => {
-  const c = client.db(freshDb("txn")).collection("c");
-  await c.insertOne({ a: 1 });
-  const session = client.startSession();
+test("mongoose: withTransaction commits every write or none", async (t) => {
+  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("txn") }).asPromise();
   try {
-    session.startTransaction();
-    const error = await t.throwsAsync(c.insertOne({ a: 2 }, { session }), { instanceOf: MongoServerError });
-    t.is(error.code, 263);
-    await session.abortTransaction();
+    const Account = connection.model("Account", new mongoose.Schema({ name: String, balance: Number }));
+    const Transfer = connection.model("Transfer", new mongoose.Schema({ from: String, to: String, amount: Number }));
+    await Account.create([{ name: "a", balance: 100 }, { name: "b", balance: 0 }]);
+    const transfer = (amount: number) =>
+      connection.transaction(async (session) => {
+        await Account.updateOne({ name: "a" }, { $inc: { balance: -amount } }, { session });
+        await Account.updateOne({ name: "b" }, { $inc: { balance: amount } }, { session });
+        await Transfer.create([{ from: "a", to: "b", amount }], { session });
+        if ((await Account.findOne({ name: "a" }).session(session))!.balance! < 0) throw new Error("insufficient funds");
+      });
+    await transfer(30);
+    await t.throwsAsync(transfer(500), { message: "insufficient funds" });
+    const balances = Object.fromEntries((await Account.find().lean()).map((account) => [account.name, account.balance]));
+    t.deepEqual(balances, { a: 70, b: 30 }, "the committed transfer applied, the aborted one left nothing");
+    t.deepEqual((await Transfer.find().lean()).map((row) => row.amount), [30]);
   } finally {
-    await session.endSession();
+    await connection.close();
   }
-  t.is(await c.countDocuments(), 1);
 });

@@ -20,6 +20,11 @@ export interface EngineOptions {
   readonly oplogCapacity?: number;
   /** Replica set name reported by `hello` (`setName`). */
   readonly replicaSetName?: string;
+  /**
+   * mongod `transactionLifetimeLimitSeconds` (default 60): a transaction still open after this is
+   * aborted (its next statement or commit gets NoSuchTransaction 251). Fractions allowed.
+   */
+  readonly transactionLifetimeLimitSeconds?: number;
 }
 
 export interface ResolvedEngineOptions {
@@ -29,6 +34,7 @@ export interface ResolvedEngineOptions {
   readonly ttlIntervalMs: number;
   readonly oplogCapacity: number;
   readonly replicaSetName: string;
+  readonly transactionLifetimeLimitSeconds: number;
 }
 
 /** Fills in defaults. */
@@ -41,5 +47,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     ttlIntervalMs: options.ttlIntervalMs ?? 60_000,
     oplogCapacity: options.oplogCapacity ?? 50_000,
     replicaSetName: options.replicaSetName ?? "svc-rs",
+    transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds ?? 60,
   };
 }

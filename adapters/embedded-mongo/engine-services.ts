@@ -3,6 +3,7 @@ import type { ConnectionInfo } from "./commands/command-context.js";
 import type { CursorRegistry } from "./cursors/cursor-registry.js";
 import type { EngineLogger } from "./engine-logger.js";
 import type { ResolvedEngineOptions } from "./engine-options.js";
+import type { SessionRegistry } from "./sessions/session-registry.js";
 import type { Storage } from "./storage/storage.js";
 
 /**
@@ -12,6 +13,8 @@ import type { Storage } from "./storage/storage.js";
 export interface EngineServices {
   readonly storage: Storage;
   readonly cursors: CursorRegistry;
+  /** Logical sessions, transactions and the retryable-write table. */
+  readonly sessions: SessionRegistry;
   readonly logger: EngineLogger;
   readonly options: ResolvedEngineOptions;
   /** `host:port` the server is reachable at (hello's `me`, `hosts`, `primary`). */

@@ -9,6 +9,8 @@ import type { EngineLogger } from "./engine-logger.js";
 import { resolveEngineOptions } from "./engine-options.js";
 import type { EngineOptions, ResolvedEngineOptions } from "./engine-options.js";
 import type { EngineServices } from "./engine-services.js";
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from "./sessions/logical-session.js";
+import { SessionRegistry } from "./sessions/session-registry.js";
 import { Storage } from "./storage/storage.js";
 import { sweepExpiredDocuments } from "./storage/ttl-sweeper.js";
 
@@ -29,6 +31,7 @@ const IN_PROCESS: ConnectionInfo = { id: 0, remoteAddress: "in-process" };
 export class Engine implements EngineServices {
   readonly storage: Storage;
   readonly cursors: CursorRegistry;
+  readonly sessions: SessionRegistry;
   readonly logger: EngineLogger;
   readonly options: ResolvedEngineOptions;
   readonly processId = new ObjectId();
@@ -45,9 +48,19 @@ export class Engine implements EngineServices {
     this.logger = this.options.logger;
     this.storage = new Storage({ oplogCapacity: this.options.oplogCapacity, logger: this.logger });
     this.cursors = new CursorRegistry({ idleTimeoutMs: this.options.cursorIdleTimeoutMs });
+    this.sessions = new SessionRegistry({
+      storage: this.storage,
+      cursors: this.cursors,
+      logger: this.logger,
+      transactionLifetimeLimitMs: this.options.transactionLifetimeLimitSeconds * 1000,
+      sessionTimeoutMs: LOGICAL_SESSION_TIMEOUT_MINUTES * 60_000,
+    });
     this.handlers = createCommandTable();
     // Background timers never keep the process alive on their own.
     this.timers.push(setInterval(() => this.cursors.sweep(), this.options.cursorSweepIntervalMs).unref());
+    // Expired transactions are aborted within a second (or the limit, if shorter) of expiring.
+    const sessionSweepMs = Math.max(10, Math.min(1000, this.options.transactionLifetimeLimitSeconds * 1000));
+    this.timers.push(setInterval(() => this.sessions.sweep(), sessionSweepMs).unref());
     if (this.options.ttlIntervalMs > 0) {
       this.timers.push(setInterval(() => this.sweepTtl(), this.options.ttlIntervalMs).unref());
     }
@@ -99,6 +112,7 @@ export class Engine implements EngineServices {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.sessions.close();
     this.cursors.closeAll();
   }
 }

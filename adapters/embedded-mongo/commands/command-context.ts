@@ -1,5 +1,8 @@
 import type { Document, Long } from "bson";
 import type { EngineServices } from "../engine-services.js";
+import type { LogicalSession } from "../sessions/logical-session.js";
+import type { ReadView } from "../sessions/read-view.js";
+import type { Transaction } from "../sessions/transaction.js";
 import type { OplogEntry, WriteOp } from "../storage/write-ops.js";
 
 /** Who sent a command: the TCP connection (or a synthetic one for in-process calls). */
@@ -11,9 +14,13 @@ export interface ConnectionInfo {
 }
 
 /**
- * Everything a command handler gets. Handlers read through `services.storage` and write only via
- * `commit`, which by default applies the ops at once (`Storage.commit`) tagged with the session.
- * The transactions work will hand in-transaction commands a `commit` that buffers instead.
+ * Everything a command handler gets. Handlers read collections and documents through `view`
+ * (`view.collection(...)`, `prepareQuery(..., ctx.view)`) and write only via `commit`.
+ * Outside a transaction `view` is committed data and `commit` applies the ops at once
+ * (`Storage.commit`) tagged with the session; inside one, `view` is the transaction's snapshot
+ * plus its own writes and `commit` buffers the ops until commitTransaction (it returns no
+ * entries then). Catalog-wide reads (`listDatabases`, `dbStats`...) may use `services.storage`:
+ * transactions refuse those commands.
  */
 export interface CommandContext {
   readonly services: EngineServices;
@@ -26,6 +33,12 @@ export interface CommandContext {
   readonly connection: ConnectionInfo;
   readonly lsid: Document | undefined;
   readonly txnNumber: Long | undefined;
+  /** The server-side session of `lsid`, if the command carries one. */
+  readonly session: LogicalSession | undefined;
+  /** The transaction the command is a statement of (`autocommit: false`), if any. */
+  readonly transaction: Transaction | undefined;
+  /** What the command reads: committed data, or its transaction's view. */
+  readonly view: ReadView;
   commit(ops: readonly WriteOp[]): readonly OplogEntry[];
 }
 

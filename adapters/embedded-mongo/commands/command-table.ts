@@ -14,11 +14,8 @@ import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from "./
 import { insertCommand } from "./insert-command.js";
 import { updateCommand } from "./update-command.js";
 import {
-  acknowledgeCommand,
   buildInfoCommand,
   connectionStatusCommand,
-  endSessionsCommand,
-  endTransactionCommand,
   getCmdLineOptsCommand,
   getLogCommand,
   getParameterCommand,
@@ -28,6 +25,14 @@ import {
   serverStatusCommand,
   whatsMyUriCommand,
 } from "./server-commands.js";
+import {
+  abortTransactionCommand,
+  commitTransactionCommand,
+  endSessionsCommand,
+  killAllSessionsCommand,
+  refreshSessionsCommand,
+  startSessionCommand,
+} from "../sessions/session-commands.js";
 
 /**
  * Every command the engine answers, by the name a client sends (commands are case-sensitive; the
@@ -47,15 +52,18 @@ export function createCommandTable(): Map<string, CommandHandler> {
   add(buildInfoCommand, "buildInfo", "buildinfo");
   add(getParameterCommand, "getParameter");
   add(whatsMyUriCommand, "whatsmyuri");
-  add(endSessionsCommand, "endSessions");
-  add(acknowledgeCommand, "refreshSessions", "killAllSessions", "killSessions", "killAllSessionsByPattern", "startSession");
+  add(startSessionCommand, "startSession");
+  add(endSessionsCommand, "endSessions", "killSessions");
+  add(refreshSessionsCommand, "refreshSessions");
+  add(killAllSessionsCommand, "killAllSessions", "killAllSessionsByPattern");
   add(serverStatusCommand, "serverStatus");
   add(hostInfoCommand, "hostInfo");
   add(getCmdLineOptsCommand, "getCmdLineOpts");
   add(getLogCommand, "getLog");
   add(connectionStatusCommand, "connectionStatus");
   add(replSetGetStatusCommand, "replSetGetStatus");
-  add(endTransactionCommand, "commitTransaction", "abortTransaction");
+  add(commitTransactionCommand, "commitTransaction");
+  add(abortTransactionCommand, "abortTransaction");
   add(listDatabasesCommand, "listDatabases");
   add(dropDatabaseCommand, "dropDatabase");
   add(dbStatsCommand, "dbStats", "dbstats");

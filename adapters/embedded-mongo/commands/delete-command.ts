@@ -38,7 +38,7 @@ function runDeleteStatement(ctx: CommandContext, collectionName: string, stateme
   if (limit !== 0 && limit !== 1) {
     throw new EngineError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${limit}`);
   }
-  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const collection = ctx.view.collection(ctx.db, collectionName);
   if (!collection) return 0;
   const query = prepareQuery(collection, {
     filter,
@@ -46,7 +46,7 @@ function runDeleteStatement(ctx: CommandContext, collectionName: string, stateme
     collation: collationArgument(ctx, statement),
     limit,
     variables: documentArgument(ctx, "let"),
-  });
+  }, ctx.view);
   // Materialize first: deleting while walking an index would skip neighbours.
   const docs = [...query.run()].map((record) => record.doc);
   for (const before of docs) ctx.commit([{ op: "delete", db: ctx.db, collection: collectionName, before }]);

@@ -2,12 +2,12 @@ import { Binary, Long } from "bson";
 import type { Document, Timestamp } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { EngineServices } from "../engine-services.js";
+import type { LogicalSession } from "../sessions/logical-session.js";
+import { retryableWriteName } from "../sessions/retryable-write-record.js";
+import { failTransactionStatement, openTransactionStatement, settleTransactionStatement } from "../sessions/transaction-statement.js";
 import { assertValidDatabaseName } from "../storage/namespace.js";
 import type { WriteOp } from "../storage/write-ops.js";
 import type { CommandContext, CommandHandler, ConnectionInfo } from "./command-context.js";
-
-/** Commands allowed to carry `autocommit: false` before transactions are implemented. */
-const TRANSACTION_ENDINGS = new Set(["commitTransaction", "abortTransaction"]);
 
 /** Fixed all-zero signature: the engine has no keys, and drivers only gossip it back. */
 const EMPTY_SIGNATURE = Object.freeze({ hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO });
@@ -60,32 +60,85 @@ export async function dispatchCommand(
   return reply;
 }
 
+/**
+ * Resolves the command's session and runs it in one of three ways: as a statement of a
+ * multi-document transaction (`autocommit: false`: transaction view, buffered writes), as a
+ * retryable write (`lsid` + `txnNumber` on insert/update/delete/findAndModify: a retry of an
+ * executed `txnNumber` gets the recorded reply and writes nothing), or plainly.
+ */
 async function runHandler(options: DispatchOptions, db: string, command: Document, connection: ConnectionInfo): Promise<Document> {
   const name = Object.keys(command)[0];
   if (name === undefined) throw new EngineError(ErrorCodes.CommandNotFound, "no such command: ''");
   const handler = options.handlers.get(name);
   if (!handler) throw new EngineError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
   assertValidDatabaseName(db);
-  if ((command["startTransaction"] === true || command["autocommit"] === false) && !TRANSACTION_ENDINGS.has(name)) {
-    throw new EngineError(
-      ErrorCodes.OperationNotSupportedInTransaction,
-      "multi-document transactions are not supported by the embedded engine yet",
-    );
-  }
   const lsid = isDocument(command["lsid"]) ? command["lsid"] : undefined;
   const txnNumber = command["txnNumber"] instanceof Long ? command["txnNumber"] : undefined;
-  const storage = options.services.storage;
-  const ctx: CommandContext = {
-    services: options.services,
+  const { services } = options;
+  const sessions = services.sessions;
+  const session = lsid !== undefined ? sessions.touch(lsid) : undefined;
+  if (command["autocommit"] !== undefined || command["startTransaction"] !== undefined) {
+    const transaction = openTransactionStatement(sessions, session, txnNumber, name, db, command);
+    const ctx: CommandContext = {
+      services,
+      db,
+      command,
+      name,
+      connection,
+      lsid,
+      txnNumber,
+      session,
+      transaction,
+      view: transaction.view,
+      commit: (ops: readonly WriteOp[]) => transaction.stage(ops),
+    };
+    let reply: Document;
+    try {
+      reply = await invoke(handler, ctx);
+    } catch (error) {
+      throw failTransactionStatement(sessions, transaction, error);
+    }
+    return settleTransactionStatement(sessions, transaction, reply);
+  }
+  const retryable = session !== undefined && txnNumber !== undefined ? retryableWriteName(name) : undefined;
+  if (retryable !== undefined) {
+    const retried = sessions.retryableWriteReply(session!, txnNumber!, retryable, command);
+    if (retried !== undefined) return retried;
+  }
+  const ctx = committedContext(services, db, command, name, connection, lsid, txnNumber, session);
+  const reply = await invoke(handler, ctx);
+  if (retryable !== undefined) sessions.recordRetryableWrite(session!, txnNumber!, retryable, reply);
+  return reply;
+}
+
+function committedContext(
+  services: EngineServices,
+  db: string,
+  command: Document,
+  name: string,
+  connection: ConnectionInfo,
+  lsid: Document | undefined,
+  txnNumber: Long | undefined,
+  session: LogicalSession | undefined,
+): CommandContext {
+  const storage = services.storage;
+  return {
+    services,
     db,
     command,
     name,
     connection,
     lsid,
     txnNumber,
+    session,
+    transaction: undefined,
+    view: services.sessions.committedView,
     commit: (ops: readonly WriteOp[]) =>
       storage.commit({ ops, ...(lsid !== undefined ? { lsid } : {}), ...(txnNumber !== undefined ? { txnNumber } : {}) }),
   };
+}
+
+async function invoke(handler: CommandHandler, ctx: CommandContext): Promise<Document> {
   const reply = await handler(ctx);
   if (!("ok" in reply)) reply["ok"] = 1;
   return reply;

@@ -19,14 +19,14 @@ export const distinctCommand: CommandHandler = (ctx) => {
   if (typeof key !== "string" || key.length === 0) {
     throw new EngineError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' must be a non-empty string");
   }
-  const collection = ctx.services.storage.collection(ctx.db, name);
+  const collection = ctx.view.collection(ctx.db, name);
   if (!collection) return { values: [], ok: 1 };
   const collation = collationArgument(ctx, ctx.command, collection.defaultCollation);
   const query = prepareQuery(collection, {
     filter: documentArgument(ctx, "query") ?? {},
     hint: ctx.command["hint"],
     collation,
-  });
+  }, ctx.view);
   const parts = key.split(".");
   const values: unknown[] = [];
   for (const record of query.run()) collectValues(record.doc, parts, 0, values);

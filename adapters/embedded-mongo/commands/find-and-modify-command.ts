@@ -34,7 +34,7 @@ export const findAndModifyCommand: CommandHandler = (ctx) => {
   const variables = documentArgument(ctx, "let");
   const bypass = flagArgument(ctx, "bypassDocumentValidation");
   const fields = documentArgument(ctx, "fields");
-  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const collection = ctx.view.collection(ctx.db, collectionName);
   const query = prepareQuery(collection, {
     filter,
     sort: documentArgument(ctx, "sort"),
@@ -42,7 +42,7 @@ export const findAndModifyCommand: CommandHandler = (ctx) => {
     collation,
     limit: 1,
     variables,
-  });
+  }, ctx.view);
   const project = fields && Object.keys(fields).length > 0 ? compileFindProjection(fields, query) : (doc: Document) => doc;
   const found = query.run().next();
   const before = found.done ? undefined : found.value.doc;

@@ -26,7 +26,7 @@ export interface ParsedFind {
  */
 export function parseFind(ctx: CommandContext): ParsedFind {
   const collectionName = targetCollection(ctx);
-  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const collection = ctx.view.collection(ctx.db, collectionName);
   if (flagArgument(ctx, "tailable")) {
     throw new EngineError(ErrorCodes.BadValue, `error processing query: tailable cursor requested on non capped collection ${ctx.db}.${collectionName}`);
   }
@@ -51,7 +51,7 @@ export function parseFind(ctx: CommandContext): ParsedFind {
     skip,
     limit,
     variables,
-  });
+  }, ctx.view);
   return {
     collectionName,
     query,
@@ -73,7 +73,7 @@ export function parseFind(ctx: CommandContext): ParsedFind {
  */
 export const findCommand: CommandHandler = (ctx) => {
   const parsed = parseFind(ctx);
-  const collection = ctx.services.storage.collection(ctx.db, parsed.collectionName);
+  const collection = ctx.view.collection(ctx.db, parsed.collectionName);
   const transform = parsed.projection ? compileFindProjection(parsed.projection, parsed.query) : undefined;
   const batch = ctx.services.cursors.open({
     ns: `${ctx.db}.${parsed.collectionName}`,

@@ -1,6 +1,7 @@
 import { Long, ObjectId } from "bson";
 import type { Document } from "bson";
 import type { EngineServices } from "../engine-services.js";
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from "../sessions/logical-session.js";
 import {
   MAX_BSON_OBJECT_SIZE,
   MAX_MESSAGE_SIZE_BYTES,
@@ -45,7 +46,7 @@ export function helloReply(services: EngineServices, ctx: Pick<CommandContext, "
     maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
     maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
     localTime: new Date(),
-    logicalSessionTimeoutMinutes: 30,
+    logicalSessionTimeoutMinutes: LOGICAL_SESSION_TIMEOUT_MINUTES,
     connectionId: ctx.connection.id,
     minWireVersion: MIN_WIRE_VERSION,
     maxWireVersion: MAX_WIRE_VERSION,

@@ -20,8 +20,7 @@ export const createIndexesCommand: CommandHandler = (ctx) => {
   const name = targetCollection(ctx);
   const requested = arrayArgument(ctx, "indexes");
   if (requested.length === 0) throw new EngineError(ErrorCodes.BadValue, "Must specify at least one index to create");
-  const storage = ctx.services.storage;
-  const collection = storage.collection(ctx.db, name);
+  const collection = ctx.view.collection(ctx.db, name);
   const existing = collection ? [...collection.indexes.values()].map((index) => index.spec) : [];
   const numIndexesBefore = collection ? collection.indexes.size : 1;
   const toCreate: IndexSpec[] = [];

@@ -4,6 +4,7 @@ import type { Collation } from "../query/index.js";
 import type { CommandContext } from "./command-context.js";
 import { collationArgument, documentArgument } from "./command-arguments.js";
 import { applyPipelineOutput } from "./pipeline-output.js";
+import { prepareQuery } from "./query-execution.js";
 
 /**
  * Runs the stages the planner did not take over through the query library's pipeline engine,
@@ -19,8 +20,7 @@ export async function runRemainingStages(
   input: Document[],
   stages: Document[],
 ): Promise<Document[]> {
-  const storage = ctx.services.storage;
-  const collection = collectionName !== undefined ? storage.collection(ctx.db, collectionName) : undefined;
+  const collection = collectionName !== undefined ? ctx.view.collection(ctx.db, collectionName) : undefined;
   const collation = collationArgument(ctx, ctx.command, collection?.defaultCollation) as Collation | undefined;
   const variables = documentArgument(ctx, "let");
   const result = runPipeline(input, stages, {
@@ -35,9 +35,13 @@ export async function runRemainingStages(
   return result.results;
 }
 
-/** A collection's current documents (none when it does not exist), read lazily. */
+/** A collection's documents as the command sees them (none when it does not exist), read lazily. */
 function* documentsOf(ctx: CommandContext, db: string, name: string): Generator<Document, void, undefined> {
-  const collection = ctx.services.storage.collection(db, name);
+  const collection = ctx.view.collection(db, name);
   if (!collection) return;
-  for (const record of collection.records.values()) yield record.doc;
+  if (!ctx.view.overlayFor(collection)) {
+    for (const record of collection.records.values()) yield record.doc;
+    return;
+  }
+  for (const record of prepareQuery(collection, { filter: {} }, ctx.view).run()) yield record.doc;
 }

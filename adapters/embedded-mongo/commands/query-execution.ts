@@ -1,10 +1,12 @@
 import type { Document } from "bson";
 import { compileFilter, compileSort } from "../query/index.js";
 import type { Collation, Matcher } from "../query/index.js";
+import { executePlanThroughOverlay } from "../planner/overlaid-plan-executor.js";
 import { executePlan } from "../planner/plan-executor.js";
 import type { ExecutionStats } from "../planner/plan-executor.js";
 import { planQuery } from "../planner/query-planner.js";
 import type { QueryPlan } from "../planner/query-planner.js";
+import type { ReadView } from "../sessions/read-view.js";
 import type { CollectionData } from "../storage/collection-data.js";
 import type { StoredRecord } from "../storage/stored-record.js";
 
@@ -37,11 +39,14 @@ export interface PreparedQuery {
  * are applied last. Every read path (find, count, distinct, update, delete, findAndModify,
  * explain) goes through here, so they all use indexes the same way.
  *
+ * `view` is whose data is read: a transaction's view overlays its own writes and its snapshot on
+ * what storage yields (see `executePlanThroughOverlay`); without one, storage is read as it is.
+ *
  * @example
- * const query = prepareQuery(collection, {filter: {status: "A"}, sort: {created: -1}, limit: 10});
+ * const query = prepareQuery(collection, {filter: {status: "A"}, sort: {created: -1}, limit: 10}, ctx.view);
  * for (const record of query.run()) ...
  */
-export function prepareQuery(collection: CollectionData | undefined, request: QueryRequest): PreparedQuery {
+export function prepareQuery(collection: CollectionData | undefined, request: QueryRequest, view?: ReadView): PreparedQuery {
   const collation = request.collation ?? (collection?.defaultCollation as Collation | undefined);
   const matcher = compileFilter(request.filter, {
     ...(collation ? { collation } : {}),
@@ -51,7 +56,10 @@ export function prepareQuery(collection: CollectionData | undefined, request: Qu
   const comparator = sort && !("$natural" in sort) ? compileSort(sort, collation) : undefined;
   const plan = planQuery(collection, { filter: request.filter, sort, hint: request.hint, collation });
   const stats: ExecutionStats = { keysExamined: 0, docsExamined: 0 };
-  const blockingSort = comparator !== undefined && !(plan.stage === "IXSCAN" && plan.providesSort) && plan.stage !== "IDHACK";
+  const overlay = collection && view ? view.overlayFor(collection) : undefined;
+  // Overlay documents join the plan's output out of index order: only an in-memory sort orders them.
+  const blockingSort =
+    comparator !== undefined && (overlay !== undefined || (!(plan.stage === "IXSCAN" && plan.providesSort) && plan.stage !== "IDHACK"));
   const matches = (doc: Document): boolean => matcher.matches(doc);
   const skip = request.skip ?? 0;
   const limit = request.limit && request.limit > 0 ? request.limit : Infinity;
@@ -61,7 +69,9 @@ export function prepareQuery(collection: CollectionData | undefined, request: Qu
     stats,
     blockingSort,
     *run() {
-      let source: Iterable<StoredRecord> = executePlan(plan, collection, matches, stats);
+      let source: Iterable<StoredRecord> = overlay
+        ? executePlanThroughOverlay(plan, collection, matches, stats, overlay)
+        : executePlan(plan, collection, matches, stats);
       if (blockingSort) {
         const records = [...source];
         const keyed = records.map((record) => ({ record, key: comparator!.keyOf(record.doc) }));

@@ -1,7 +1,7 @@
 import { Long } from "bson";
 import type { Document } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
-import { equalityKey } from "../query/index.js";
+import type { ResolvedEngineOptions } from "../engine-options.js";
 import { MAX_BSON_OBJECT_SIZE } from "../wire/wire-constants.js";
 import type { CommandHandler } from "./command-context.js";
 import { isPlainDocument } from "./command-arguments.js";
@@ -31,13 +31,13 @@ export const buildInfoCommand: CommandHandler = () => ({
 });
 
 /** Server parameters a client may ask for; `{getParameter: "*"}` returns all. */
-function parameters(cursorTimeoutMillis: number): Document {
+function parameters(options: ResolvedEngineOptions): Document {
   return {
     featureCompatibilityVersion: { version: "7.0" },
     authenticationMechanisms: [],
     requireApiVersion: false,
-    cursorTimeoutMillis: Long.fromNumber(cursorTimeoutMillis),
-    transactionLifetimeLimitSeconds: 60,
+    cursorTimeoutMillis: Long.fromNumber(options.cursorIdleTimeoutMs),
+    transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
     maxTransactionLockRequestTimeoutMillis: 5,
     internalQueryMaxBlockingSortMemoryUsageBytes: 100 * 1024 * 1024,
     logLevel: 0,
@@ -46,7 +46,7 @@ function parameters(cursorTimeoutMillis: number): Document {
 
 /** `getParameter`: `{getParameter: 1, name: 1}` or `{getParameter: "*"}`. */
 export const getParameterCommand: CommandHandler = (ctx) => {
-  const all = parameters(ctx.services.options.cursorIdleTimeoutMs);
+  const all = parameters(ctx.services.options);
   if (ctx.command["getParameter"] === "*" || (isPlainDocument(ctx.command["getParameter"]) && ctx.command["getParameter"]["allParameters"] === true)) {
     return { ...all, ok: 1 };
   }
@@ -62,20 +62,6 @@ export const getParameterCommand: CommandHandler = (ctx) => {
 
 /** `whatsmyuri`: the client's own address as the server sees it. */
 export const whatsMyUriCommand: CommandHandler = (ctx) => ({ you: ctx.connection.remoteAddress, ok: 1 });
-
-/** `endSessions`: sessions are not tracked yet beyond their cursors, which die with them. */
-export const endSessionsCommand: CommandHandler = (ctx) => {
-  const sessions = ctx.command[ctx.name];
-  if (Array.isArray(sessions)) {
-    for (const session of sessions) {
-      if (isPlainDocument(session)) ctx.services.cursors.killSession(equalityKey(session["id"]));
-    }
-  }
-  return { ok: 1 };
-};
-
-/** `refreshSessions`, `killAllSessions`, `killSessions`, `startSession`: nothing to track yet. */
-export const acknowledgeCommand: CommandHandler = () => ({ ok: 1 });
 
 /** `serverStatus`: the minimal shape monitoring tools expect. */
 export const serverStatusCommand: CommandHandler = (ctx) => {
@@ -143,8 +129,3 @@ export const replSetGetStatusCommand: CommandHandler = (ctx) => {
   };
 };
 
-/**
- * `commitTransaction` / `abortTransaction`: the engine has no transaction state yet (a command
- * starting one is refused), so there is never anything to commit or abort.
- */
-export const endTransactionCommand: CommandHandler = () => ({ ok: 1 });

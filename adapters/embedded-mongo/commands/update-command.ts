@@ -80,14 +80,14 @@ function runUpdateStatement(
   if (multi && update.kind === "replacement") {
     throw new EngineError(ErrorCodes.FailedToParse, "multi update is not supported for replacement-style update");
   }
-  const collection = ctx.services.storage.collection(ctx.db, collectionName);
+  const collection = ctx.view.collection(ctx.db, collectionName);
   const query = prepareQuery(collection, {
     filter,
     hint: statement["hint"],
     collation,
     limit: multi ? 0 : 1,
     variables,
-  });
+  }, ctx.view);
   // Snapshot the matches first: updating while scanning an index could revisit moved documents.
   const matched = [...query.run()].map((record) => record.doc);
   if (matched.length === 0) {

@@ -371,7 +371,12 @@ export class Storage {
     pending.push({ op: "c", ns: `${collection.db}.$cmd`, ui: collection.uuid, o });
   }
 
-  private checkValidation(collection: CollectionData, doc: Document, before: Document | undefined, bypass?: boolean): void {
+  /**
+   * Throws DocumentValidationFailure (121) when `doc` fails the collection's validator (honouring
+   * `validationLevel`/`validationAction`). Public so a transaction can judge a write at the
+   * statement that makes it, long before its commit applies it here.
+   */
+  checkValidation(collection: CollectionData, doc: Document, before: Document | undefined, bypass?: boolean): void {
     const validate = collection.validate;
     if (!validate || bypass) return;
     const level = collection.options.validationLevel ?? "strict";
@@ -423,7 +428,13 @@ function sameKeys(index: CollectionIndex, a: IndexKey[], b: IndexKey[]): boolean
   return true;
 }
 
-function compileValidator(validator: Document | undefined): ((doc: Document) => boolean) | undefined {
+/**
+ * Compiles a collection's `validator` (undefined when it has none).
+ *
+ * @example
+ * collection.validate = compileValidator({email: {$type: "string"}});
+ */
+export function compileValidator(validator: Document | undefined): ((doc: Document) => boolean) | undefined {
   if (validator === undefined || Object.keys(validator).length === 0) return undefined;
   const matcher = compileFilter(validator);
   return (doc) => matcher.matches(doc);
