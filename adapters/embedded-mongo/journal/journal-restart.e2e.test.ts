@@ -1,5 +1,5 @@
 import test from "ava";
-import { Decimal128, MongoServerError } from "mongodb";
+import { Decimal128, MongoClient, MongoServerError } from "mongodb";
 import type { CollectionInfo } from "mongodb";
 import mongoose from "mongoose";
 import { mkdtempSync } from "node:fs";
@@ -88,4 +88,37 @@ test("a mongoose app's data, indexes and types survive a clean restart", async (
   const duplicate = await t.throwsAsync(after.Author.create({ email: "ada@example.com", name: "Other" }));
   t.is((duplicate as MongoServerError).code, 11000, "the unique index still enforces");
   await t.throwsAsync(after.Post.create({ author: ada._id, slug: "hello", site: "a" }), { instanceOf: MongoServerError });
+});
+
+test("change-stream history does not survive a restart: a pre-restart resume token gives 286", async (t) => {
+  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-stream-"));
+  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  t.teardown(() => first.stop());
+  const firstClient = await new MongoClient(first.uri).connect();
+  t.teardown(() => firstClient.close());
+  const events = firstClient.db("app").collection("feed");
+  const stream = events.watch();
+  const next = stream.next();
+  await events.insertOne({ n: 1 });
+  const token = (await next)._id;
+  await stream.close();
+  await firstClient.close();
+  await first.stop();
+
+  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  t.teardown(() => second.stop());
+  const client = await new MongoClient(second.uri).connect();
+  t.teardown(() => client.close());
+  const feed = client.db("app").collection("feed");
+  t.is(await feed.countDocuments(), 1);
+  const resumed = feed.watch([], { resumeAfter: token });
+  const error = await t.throwsAsync(resumed.next());
+  t.is((error as MongoServerError).code, 286);
+  await resumed.close();
+  // A new stream works and sees only new events.
+  const fresh = feed.watch();
+  const event = fresh.next();
+  await feed.insertOne({ n: 2 });
+  t.is((await event).operationType, "insert");
+  await fresh.close();
 });

@@ -38,7 +38,8 @@ export interface RecoveryResult {
  * warning; any other damage, a missing segment or an unappliable record is a `JournalError`
  * naming the file and offset — never silently skipped. Leftovers of an interrupted compaction
  * (older snapshots and segments, `.tmp` files) are deleted afterwards. The cluster clock is
- * advanced past the newest replayed timestamp.
+ * advanced past the newest replayed timestamp and the in-memory oplog emptied (change-stream
+ * history does not survive a restart).
  *
  * @example
  * const result = await recoverDataDirectory(engine.storage, dbPath, logger);
@@ -159,6 +160,12 @@ export async function recoverDataDirectory(
     }
   }
   if (latest !== undefined) storage.clock.advanceTo(latest);
+  // Replay went through commit, so the in-memory oplog holds the replayed batches under new
+  // timestamps: they are not events. History restarts empty; anything before now is lost (286).
+  storage.oplog.clear(storage.clock.current());
+  // The first cluster time clients see is strictly after the lost history, so starting a
+  // change stream at it is not mistaken for resuming from before the restart.
+  storage.clock.tick();
 
   // Only now that the state is rebuilt: drop what an interrupted compaction left behind.
   let removed = false;

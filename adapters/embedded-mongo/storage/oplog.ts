@@ -64,6 +64,17 @@ export class Oplog {
     return this.trimmedThroughTs;
   }
 
+  /**
+   * Forgets the whole history as if it had been trimmed through `through`: journal recovery
+   * calls it after replaying (replayed batches are not new events, and carry new timestamps),
+   * so a change stream resuming from before a restart gets ChangeStreamHistoryLost (286).
+   */
+  clear(through: Timestamp): void {
+    this.entries = [];
+    this.start = 0;
+    this.trimmedThroughTs = through;
+  }
+
   latest(): OplogEntry | undefined {
     return this.size > 0 ? this.entries[this.entries.length - 1] : undefined;
   }
