@@ -10,8 +10,12 @@
  */
 import { ObjectId } from "bson";
 import type { Document } from "bson";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
+import type { JournalOptions } from "../adapters/embedded-mongo/journal/journal-options.js";
 
 const DOCS = 100_000;
 const BATCH = 1_000;
@@ -102,5 +106,94 @@ export default async function benchEmbeddedMongo(): Promise<void> {
   } finally {
     await client.close();
     await server.stop();
+  }
+  await benchJournal();
+}
+
+/** Inserts per journal configuration (bounded: a few seconds in all even at 1 ms per fsync). */
+const JOURNAL_SEQUENTIAL = 2_000;
+const JOURNAL_WRITERS = 32;
+const JOURNAL_PER_WRITER = 100;
+const JOURNAL_BATCHES = 20;
+
+interface JournalResult extends Result {
+  /** Committed batches (journal records) per fsync; absent in memory. */
+  readonly recordsPerSync?: number;
+}
+
+/**
+ * What durability costs: single-document inserts through direct engine calls, in memory vs on a
+ * temporary `dbPath` with each journal fsync mode, one writer at a time and 32 concurrent
+ * writers (with and without group commit), plus 1000-document batches.
+ */
+async function benchJournal(): Promise<void> {
+  const logger = { error: console.error, warn: console.warn, info() {}, debug() {} };
+  const directories: string[] = [];
+  const run = async (
+    name: string,
+    journal: JournalOptions | undefined,
+    shape: "sequential" | "concurrent" | "batches",
+  ): Promise<JournalResult> => {
+    let dbPath: string | undefined;
+    if (journal) {
+      dbPath = mkdtempSync(path.join(tmpdir(), "svc-bench-journal-"));
+      directories.push(dbPath);
+    }
+    const server = await startEmbeddedMongo({ logger, dbPath, journal: { compactOnClose: false, ...journal } });
+    const engine = server.engine;
+    try {
+      await engine.runCommand("bench", { insert: "warmup", documents: documentsFor(0, 200) });
+      const stats = (): { records: number; syncs: number } => server.journal?.stats() ?? { records: 0, syncs: 0 };
+      const before = stats();
+      const started = process.hrtime.bigint();
+      let ops = 0;
+      if (shape === "sequential") {
+        for (let i = 0; i < JOURNAL_SEQUENTIAL; i++) await engine.runCommand("bench", { insert: "docs", documents: documentsFor(i, 1) });
+        ops = JOURNAL_SEQUENTIAL;
+      } else if (shape === "concurrent") {
+        await Promise.all(
+          Array.from({ length: JOURNAL_WRITERS }, async (_, writer) => {
+            for (let i = 0; i < JOURNAL_PER_WRITER; i++) {
+              await engine.runCommand("bench", { insert: "docs", documents: documentsFor(writer * JOURNAL_PER_WRITER + i, 1) });
+            }
+          }),
+        );
+        ops = JOURNAL_WRITERS * JOURNAL_PER_WRITER;
+      } else {
+        for (let i = 0; i < JOURNAL_BATCHES; i++) await engine.runCommand("bench", { insert: "docs", documents: documentsFor(i * BATCH, BATCH) });
+        ops = JOURNAL_BATCHES * BATCH;
+      }
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const after = stats();
+      const syncs = after.syncs - before.syncs;
+      return { name, opsPerSecond: ops / seconds, ...(journal && syncs > 0 ? { recordsPerSync: (after.records - before.records) / syncs } : {}) };
+    } finally {
+      await server.stop();
+    }
+  };
+  const print = (result: JournalResult, baseline: Result): void => {
+    const grouping = result.recordsPerSync === undefined ? "" : `   ${result.recordsPerSync.toFixed(1)} records/fsync`;
+    console.log(`${row(result, baseline, "inserts/s")}${grouping}`);
+  };
+  try {
+    console.log(`\n journal: direct single-document inserts, in memory vs journaled to a temporary dbPath`);
+    console.log(` one writer (${JOURNAL_SEQUENTIAL.toLocaleString("en-US")} inserts, each awaited):`);
+    const memory = await run("in memory (baseline)", undefined, "sequential");
+    print(memory, memory);
+    for (const fsync of ["always", "interval", "never"] as const) print(await run(`journal fsync ${fsync}`, { fsync }, "sequential"), memory);
+    console.log(` ${JOURNAL_WRITERS} concurrent writers × ${JOURNAL_PER_WRITER} inserts:`);
+    const memoryConcurrent = await run("in memory (baseline)", undefined, "concurrent");
+    print(memoryConcurrent, memoryConcurrent);
+    const grouped = await run("journal fsync always, group commit", { fsync: "always" }, "concurrent");
+    const alone = await run("journal fsync always, no group commit", { fsync: "always", groupCommit: false }, "concurrent");
+    print(grouped, memoryConcurrent);
+    print(alone, memoryConcurrent);
+    print(grouped, alone);
+    console.log(` insert batches of ${BATCH} documents (${JOURNAL_BATCHES} batches, per document):`);
+    const memoryBatches = await run("in memory (baseline)", undefined, "batches");
+    print(memoryBatches, memoryBatches);
+    print(await run("journal fsync always", { fsync: "always" }, "batches"), memoryBatches);
+  } finally {
+    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
   }
 }
