@@ -26,6 +26,12 @@ export interface EngineServices {
   readonly connectionCount: number;
   /** Deletes expired documents of TTL indexes now; returns how many. */
   sweepTtl(): number;
+  /**
+   * Resolves once every write committed so far is durable (the journal's barrier; at once without
+   * one). Change streams await it before handing out events, which must never show a write a
+   * crash could still lose.
+   */
+  awaitDurability(): Promise<void>;
   /** Runs a command as if sent by `connection` (aggregation sub-operations, tests). */
   runCommand(db: string, command: Document, connection?: ConnectionInfo): Promise<Document>;
 }

@@ -96,6 +96,10 @@ export class Engine implements EngineServices {
     this.durabilityBarrier = barrier;
   }
 
+  awaitDurability(): Promise<void> {
+    return this.durabilityBarrier ? this.durabilityBarrier() : Promise.resolve();
+  }
+
   /** Deletes expired TTL documents now (the timer calls this); returns how many. */
   sweepTtl(): number {
     if (this.closed) return 0;

@@ -225,3 +225,25 @@ test("hostile change stream options fail with the server's codes", async (t) => 
   t.is(await codeOf([{ $group: { _id: "$operationType" } }], {}), 20);
   t.is(await codeOf([], { allChangesForCluster: true }), 72);
 });
+
+test("transactions: a committed transaction's writes appear together at commit, an aborted one's never", async (t) => {
+  const c = client.db(freshDb("txn")).collection("c");
+  await c.insertOne({ n: 0 });
+  const stream = c.watch([], { maxAwaitTimeMS: 20 });
+  t.teardown(() => stream.close());
+  t.is(await stream.tryNext(), null);
+  const session = client.startSession();
+  t.teardown(() => session.endSession());
+  session.startTransaction();
+  await c.insertOne({ n: 1 }, { session });
+  await c.updateOne({ n: 0 }, { $set: { touched: true } }, { session });
+  t.is(await stream.tryNext(), null, "nothing before the commit");
+  await session.commitTransaction();
+  const committed = await take(stream, 2);
+  t.deepEqual(committed.map((change) => change.operationType), ["insert", "update"]);
+  session.startTransaction();
+  await c.insertOne({ n: 2 }, { session });
+  await session.abortTransaction();
+  await c.insertOne({ n: 3 });
+  t.is(((await stream.next()) as Document)["fullDocument"]["n"], 3, "the aborted insert never shows");
+});

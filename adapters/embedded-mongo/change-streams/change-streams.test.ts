@@ -400,3 +400,41 @@ test("$currentOp lists change stream cursors (idle and awaiting) with their orig
   t.is(await failure(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: { bogus: true } }], cursor: {} }), 9);
   t.is(await failure(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: { idleCursors: 1 } }], cursor: {} }), 9);
 });
+
+test("events are handed out only once their writes are durable (the journal's barrier); a failing barrier kills the stream", async (t) => {
+  const engine = engineFor(t);
+  const stream = await watch(engine, "app", "c");
+  let open!: () => void;
+  let fail!: (error: Error) => void;
+  let gate = new Promise<void>((resolve, reject) => ((open = resolve), (fail = reject)));
+  engine.setDurabilityBarrier(() => gate);
+  let answered = false;
+  const waiting = engine.runCommand("app", { getMore: stream.id, collection: "c", maxTimeMS: 60_000 }).then((reply) => ((answered = true), reply));
+  const write = engine.runCommand("app", { insert: "c", documents: [{ _id: 1 }] });
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  t.false(answered, "the event waits for the write to be durable");
+  open();
+  await write;
+  t.is((await waiting)["cursor"]["nextBatch"].length, 1);
+  gate = new Promise<void>((resolve, reject) => ((open = resolve), (fail = reject)));
+  gate.catch(() => undefined);
+  const failing = engine.runCommand("app", { getMore: stream.id, collection: "c", maxTimeMS: 60_000 });
+  const failedWrite = engine.runCommand("app", { insert: "c", documents: [{ _id: 2 }] });
+  fail(new Error("disk full"));
+  await failedWrite;
+  t.is((await failing)["code"], 1);
+  t.is(await failure(engine, "app", { getMore: stream.id, collection: "c", maxTimeMS: 1 }), 43, "the stream's cursor is gone");
+});
+
+test("a batch boundary between a drop and its invalidate loses neither", async (t) => {
+  const engine = engineFor(t);
+  const stream = await watch(engine, "app", "c");
+  await ok(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
+  await ok(engine, "app", { drop: "c" });
+  t.deepEqual(types(await next(engine, stream, { batchSize: 2 })), ["insert", "drop"]);
+  t.deepEqual(stream.token, stream.events[1]!["_id"], "the invalidate is still owed: the token is the drop's");
+  const resumed = await watch(engine, "app", "c", { resumeAfter: stream.token });
+  t.deepEqual(types(resumed.events), ["invalidate"]);
+  t.deepEqual(types(await next(engine, stream)), ["invalidate"]);
+  t.true(stream.id.isZero());
+});

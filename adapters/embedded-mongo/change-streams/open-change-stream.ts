@@ -6,6 +6,7 @@ import type { CommandContext } from "../commands/command-context.js";
 import { collationArgument } from "../commands/command-arguments.js";
 import { assertValidCollectionName } from "../storage/namespace.js";
 import type { Storage } from "../storage/storage.js";
+import { awaitDurableEvents } from "./await-durable-events.js";
 import { ChangeEventBuilder } from "./change-event.js";
 import { scopeCursorNamespace } from "./change-stream-scope.js";
 import type { ChangeStreamScope } from "./change-stream-scope.js";
@@ -25,7 +26,7 @@ import { encodeResumeToken, previousTimestamp } from "./resume-token.js";
  * await engine.runCommand("app", {aggregate: "todos", pipeline: [{$changeStream: {}}], cursor: {}});
  * // {cursor: {firstBatch: [], id: <long>, ns: "app.todos", postBatchResumeToken: {_data: "..."}}, ok: 1}
  */
-export function openChangeStream(ctx: CommandContext, pipeline: readonly Document[], batchSize: number | undefined): Document {
+export async function openChangeStream(ctx: CommandContext, pipeline: readonly Document[], batchSize: number | undefined): Promise<Document> {
   if (ctx.command["autocommit"] === false) {
     throw new EngineError(ErrorCodes.OperationNotSupportedInTransaction, "$changeStream cannot run in a multi-document transaction");
   }
@@ -46,7 +47,7 @@ export function openChangeStream(ctx: CommandContext, pipeline: readonly Documen
     lsid: ctx.lsid,
     originatingCommand: ctx.command,
   });
-  return { cursor: batch, ok: 1 };
+  return { cursor: await awaitDurableEvents(ctx.services, batch), ok: 1 };
 }
 
 /** The stream's scope from the command's namespace, with mongod's checks (72, 73). */

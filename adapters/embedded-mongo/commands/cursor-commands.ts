@@ -3,6 +3,7 @@ import type { Document } from "bson";
 import { bsonTypeName } from "../query/index.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
+import { awaitDurableEvents } from "../change-streams/await-durable-events.js";
 import { arrayArgument, countArgument } from "./command-arguments.js";
 
 /** How long a `getMore` on an awaitData cursor waits for data when it sends no `maxTimeMS`. */
@@ -44,7 +45,7 @@ export const getMoreCommand: CommandHandler = async (ctx) => {
     // awaitData: maxTimeMS is how long to wait for data (mongod's default: one second).
     const maxTimeMS = countArgument(ctx, "maxTimeMS") || DEFAULT_AWAIT_DATA_MS;
     const batch = await cursors.awaitMore(id, `${ctx.db}.${collection}`, batchSize, maxTimeMS, { command: ctx.command, connection: ctx.connection });
-    return { cursor: batch, ok: 1 };
+    return { cursor: await awaitDurableEvents(ctx.services, batch), ok: 1 };
   }
   const batch = cursors.getMore(id, `${ctx.db}.${collection}`, batchSize);
   return { cursor: batch, ok: 1 };
