@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
-import type { JournalOptions } from "../adapters/embedded-mongo/journal/journal-options.js";
+import type { JournalOptions } from "../adapters/embedded-mongo/index.js";
 
 const DOCS = 100_000;
 const BATCH = 1_000;

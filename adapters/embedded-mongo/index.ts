@@ -13,3 +13,6 @@ export type { EngineOptions } from "./engine-options.js";
 export type { EngineLogger } from "./engine-logger.js";
 export { EngineError, ErrorCodes } from "./engine-error.js";
 export type { OplogEntry, WriteBatch, WriteOp } from "./storage/write-ops.js";
+export { JournalError, JournalErrorCodes } from "./journal/journal-error.js";
+export type { Journal, JournalStats } from "./journal/journal.js";
+export type { JournalFsyncMode, JournalOptions } from "./journal/journal-options.js";
