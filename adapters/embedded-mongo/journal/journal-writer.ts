@@ -109,7 +109,8 @@ export class JournalWriter {
 
   /** Queues one record (never throws: it runs inside a commit whose effects already happened). */
   append(record: Buffer): void {
-    if (this.closed) return;
+    // After a failure nothing more can be made durable (every flush rejects): do not pile up.
+    if (this.closed || this.failure) return;
     this.queue.push(record);
     this.appended += 1;
     this.stats.records += 1;
