@@ -107,6 +107,11 @@ export class JournalWriter {
     return new JournalWriter(directory, handle, generation, size, options, onSegmentFull);
   }
 
+  /** True once a write or fsync failed (every later flush rejects). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** Queues one record (never throws: it runs inside a commit whose effects already happened). */
   append(record: Buffer): void {
     // After a failure nothing more can be made durable (every flush rejects): do not pile up.
@@ -260,9 +265,11 @@ export class JournalWriter {
     await this.handle.datasync();
     this.stats.syncs += 1;
     await this.handle.close();
+    // From here on, a failure is about the new segment (and there is no old handle to close).
+    this.generation = generation;
+    this.segmentBytes = 0;
     const { handle, size } = await openSegment(this.directory, generation);
     this.handle = handle;
-    this.generation = generation;
     this.segmentBytes = size;
   }
 

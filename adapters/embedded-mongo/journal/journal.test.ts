@@ -1,7 +1,7 @@
 import test from "ava";
 import { Decimal128, Double, EJSON, Int32, Long, ObjectId } from "bson";
 import type { Document } from "bson";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Engine } from "../engine.js";
@@ -342,4 +342,22 @@ test("TTL deletes made by the background sweeper are journaled", async (t) => {
   await first.stop();
   const second = await start(t, dbPath);
   t.deepEqual(idsOf(second.engine, "app", "sessions"), [2]);
+});
+
+// /dev/full fails every write with ENOSPC: a segment linked to it stands for a full disk.
+const fullDevice = existsSync("/dev/full") ? test : test.skip;
+fullDevice("after a journal write fails, writes are answered with an error and reads go on", async (t) => {
+  const dbPath = dataDirectory();
+  const logged: string[] = [];
+  const running = await start(t, dbPath, { logger: { ...silent, error: (message: string) => logged.push(message) }, journal: { compactOnClose: false } });
+  await ok(running.engine, "app", { insert: "c", documents: [{ _id: 1 }] });
+  symlinkSync("/dev/full", segmentPath(dbPath, 2));
+  const compaction = await t.throwsAsync(running.journal!.compact(), { instanceOf: JournalError });
+  t.is(compaction.code, JournalErrorCodes.WriteFailed);
+  const reply = await running.engine.runCommand("app", { insert: "c", documents: [{ _id: 2 }] });
+  t.is(reply["ok"], 0, "the write was not acknowledged");
+  t.regex(String(reply["errmsg"]), /durable/);
+  t.true(logged.some((message) => message.includes("durability barrier failed")));
+  const found = await ok(running.engine, "app", { find: "c", filter: { _id: 1 } });
+  t.is(found["cursor"].firstBatch.length, 1);
 });

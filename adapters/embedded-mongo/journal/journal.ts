@@ -111,10 +111,16 @@ export class Journal {
     this.closed = true;
     try {
       await this.compacting?.catch(() => {});
-      if (this.options.compactOnClose && this.dirty) await this.compact();
+      if (this.options.compactOnClose && this.dirty && !this.writer.failed) await this.compact();
     } finally {
       this.unsubscribe();
-      await this.writer.close();
+      try {
+        await this.writer.close();
+      } catch (error) {
+        // Already reported to every write since (their replies were errors): the directory holds
+        // exactly what was acknowledged, and the next start-up recovers it.
+        this.logger.error("embedded-mongo: the journal was closed after a write failure", error);
+      }
     }
   }
 
