@@ -1,0 +1,195 @@
+import test from "ava";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { MongoClient } from "mongodb";
+import mongoose from "mongoose";
+import { Server } from "socket.io";
+import { io as connect, type Socket } from "socket.io-client";
+import request from "supertest";
+import { stopTestDatabase } from "../../hosts/testing.js";
+import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { featureFlagsPlugin } from "./feature-flags-plugin.js";
+import { featureFlagModel } from "./feature-flag-model.js";
+import { FlagCache } from "./flag-cache.js";
+
+// Change detection through the flags' change stream (the default), live updates over socket.io,
+// and recovery when the server kills the stream's cursor. One app for the file; tests use their
+// own flag keys.
+
+const PASSWORD = "correct horse battery staple";
+const io = new Server();
+const socketServer = createServer();
+io.attach(socketServer);
+const plugin = featureFlagsPlugin({ openFeatureDomain: "flag-live-updates-test", liveUpdates: { socketIoServer: () => io } });
+
+let stopApp: (() => Promise<void> | void) | undefined;
+const shared = (async () => {
+  const built = await authTestApp({ teardown: (fn) => void (stopApp = fn) }, {}, {}, (app) => app.register(plugin));
+  await new Promise<void>((resolve) => socketServer.listen(0, "127.0.0.1", resolve));
+  return { ...built, socketUrl: `http://127.0.0.1:${(socketServer.address() as AddressInfo).port}` };
+})();
+
+const sockets: Socket[] = [];
+test.after.always(async () => {
+  for (const socket of sockets) socket.disconnect();
+  io.close();
+  await stopApp?.();
+  await stopTestDatabase();
+});
+
+async function signup(admin = false) {
+  const { http } = await shared;
+  const email = uniqueEmail(admin ? "admin" : "user");
+  const response = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
+  if (admin) await TestUser.updateOne({ email }, { admin: true });
+  return response.body.data.token as string;
+}
+
+let keyCounter = 0;
+const uniqueKey = (label: string) => `${label}-${process.pid}-${++keyCounter}`;
+
+/** A connected socket.io client that records every event it receives. */
+async function client(token?: string): Promise<{ socket: Socket; events: Array<[string, unknown]>; next: (name: string, where?: (payload: unknown) => boolean) => Promise<unknown> }> {
+  const { socketUrl } = await shared;
+  const socket = connect(socketUrl, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false });
+  sockets.push(socket);
+  const events: Array<[string, unknown]> = [];
+  const waiters: Array<{ name: string; where: (payload: unknown) => boolean; resolve: (payload: unknown) => void }> = [];
+  socket.onAny((name: string, payload: unknown) => {
+    events.push([name, payload]);
+    for (const waiter of [...waiters]) {
+      if (waiter.name === name && waiter.where(payload)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(payload);
+      }
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  const next = (name: string, where: (payload: unknown) => boolean = () => true) => {
+    const seen = events.find(([event, payload]) => event === name && where(payload));
+    return seen ? Promise.resolve(seen[1]) : new Promise<unknown>((resolve) => waiters.push({ name, where, resolve }));
+  };
+  return { socket, events, next };
+}
+
+const isKey = (key: string) => (payload: unknown) => (payload as { key?: string }).key === key;
+
+test.serial("a flag change reaches authenticated sockets and not anonymous ones", async (t) => {
+  const { http } = await shared;
+  const admin = await signup(true);
+  const member = await client(await signup());
+  const anonymous = await client();
+  await member.next("featureFlagsSubscribed");
+
+  const key = uniqueKey("live");
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "Live", type: "boolean", enabled: true }).expect(201);
+  t.deepEqual(await member.next("featureFlagsChanged", isKey(key)), { key });
+
+  // Per-socket delivery is ordered: once the anonymous socket sees a marker sent after the flag
+  // event, it would already have seen the flag event too, had it been sent to it.
+  io.emit("marker");
+  await anonymous.next("marker");
+  t.deepEqual(anonymous.events.filter(([name]) => name === "featureFlagsChanged"), []);
+});
+
+test.serial("a socket with a bad token is not admitted to live updates", async (t) => {
+  const { http } = await shared;
+  const admin = await signup(true);
+  const forged = await client("not-a-real-token");
+  const key = uniqueKey("forged");
+  const member = await client(await signup());
+  await member.next("featureFlagsSubscribed");
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "F", type: "boolean" }).expect(201);
+  await member.next("featureFlagsChanged", isKey(key));
+  io.emit("marker");
+  await forged.next("marker");
+  t.deepEqual(forged.events.filter(([name]) => name !== "marker"), []);
+});
+
+test.serial("the cache follows the change stream: updates and deletes show up without polling", async (t) => {
+  const { http } = await shared;
+  const admin = await signup(true);
+  const user = await signup();
+  const watcher = await client(await signup());
+  await watcher.next("featureFlagsSubscribed");
+  t.is(plugin.cache()!.mode, "stream");
+
+  const key = uniqueKey("follow");
+  const created = await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "Follow", type: "boolean", enabled: true }).expect(201);
+  await watcher.next("featureFlagsChanged", isKey(key));
+  const configuration = async () => (await request(http).get("/feature-flags/flagConfiguration").set("Authorization", `Bearer ${user}`).expect(200)).body.data;
+  t.is((await configuration())[key]?.defaultVariant, "on");
+
+  const id = created.body.data.id ?? created.body.data._id;
+  const changed = watcher.events.length;
+  await request(http).patch(`/feature-flags/flags/${id}`).set("Authorization", `Bearer ${admin}`).send({ enabled: false }).expect(200);
+  await watcher.next("featureFlagsChanged", (payload) => isKey(key)(payload) && watcher.events.length > changed);
+  t.false(key in (await configuration()), "disabled flags leave the configuration");
+
+  await request(http).delete(`/feature-flags/flags/${id}`).set("Authorization", `Bearer ${admin}`).expect(204);
+  await t.notThrowsAsync(() => watcher.next("featureFlagsChanged", isKey(key)));
+  t.is(plugin.cache()!.get(key), undefined);
+});
+
+/** Kills the server-side cursors of every change stream on `ns`, as one would on a real MongoDB. */
+async function killChangeStreamCursors(client: MongoClient, ns: string): Promise<number> {
+  const ops = await client
+    .db("admin")
+    .aggregate([
+      { $currentOp: { idleCursors: true, allUsers: true } },
+      { $match: { ns, "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } },
+    ])
+    .toArray();
+  for (const op of ops) {
+    const dot = (op.ns as string).indexOf(".");
+    await client.db(op.ns.slice(0, dot)).command({ killCursors: op.ns.slice(dot + 1), cursors: [op.cursor.cursorId] });
+  }
+  return ops.length;
+}
+
+test.serial("when the engine kills the change stream's cursor, the cache recovers and loses no change", async (t) => {
+  const { http } = await shared;
+  const admin = await signup(true);
+  const watcher = await client(await signup());
+  await watcher.next("featureFlagsSubscribed");
+  const ns = `${mongoose.connection.name}.${featureFlagModel().collection.collectionName}`;
+  const killed = await killChangeStreamCursors(mongoose.connection.getClient(), ns);
+  t.true(killed >= 1, "the flag cache's change stream cursor was found and killed");
+
+  const key = uniqueKey("after-kill");
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "After kill", type: "boolean", enabled: true }).expect(201);
+  t.deepEqual(await watcher.next("featureFlagsChanged", isKey(key)), { key });
+  t.truthy(plugin.cache()!.get(key));
+  t.is(plugin.cache()!.mode, "stream");
+
+  // And it keeps following: a second kill, a second change.
+  await killChangeStreamCursors(mongoose.connection.getClient(), ns);
+  const second = uniqueKey("second-kill");
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key: second, name: "Again", type: "boolean" }).expect(201);
+  t.deepEqual(await watcher.next("featureFlagsChanged", isKey(second)), { key: second });
+});
+
+test.serial("a change stream that fails outright is reopened from its resume token, and nothing made meanwhile is lost", async (t) => {
+  await shared;
+  const logged: string[] = [];
+  const logger = { debug() {}, info: (m: string) => void logged.push(m), warn: (m: string) => void logged.push(m), error: (m: string) => void logged.push(m) };
+  const changes: string[] = [];
+  const cache = new FlagCache({ model: featureFlagModel(), logger, retryDelayMs: 5, onChange: (keys) => void changes.push(...keys) });
+  await cache.start();
+  t.teardown(() => cache.stop());
+
+  // What a real server's CursorKilled (237) does to the driver: the stream errors and closes.
+  await (cache as unknown as { stream: { close(): Promise<void> } }).stream.close();
+  const key = uniqueKey("reopened");
+  await featureFlagModel().create({ key, name: "Made while broken", type: "boolean", enabled: true });
+
+  for (let attempt = 0; attempt < 1000 && !cache.get(key); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.truthy(cache.get(key), "the flag created while the stream was broken is in the cache");
+  t.true(changes.includes(key));
+  t.true(logged.some((line) => /change stream failed, reopening/.test(line)));
+  t.true(logged.some((line) => /change stream reopened/.test(line)));
+  t.is(cache.mode, "stream");
+});
