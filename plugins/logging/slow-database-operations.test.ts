@@ -35,6 +35,13 @@ test("failed and getMore operations name their collection; heartbeats are ignore
   t.like(capture.lines[0], { collection: "events", operation: "getMore", failed: true });
 });
 
+test("awaitData getMores (change streams waiting for events) are not slow operations", (t) => {
+  const { capture, client } = setup(1000);
+  client.emit("commandStarted", { requestId: 3, commandName: "getMore", databaseName: "app", command: { getMore: 9n, collection: "featureflags", maxTimeMS: 1000 } });
+  client.emit("commandSucceeded", { requestId: 3, commandName: "getMore", duration: 1004 });
+  t.is(capture.lines.length, 0);
+});
+
 test("stopping removes the listeners", (t) => {
   const { client, stop } = setup(10);
   stop();

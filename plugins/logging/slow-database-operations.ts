@@ -45,7 +45,7 @@ export function monitorSlowDatabaseOperations(source: CommandEventSource, option
   const resolveLogger = typeof options.logger === "function" ? options.logger : () => options.logger as SvcLogger;
   const pending = new Map<number, { collection?: string; databaseName: string; context?: RequestContext }>();
   const started = (event: CommandStartedEvent) => {
-    if (IGNORED.has(event.commandName)) return;
+    if (IGNORED.has(event.commandName) || isAwaitDataWait(event)) return;
     pending.set(event.requestId, {
       collection: collectionOf(event),
       databaseName: event.databaseName,
@@ -80,6 +80,15 @@ export function monitorSlowDatabaseOperations(source: CommandEventSource, option
     source.off("commandFailed", failedListener);
     pending.clear();
   };
+}
+
+/**
+ * A `getMore` carrying `maxTimeMS` is how drivers wait on a tailable/awaitData cursor (change
+ * streams, e.g. the feature-flag cache): it is meant to block until data or the timeout, so its
+ * duration says nothing about the database's speed.
+ */
+function isAwaitDataWait(event: CommandStartedEvent): boolean {
+  return event.commandName === "getMore" && event.command.maxTimeMS !== undefined;
 }
 
 function collectionOf(event: CommandStartedEvent): string | undefined {
