@@ -4,6 +4,7 @@ import type { ChangeStream, ChangeStreamDocument, Document, ResumeToken } from "
 import mongoose from "mongoose";
 import { startEmbeddedMongo } from "../index.js";
 import type { RunningEmbeddedMongo } from "../index.js";
+import { killChangeStreamCursors } from "../../../test/support/kill-change-stream-cursors.js";
 
 // Change streams through the unmodified driver and mongoose, over the wire: the three watch()
 // levels, every event type, each resume option, postBatchResumeToken, history loss, and the
@@ -30,26 +31,6 @@ async function take<T extends Document>(stream: ChangeStream<T>, n: number): Pro
   const out: ChangeStreamDocument<T>[] = [];
   while (out.length < n) out.push(await stream.next());
   return out;
-}
-
-/**
- * Kills the server-side cursor of every change stream on `ns`, exactly as a test would on a real
- * MongoDB: find it with `$currentOp` (idle or awaiting) and `killCursors` it by id.
- * (The recipe of docs/embedded-mongo.md.)
- */
-async function killChangeStreamCursors(mongo: MongoClient, ns: string): Promise<number> {
-  const ops = await mongo
-    .db("admin")
-    .aggregate([
-      { $currentOp: { idleCursors: true, allUsers: true } },
-      { $match: { ns, "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } },
-    ])
-    .toArray();
-  for (const op of ops) {
-    const dot = op["ns"].indexOf(".");
-    await mongo.db(op["ns"].slice(0, dot)).command({ killCursors: op["ns"].slice(dot + 1), cursors: [op["cursor"]["cursorId"]] });
-  }
-  return ops.length;
 }
 
 test("collection.watch(): insert, update, replace, delete, drop and invalidate", async (t) => {

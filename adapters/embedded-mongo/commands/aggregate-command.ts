@@ -65,6 +65,8 @@ export const aggregateCommand: CommandHandler = async (ctx) => {
     source: results[Symbol.iterator](),
     batchSize,
     sessionKey: ctx.lsid ? equalityKey(ctx.lsid["id"]) : undefined,
+    lsid: ctx.lsid,
+    originatingCommand: ctx.command,
   });
   return { cursor: batch, ok: 1 };
 };
