@@ -118,6 +118,8 @@ test("renames: the event names both namespaces, invalidates source and target st
   const source = await watch(engine, "app", "a");
   const target = await watch(engine, "app", "b");
   const database = await watch(engine, "app", 1);
+  const expanded = await watch(engine, "app", 1, { showExpandedEvents: true });
+  const targetUuid = engine.storage.collection("app", "b")!.uuid;
   await ok(engine, "admin", { renameCollection: "app.a", to: "app.b", dropTarget: true });
   for (const stream of [source, target]) {
     await next(engine, stream);
@@ -129,6 +131,9 @@ test("renames: the event names both namespaces, invalidates source and target st
   await next(engine, database);
   t.deepEqual(types(database.events), ["rename"], "the dropped target is part of the rename, not a drop event");
   t.false(database.id.isZero(), "a database stream survives renames");
+  await next(engine, expanded);
+  t.deepEqual(types(expanded.events), ["rename"]);
+  t.deepEqual(expanded.events[0]!["operationDescription"], { to: { db: "app", coll: "b" }, dropTarget: deserialize(serialize({ u: targetUuid }))["u"] });
 });
 
 test("database and cluster streams: every collection, dropDatabase (invalidating only the database stream), internal databases skipped", async (t) => {

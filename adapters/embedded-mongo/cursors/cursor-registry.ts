@@ -68,10 +68,14 @@ const EMPTY_SOURCE: Iterator<CursorItem, unknown, undefined> = { next: () => ({ 
  * results remain; `getMore` continues it. Batches stop at `batchSize` documents or 16 MiB of
  * documents (at least one document always goes out). Idle cursors are reaped by `sweep()`
  * (called from a timer) and also treated as gone on access, so timeouts are exact in tests.
+ * Tailable awaitData cursors (change streams: `openTailable`/`awaitMore`) stay open while their
+ * source lives and let a `getMore` wait for data; a cursor being waited on is never idle.
  *
  * @example
  * const reply = registry.open({ns, source, batchSize: 2});           // firstBatch, id
  * registry.getMore(reply.id, ns, undefined);                         // nextBatch
+ * const stream = registry.openTailable({ns, tailable: changeStreamSource});
+ * await registry.awaitMore(stream.id, ns, undefined, 1000, {command, connection}); // waits ≤ 1 s
  */
 export class CursorRegistry {
   private readonly cursors = new Map<string, ServerCursor>();
