@@ -90,7 +90,23 @@ export function readRecord(buffer: Buffer, offset: number): RecordRead {
  */
 export function findValidRecordAfter(buffer: Buffer, offset: number): number | undefined {
   for (let candidate = offset + 1; candidate + RECORD_HEADER_BYTES + MIN_PAYLOAD_BYTES <= buffer.length; candidate++) {
-    if (readRecord(buffer, candidate).status === "ok") return candidate;
+    if (plausibleRecordStart(buffer, candidate) && readRecord(buffer, candidate).status === "ok") return candidate;
   }
   return undefined;
+}
+
+/**
+ * Cheap structural checks before a checksum: the record fits in the buffer and its payload opens
+ * with a well-formed BSON document (sane length, NUL terminator, a valid first element type).
+ * Scanning the inside of a large torn record byte by byte would otherwise checksum megabytes at
+ * every offset whose bytes happen to look like a length.
+ */
+function plausibleRecordStart(buffer: Buffer, offset: number): boolean {
+  const length = buffer.readUInt32LE(offset);
+  if (length < MIN_PAYLOAD_BYTES || offset + RECORD_HEADER_BYTES + length > buffer.length) return false;
+  const payload = offset + RECORD_HEADER_BYTES;
+  const first = buffer.readInt32LE(payload);
+  if (first < MIN_PAYLOAD_BYTES || first > length || buffer[payload + first - 1] !== 0) return false;
+  const type = buffer[payload + 4]!;
+  return type === 0 || (type >= 0x01 && type <= 0x13) || type === 0x7f || type === 0xff;
 }
