@@ -46,11 +46,11 @@ export interface RunningEmbeddedMongo {
 
 /**
  * Rebuilds the retryable-write table from replayed batches (their entries carry `lsid` and
- * `txnNumber`). HOOK: the sessions work (`sessions/`) has no such function yet; when it does,
- * return it here so recovery feeds it every replayed batch.
+ * `txnNumber`): a retry that reaches the restarted engine gets its original result instead of
+ * writing twice, and a commitTransaction retry of a recovered transaction answers ok.
  */
-function retryableWriteRecovery(_engine: Engine): ReplayedBatchListener | undefined {
-  return undefined;
+function retryableWriteRecovery(engine: Engine): ReplayedBatchListener | undefined {
+  return (entries) => engine.sessions.replayCommittedBatch(entries);
 }
 
 /**

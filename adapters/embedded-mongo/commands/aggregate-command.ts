@@ -1,5 +1,4 @@
 import type { Document } from "bson";
-import { equalityKey } from "../query/index.js";
 import { optionNumber } from "../bson-number.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CursorItem } from "../cursors/server-cursor.js";
@@ -64,7 +63,7 @@ export const aggregateCommand: CommandHandler = async (ctx) => {
     ns,
     source: results[Symbol.iterator](),
     batchSize,
-    sessionKey: ctx.lsid ? equalityKey(ctx.lsid["id"]) : undefined,
+    sessionKey: ctx.session?.cursorKey,
     lsid: ctx.lsid,
     originatingCommand: ctx.command,
   });

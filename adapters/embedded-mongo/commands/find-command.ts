@@ -1,5 +1,4 @@
 import type { Document } from "bson";
-import { equalityKey } from "../query/index.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
 import { collationArgument, countArgument, documentArgument, flagArgument, targetCollection } from "./command-arguments.js";
@@ -83,7 +82,7 @@ export const findCommand: CommandHandler = (ctx) => {
     batchSize: parsed.batchSize,
     singleBatch: parsed.singleBatch,
     collection,
-    sessionKey: ctx.lsid ? equalityKey(ctx.lsid["id"]) : undefined,
+    sessionKey: ctx.session?.cursorKey,
     noTimeout: parsed.noCursorTimeout,
   });
   return { cursor: batch, ok: 1 };

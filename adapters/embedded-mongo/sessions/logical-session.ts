@@ -1,4 +1,5 @@
 import type { Document, Long } from "bson";
+import { equalityKey } from "../query/index.js";
 import type { RetryableWriteRecord } from "./retryable-write-record.js";
 import type { Transaction } from "./transaction.js";
 
@@ -23,10 +24,17 @@ export class LogicalSession {
   /** The executed retryable write of `txnNumber`, if that number is a retryable write's. */
   retryableWrite: RetryableWriteRecord | undefined = undefined;
 
+  private cursorKeyCache: string | undefined = undefined;
+
   constructor(
-    /** `equalityKey(lsid.id)`: the table key, also the `sessionKey` of the session's cursors. */
+    /** `sessionKeyOf(lsid)`: the table key (cursors carry `cursorKey` instead). */
     readonly key: string,
     readonly lsid: Document,
     public lastUse: number,
   ) {}
+
+  /** `equalityKey(lsid.id)`: the `sessionKey` of the session's cursors (computed once per session). */
+  get cursorKey(): string {
+    return (this.cursorKeyCache ??= equalityKey(this.lsid["id"]));
+  }
 }

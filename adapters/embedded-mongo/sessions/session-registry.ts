@@ -6,6 +6,7 @@ import type { EngineLogger } from "../engine-logger.js";
 import type { Storage } from "../storage/storage.js";
 import type { OplogEntry } from "../storage/write-ops.js";
 import { LogicalSession } from "./logical-session.js";
+import { sessionKeyOf } from "./session-key.js";
 import { liveReadView } from "./read-view.js";
 import type { ReadView } from "./read-view.js";
 import { retryReply } from "./retryable-write-record.js";
@@ -90,7 +91,7 @@ export class SessionRegistry {
 
   /** The session of `lsid`, created on first use; marks it used now. */
   touch(lsid: Document): LogicalSession {
-    const key = equalityKey(lsid["id"]);
+    const key = sessionKeyOf(lsid);
     const now = this.now();
     let session = this.sessions.get(key);
     if (session === undefined) {
@@ -261,10 +262,10 @@ export class SessionRegistry {
   /** `endSessions` / `killSessions`: aborts the sessions' transactions, kills their cursors, forgets them. */
   end(lsids: readonly Document[]): void {
     for (const lsid of lsids) {
-      const key = equalityKey(lsid["id"]);
+      const key = sessionKeyOf(lsid);
       const session = this.sessions.get(key);
       if (session) this.endSession(session, "its session was ended");
-      else this.cursors.killSession(key);
+      else this.cursors.killSession(equalityKey(lsid["id"]));
     }
   }
 
@@ -308,7 +309,7 @@ export class SessionRegistry {
 
   private endSession(session: LogicalSession, reason: string): void {
     if (session.transaction) this.abort(session.transaction, reason);
-    this.cursors.killSession(session.key);
+    this.cursors.killSession(session.cursorKey);
     this.sessions.delete(session.key);
   }
 
