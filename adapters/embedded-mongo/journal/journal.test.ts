@@ -1,5 +1,5 @@
 import test from "ava";
-import { Decimal128, Double, EJSON, Int32, Long, ObjectId } from "bson";
+import { Decimal128, Double, EJSON, Int32, Long, ObjectId, UUID } from "bson";
 import type { Document } from "bson";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -360,4 +360,21 @@ fullDevice("after a journal write fails, writes are answered with an error and r
   t.true(logged.some((message) => message.includes("durability barrier failed")));
   const found = await ok(running.engine, "app", { find: "c", filter: { _id: 1 } });
   t.is(found["cursor"].firstBatch.length, 1);
+});
+
+test("retryable writes journaled before a crash are recognised after the restart (not applied twice)", async (t) => {
+  const dbPath = dataDirectory();
+  const lsid = { id: new UUID() };
+  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  await ok(first.engine, "app", { insert: "c", documents: [{ _id: 1, n: new Int32(1) }], lsid, txnNumber: Long.fromNumber(1) });
+  await ok(first.engine, "app", { findAndModify: "c", query: { _id: 1 }, update: { $inc: { n: new Int32(1) } }, lsid, txnNumber: Long.fromNumber(2) });
+  await first.stop();
+
+  const second = await start(t, dbPath);
+  // The driver retries the findAndModify it never got an answer for: same lsid and txnNumber.
+  const retried = await ok(second.engine, "app", { findAndModify: "c", query: { _id: 1 }, update: { $inc: { n: new Int32(1) } }, lsid, txnNumber: Long.fromNumber(2) });
+  t.is(Number(retried["value"]?.n), 1, "answered with the pre-image replay found, as the original reply was");
+  t.is(Number(second.engine.storage.collection("app", "c")!.findById(1)!.doc["n"]), 2, "not incremented twice");
+  await ok(second.engine, "app", { insert: "c", documents: [{ _id: 2 }], lsid, txnNumber: Long.fromNumber(3) });
+  t.is(second.engine.storage.collection("app", "c")!.count, 2, "later txnNumbers run normally");
 });

@@ -1,4 +1,4 @@
-import type { Timestamp } from "bson";
+import type { Document, Timestamp } from "bson";
 import { open, unlink } from "node:fs/promises";
 import { optionNumber } from "../bson-number.js";
 import type { EngineLogger } from "../engine-logger.js";
@@ -11,11 +11,18 @@ import { RecordFileReader } from "./record-file-reader.js";
 import { entryToWriteOp } from "./replay-entry.js";
 import { loadSnapshot } from "./snapshot-loader.js";
 
+/** A replayed entry, with the pre-image replay found for updates and deletes. */
+export interface RecoveredEntry extends JournalEntry {
+  readonly preImage?: Document;
+}
+
 /**
  * Called once per replayed batch with its journaled entries, original `ts`, `lsid` and
- * `txnNumber` included: the seam where the retryable-write table is rebuilt after a restart.
+ * `txnNumber` included, plus the pre-image of updates and deletes (which the journal does not
+ * store: it is the document replay found in place): the seam where the retryable-write table is
+ * rebuilt after a restart (a retried `findAndModify` answers with the pre-image).
  */
-export type ReplayedBatchListener = (entries: readonly JournalEntry[]) => void;
+export type ReplayedBatchListener = (entries: readonly RecoveredEntry[]) => void;
 
 /** What recovery found and did. */
 export interface RecoveryResult {
@@ -120,22 +127,25 @@ export async function recoverDataDirectory(
         } catch (error) {
           throw fail(JournalErrorCodes.Corrupt, (error as Error).message, error);
         }
+        const recovered: RecoveredEntry[] = [];
         for (const entry of entries) {
           if (latest !== undefined && entry.ts.compare(latest) <= 0) {
             throw fail(JournalErrorCodes.Corrupt, `timestamps go backwards (${entry.ts.toString()} after ${latest.toString()})`);
           }
           latest = entry.ts;
           try {
+            const op = entryToWriteOp(storage, entry);
             storage.commit({
-              ops: [entryToWriteOp(storage, entry)],
+              ops: [op],
               ...(entry.lsid !== undefined ? { lsid: entry.lsid } : {}),
               ...(entry.txnNumber !== undefined ? { txnNumber: entry.txnNumber } : {}),
             });
+            recovered.push(op.op === "update" || op.op === "delete" ? { ...entry, preImage: op.before } : entry);
           } catch (error) {
             throw fail(JournalErrorCodes.Unreplayable, `cannot re-apply ${entry.op} on ${entry.ns}: ${(error as Error).message}`, error);
           }
         }
-        onReplayedBatch?.(entries);
+        onReplayedBatch?.(recovered);
         replayedBatches += 1;
         replayedEntries += entries.length;
         replayedBytes += record.payload.length;
