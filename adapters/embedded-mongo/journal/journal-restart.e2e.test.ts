@@ -122,3 +122,41 @@ test("change-stream history does not survive a restart: a pre-restart resume tok
   t.is((await event).operationType, "insert");
   await fresh.close();
 });
+
+test("a committed transaction is journaled as one batch and replayed in order; an aborted one leaves nothing", async (t) => {
+  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-txn-"));
+  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  t.teardown(() => first.stop());
+  const client = await new MongoClient(first.uri).connect();
+  t.teardown(() => client.close());
+  const accounts = client.db("bank").collection<{ _id: string; balance: number; opened?: boolean }>("accounts");
+  await accounts.insertOne({ _id: "a", balance: 100 });
+  const recordsBefore = first.journal!.stats().records;
+  await client.withSession((session) =>
+    session.withTransaction(async () => {
+      await accounts.insertOne({ _id: "b", balance: 0 }, { session });
+      await accounts.updateOne({ _id: "b" }, { $inc: { balance: 40 }, $set: { opened: true } }, { session });
+      await accounts.updateOne({ _id: "a" }, { $inc: { balance: -40 } }, { session });
+    }),
+  );
+  t.is(first.journal!.stats().records - recordsBefore, 1, "the whole transaction is one journal record");
+  const aborted = client.startSession();
+  aborted.startTransaction();
+  await accounts.insertOne({ _id: "never", balance: 1 }, { session: aborted });
+  await aborted.abortTransaction();
+  await aborted.endSession();
+  await client.close();
+  await first.stop();
+
+  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  t.teardown(() => second.stop());
+  const docs = [...second.engine.storage.collection("bank", "accounts")!.records.values()].map((record) => ({
+    _id: record.doc["_id"],
+    balance: Number(record.doc["balance"]),
+    opened: record.doc["opened"],
+  }));
+  t.deepEqual(docs, [
+    { _id: "a", balance: 60, opened: undefined },
+    { _id: "b", balance: 40, opened: true },
+  ]);
+});
