@@ -71,7 +71,7 @@ export function settleTransactionStatement(registry: SessionRegistry, transactio
   }
   const cursor = reply["cursor"];
   if (cursor instanceof CursorBatch && !cursor.id.isZero() && transaction.state === "inProgress") {
-    transaction.cursorIds.push(cursor.id);
+    if (!transaction.cursorIds.some((id) => id.equals(cursor.id))) transaction.cursorIds.push(cursor.id);
   }
   return reply;
 }

@@ -82,6 +82,12 @@ export class Transaction {
   private readonly catalogChanged = new Set<string>();
   private readonly overlays = new Map<string, DocumentOverlay>();
   private readonly indexKeys = new WeakMap<CollectionIndex, WeakMap<Document, IndexKey[]>>();
+  /**
+   * Per namespace and unique index (without collation): which of this transaction's documents
+   * hold each key (`equalityKey` of the key), so a bulk insert checks uniqueness in O(1) per key
+   * instead of against every document written before it. Built on first use, then maintained.
+   */
+  private readonly ownKeys = new Map<string, Map<CollectionIndex, Map<string, Set<string>>>>();
 
   constructor(init: TransactionInit) {
     this.txnNumber = init.txnNumber;
@@ -151,6 +157,7 @@ export class Transaction {
     this.shadow.clear();
     this.created.clear();
     this.overlays.clear();
+    this.ownKeys.clear();
   }
 
   private collectionFor(db: string, name: string): CollectionData | undefined {
@@ -318,8 +325,33 @@ export class Transaction {
       mine = new Map();
       this.own.set(ns, mine);
     }
+    const previous = mine.get(idKey);
     mine.set(idKey, version);
+    const keyed = this.ownKeys.get(ns);
+    if (keyed) {
+      for (const [index, holders] of keyed) {
+        if (previous) for (const key of this.keysOf(index, previous)) holders.get(equalityKey(key))?.delete(idKey);
+        if (version) addHolder(holders, this.keysOf(index, version), idKey);
+      }
+    }
     this.ops.push(op);
+  }
+
+  /** The key → holders map of this transaction's documents in a unique index, or undefined under a collation. */
+  private ownKeyHolders(index: CollectionIndex, ns: string): Map<string, Set<string>> | undefined {
+    if (index.collation !== undefined) return undefined;
+    let keyed = this.ownKeys.get(ns);
+    if (!keyed) {
+      keyed = new Map();
+      this.ownKeys.set(ns, keyed);
+    }
+    let holders = keyed.get(index);
+    if (!holders) {
+      holders = new Map();
+      for (const [holder, doc] of this.own.get(ns) ?? []) if (doc) addHolder(holders, this.keysOf(index, doc), holder);
+      keyed.set(index, holders);
+    }
+    return holders;
   }
 
   /** Validation and unique indexes, judged against what this transaction sees. */
@@ -347,10 +379,17 @@ export class Transaction {
       }
     }
     if (mine) {
-      for (const [holder, version] of mine) {
-        if (holder === idKey || version === null) continue;
-        const shared = this.sharedKey(index, version, keys);
-        if (shared) throw duplicateKeyError(ns, index.spec, shared);
+      const holders = this.ownKeyHolders(index, ns);
+      if (holders) {
+        for (const key of keys) {
+          for (const holder of holders.get(equalityKey(key)) ?? []) if (holder !== idKey) throw duplicateKeyError(ns, index.spec, key);
+        }
+      } else {
+        for (const [holder, version] of mine) {
+          if (holder === idKey || version === null) continue;
+          const shared = this.sharedKey(index, version, keys);
+          if (shared) throw duplicateKeyError(ns, index.spec, shared);
+        }
       }
     }
     if (seen) {
@@ -363,19 +402,37 @@ export class Transaction {
     }
   }
 
-  /** The first of `keys` that `doc` also has in `index` (keys of buffered documents are cached). */
+  /** The first of `keys` that `doc` also has in `index`. */
   private sharedKey(index: CollectionIndex, doc: Document, keys: readonly IndexKey[]): IndexKey | undefined {
+    const theirs = this.keysOf(index, doc);
+    for (const key of keys) if (theirs.some((other) => index.compareKeys(other, key) === 0)) return key;
+    return undefined;
+  }
+
+  /** `index.keysOf(doc)`, cached per document (buffered documents are judged again and again). */
+  private keysOf(index: CollectionIndex, doc: Document): IndexKey[] {
     let cache = this.indexKeys.get(index);
     if (!cache) {
       cache = new WeakMap();
       this.indexKeys.set(index, cache);
     }
-    let theirs = cache.get(doc);
-    if (!theirs) {
-      theirs = index.keysOf(doc);
-      cache.set(doc, theirs);
+    let keys = cache.get(doc);
+    if (!keys) {
+      keys = index.keysOf(doc);
+      cache.set(doc, keys);
     }
-    for (const key of keys) if (theirs.some((other) => index.compareKeys(other, key) === 0)) return key;
-    return undefined;
+    return keys;
+  }
+}
+
+function addHolder(holders: Map<string, Set<string>>, keys: readonly IndexKey[], holder: string): void {
+  for (const key of keys) {
+    const id = equalityKey(key);
+    let set = holders.get(id);
+    if (!set) {
+      set = new Set();
+      holders.set(id, set);
+    }
+    set.add(holder);
   }
 }

@@ -384,3 +384,30 @@ test("sessions: startSession, refreshSessions, endSessions and killAllSessions a
   t.is(engine.sessions.size, 0);
   t.deepEqual(await committedDocuments(engine, "app", "c"), [{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
 });
+
+test("unique indexes judge the transaction's own versions: freed keys are reusable, taken ones are duplicates", async (t) => {
+  const engine = engineFor(t);
+  await runPlain(engine, "app", {
+    createIndexes: "users",
+    indexes: [
+      { key: { email: 1 }, name: "email_1", unique: true },
+      { key: { nick: 1 }, name: "nick_1", unique: true, collation: { locale: "en", strength: 2 } },
+    ],
+  });
+  await runPlain(engine, "app", { insert: "users", documents: [{ _id: 1, email: "a@x", nick: "Ann" }] });
+  const session = new TestSession(engine);
+  session.startTransaction();
+  await session.run("app", { update: "users", updates: [{ q: { _id: 1 }, u: { $set: { email: "b@x", nick: "Bea" } } }] });
+  t.is((await session.run("app", { insert: "users", documents: [{ _id: 2, email: "a@x", nick: "ann" }] })).n, 1, "keys the stored version held are free");
+  await session.run("app", { insert: "users", documents: [{ _id: 3, email: "c@x", nick: "Cy" }] });
+  await session.run("app", { update: "users", updates: [{ q: { _id: 3 }, u: { $set: { email: "d@x" } } }] });
+  t.is((await session.run("app", { insert: "users", documents: [{ _id: 4, email: "c@x", nick: "Di" }] })).n, 1, "and so are keys its own update released");
+  const taken = await session.run("app", { insert: "users", documents: [{ _id: 5, email: "e@x", nick: "BEA" }] });
+  t.is(taken.writeErrors[0].code, 11000, "a collated key the transaction holds");
+  t.deepEqual(taken.writeErrors[0].keyPattern, { nick: 1 });
+  const again = new TestSession(engine);
+  again.startTransaction();
+  await again.run("app", { insert: "users", documents: [{ _id: 6, email: "f@x" }] });
+  t.is((await again.run("app", { insert: "users", documents: [{ _id: 7, email: "f@x" }] })).writeErrors[0].code, 11000);
+  t.deepEqual((await committedDocuments(engine, "app", "users")).map((doc) => doc["_id"]), [1], "both transactions aborted");
+});
