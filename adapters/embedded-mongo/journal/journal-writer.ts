@@ -151,6 +151,8 @@ export class JournalWriter {
    * the new segment.
    */
   rotate(generation: number): Promise<void> {
+    // A failed writer never runs its loop again: the rotation would wait forever.
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve) => {
       this.queue.push({ generation, done: resolve });
       this.kick();
@@ -271,6 +273,14 @@ export class JournalWriter {
     const { handle, size } = await openSegment(this.directory, generation);
     this.handle = handle;
     this.segmentBytes = size;
+  }
+
+  /**
+   * Fails the journal from outside the write loop (a committed batch could not be encoded):
+   * what is in memory can no longer be made durable, so no later write may be acknowledged.
+   */
+  failWith(error: unknown): void {
+    if (!this.failure) this.fail(error, []);
   }
 
   private fail(error: unknown, items: Array<Buffer | Rotation>): void {

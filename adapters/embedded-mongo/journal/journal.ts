@@ -129,8 +129,10 @@ export class Journal {
     try {
       record = encodeRecord(entries.map(encodeEntry));
     } catch (error) {
-      // Cannot happen for documents that came off the wire; logged loudly if it ever does.
+      // Cannot happen for documents that came off the wire. If it ever does, the batch is in
+      // memory but cannot be made durable: fail the journal so no write is acknowledged again.
       this.logger.error("embedded-mongo: a committed batch could not be encoded for the journal", error);
+      this.writer.failWith(error);
       return;
     }
     this.dirty = true;
