@@ -27,6 +27,7 @@ test("a retried insert (same lsid and txnNumber) returns the original reply and 
   t.is(retry.n, 2);
   t.is(retry.writeErrors, undefined, "not a duplicate key error: the retry is recognised, not re-run");
   t.is(engine.storage.oplog.size, 3, "create + two inserts, once");
+  t.is(engine.storage.oplog.latest()?.inTransaction, undefined, "a retryable write is no transaction");
   t.deepEqual(await committedDocuments(engine, "app", "c"), [{ _id: 1 }, { _id: 2 }]);
   const next = await session.retryableWrite("app", { insert: "c", documents: [{ _id: 3 }] });
   t.is(next.n, 1, "a new txnNumber is a new write");

@@ -171,7 +171,7 @@ export class SessionRegistry {
     this.release(transaction);
     const ops = transaction.operations;
     try {
-      if (ops.length > 0) this.storage.commit({ ops, lsid: session.lsid, txnNumber: transaction.txnNumber });
+      if (ops.length > 0) this.storage.commit({ ops, lsid: session.lsid, txnNumber: transaction.txnNumber, inTransaction: true });
     } catch (error) {
       transaction.state = "aborted";
       transaction.abortReason = `commit failed: ${(error as Error).message}`;

@@ -43,6 +43,7 @@ test("commit applies every write of the transaction in one oplog batch tagged wi
   for (const entry of batches[0]!) {
     t.deepEqual(entry.lsid, session.lsid);
     t.is(entry.txnNumber?.toNumber(), 1);
+    t.true(entry.inTransaction, "marked as a transaction's (retryable writes carry lsid/txnNumber too)");
   }
   t.deepEqual(await committedDocuments(engine, "app", "accounts"), [{ _id: "a", balance: 70 }, { _id: "b", balance: 30 }]);
   t.deepEqual(await committedDocuments(engine, "app", "transfers"), [{ _id: 1, amount: 30 }]);

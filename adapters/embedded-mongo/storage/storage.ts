@@ -26,7 +26,7 @@ import type {
 } from "./write-ops.js";
 
 /** An entry before it is stamped with its timestamp at the end of a successful commit. */
-type PendingEntry = Omit<OplogEntry, "ts" | "wall" | "lsid" | "txnNumber">;
+type PendingEntry = Omit<OplogEntry, "ts" | "wall" | "lsid" | "txnNumber" | "inTransaction">;
 type Undo = () => void;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -98,6 +98,7 @@ export class Storage {
       entry.wall = wall;
       if (batch.lsid !== undefined) entry.lsid = batch.lsid;
       if (batch.txnNumber !== undefined) entry.txnNumber = batch.txnNumber as Long;
+      if (batch.inTransaction) entry.inTransaction = true;
     }
     const entries = pending as OplogEntry[];
     this.oplog.append(entries);

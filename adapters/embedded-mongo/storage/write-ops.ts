@@ -126,6 +126,8 @@ export interface WriteBatch {
   /** The session and transaction number of the client command, copied into every entry. */
   readonly lsid?: Document;
   readonly txnNumber?: Long;
+  /** The batch is a committed multi-document transaction (commitTransaction): entries say so. */
+  readonly inTransaction?: boolean;
 }
 
 /**
@@ -152,6 +154,12 @@ export interface OplogEntry {
   readonly ui?: Binary;
   readonly lsid?: Document;
   readonly txnNumber?: Long;
+  /**
+   * Set on the entries of a committed multi-document transaction (their `lsid`/`txnNumber` name
+   * the transaction; change events carry them then). Retryable writes have `lsid`/`txnNumber` too,
+   * but not this mark.
+   */
+  readonly inTransaction?: true;
   readonly updateDescription?: UpdateDescription;
   readonly preImage?: Document;
   readonly postImage?: Document;
