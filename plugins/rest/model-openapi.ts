@@ -48,8 +48,15 @@ const ERROR_RESPONSES: Record<string, string> = {
   Conflict: "A unique value is already taken",
 };
 
-/** Registers the shared error schemas, responses and bearer scheme (once per app). */
-function addSharedComponents(openapi: OpenApiRegistry): void {
+/**
+ * Registers the shared error schemas, the `BadRequest`/`Unauthorized`/`Forbidden`/`NotFound`/
+ * `Conflict` responses and the bearer scheme (idempotent), for any plugin documenting routes.
+ *
+ * @example
+ * addSharedComponents(ctx.openapi);
+ * // responses: { 401: { $ref: "#/components/responses/Unauthorized" } }
+ */
+export function addSharedComponents(openapi: OpenApiRegistry): void {
   if (!openapi.hasComponent("schemas", "ErrorObject")) openapi.addSchema("ErrorObject", ERROR_OBJECT);
   if (!openapi.hasComponent("schemas", "ErrorResponse")) openapi.addSchema("ErrorResponse", ERROR_RESPONSE);
   for (const [name, description] of Object.entries(ERROR_RESPONSES)) {
