@@ -1,6 +1,6 @@
 import test from "ava";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,7 +52,10 @@ test("kill -9 mid-stream: every acknowledged write is there after restart", asyn
   await drained;
 
   const restarted = await startEmbeddedMongo({ dbPath, logger: { error() {}, warn() {}, info() {}, debug() {} } });
-  t.teardown(() => restarted.stop());
+  t.teardown(async () => {
+    await restarted.stop();
+    rmSync(dbPath, { recursive: true, force: true });
+  });
   t.is(readFileSync(path.join(dbPath, LOCK_FILE_NAME), "utf8").trim(), String(process.pid), "the dead child's lock was taken over");
   const docs = restarted.engine.storage.collection("crash", "docs")!;
   const missing = inserted.filter((id) => !docs.findById(id));

@@ -1,7 +1,7 @@
 import test from "ava";
 import { Decimal128, Double, EJSON, Int32, Long, ObjectId, UUID } from "bson";
 import type { Document } from "bson";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Engine } from "../engine.js";
@@ -13,8 +13,15 @@ import { segmentPath, snapshotPath } from "./journal-files.js";
 
 const silent: EngineLogger = { error() {}, warn() {}, info() {}, debug() {} };
 
+const directories: string[] = [];
+test.after.always(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
 function dataDirectory(): string {
-  return mkdtempSync(path.join(tmpdir(), "svc-journal-"));
+  const directory = mkdtempSync(path.join(tmpdir(), "svc-journal-"));
+  directories.push(directory);
+  return directory;
 }
 
 async function start(t: { teardown(fn: () => Promise<void>): void }, dbPath: string, options: StartEmbeddedMongoOptions = {}): Promise<RunningEmbeddedMongo> {
