@@ -4,7 +4,12 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { EngineServices } from "../engine-services.js";
 import type { LogicalSession } from "../sessions/logical-session.js";
 import { retryableWriteName } from "../sessions/retryable-write-record.js";
-import { failTransactionStatement, openTransactionStatement, settleTransactionStatement } from "../sessions/transaction-statement.js";
+import {
+  failTransactionStatement,
+  openTransactionStatement,
+  settleTransactionStatement,
+  transactionCommand,
+} from "../sessions/transaction-statement.js";
 import { assertValidDatabaseName } from "../storage/namespace.js";
 import type { WriteOp } from "../storage/write-ops.js";
 import type { CommandContext, CommandHandler, ConnectionInfo } from "./command-context.js";
@@ -21,10 +26,11 @@ export interface DispatchOptions {
 
 /**
  * Runs one command the way mongod's service entry point does: finds the handler by the first
- * field's name (unknown → CommandNotFound 59), runs it, turns an `EngineError` into `{ok: 0, errmsg,
- * code, codeName}` and decorates every reply with `$clusterTime` and `operationTime`, as a
- * replica-set member does. Unexpected exceptions become InternalError (1) and are logged, so a
- * bug in one command can never take the server down.
+ * field's name (unknown → CommandNotFound 59), resolves its session (a transaction statement, a
+ * retryable write or a plain command: see `runHandler`), runs it, turns an `EngineError` into
+ * `{ok: 0, errmsg, code, codeName, errorLabels?}` and decorates every reply with `$clusterTime`
+ * and `operationTime`, as a replica-set member does. Unexpected exceptions become InternalError
+ * (1) and are logged, so a bug in one command can never take the server down.
  *
  * @example
  * await dispatchCommand(options, "app", {find: "todos", filter: {}}, connection); // {cursor, ok: 1, ...}
@@ -82,7 +88,7 @@ async function runHandler(options: DispatchOptions, db: string, command: Documen
     const ctx: CommandContext = {
       services,
       db,
-      command,
+      command: transactionCommand(name, command),
       name,
       connection,
       lsid,

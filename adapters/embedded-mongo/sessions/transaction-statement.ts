@@ -65,15 +65,36 @@ export function settleTransactionStatement(registry: SessionRegistry, transactio
   if (failure !== undefined) {
     registry.abort(transaction, `an earlier statement failed: ${failure.message}`);
     if (isTransientTransactionCode(failure.code)) throw withTransientLabel(failure);
-    const writeErrors = reply["writeErrors"];
-    if (Array.isArray(writeErrors) && writeErrors.length > 1) reply["writeErrors"] = writeErrors.slice(0, 1);
+  }
+  const writeErrors = reply["writeErrors"];
+  if (Array.isArray(writeErrors) && writeErrors.length > 0) {
+    // Statement errors raised before the write (a bad operator, a bad filter) end it too.
+    const first = writeErrors[0] as Document;
+    registry.abort(transaction, `an earlier statement failed: ${String(first["errmsg"])}`);
+    if (writeErrors.length > 1) reply["writeErrors"] = writeErrors.slice(0, 1);
     return reply;
   }
+  if (failure !== undefined) return reply;
   const cursor = reply["cursor"];
   if (cursor instanceof CursorBatch && !cursor.id.isZero() && transaction.state === "inProgress") {
     if (!transaction.cursorIds.some((id) => id.equals(cursor.id))) transaction.cursorIds.push(cursor.id);
   }
   return reply;
+}
+
+/** Write commands whose batches a transaction always runs ordered: the first failure ends it. */
+const BATCH_WRITES: ReadonlySet<string> = new Set(["insert", "update", "delete"]);
+
+/**
+ * The command a transaction runs: unordered write batches become ordered, because a failed
+ * statement ends the transaction and mongod stops the batch there (`n` counts only the
+ * statements before it).
+ *
+ * @example
+ * transactionCommand("insert", {insert: "c", documents, ordered: false}); // {..., ordered: true}
+ */
+export function transactionCommand(name: string, command: Document): Document {
+  return BATCH_WRITES.has(name) && command["ordered"] === false ? { ...command, ordered: true } : command;
 }
 
 /**

@@ -309,6 +309,17 @@ test("a write error aborts the transaction and ends the batch, even an unordered
   const next = await session.run("app", { find: "c" });
   t.is(next.code, 251);
   t.deepEqual(await committedDocuments(engine, "app", "c"), [{ _id: 5 }]);
+  await runPlain(engine, "app", { insert: "s", documents: [{ _id: 0, x: "string" }] });
+  const good = { q: { _id: 0 }, u: { $set: { x: "STRING" } } };
+  const failing = { q: { _id: 0 }, u: { $inc: { x: 1 } } };
+  for (const [updates, n, index] of [[[good, failing, failing], 1, 1], [[failing, good], 0, 0]] as const) {
+    const updater = new TestSession(engine);
+    updater.startTransaction();
+    const result = await updater.run("app", { update: "s", updates, ordered: false });
+    t.is(result.n, n, "statements after the failing one do not run");
+    t.deepEqual(result.writeErrors.map((error: Document) => [error.index, error.code]), [[index, 14]]);
+    t.is((await updater.commit()).code, 251, "an error raised before the write aborts the transaction too");
+  }
   const validation = new TestSession(engine);
   await runPlain(engine, "app", { create: "strict", validator: { n: { $type: "number" } } });
   validation.startTransaction();
