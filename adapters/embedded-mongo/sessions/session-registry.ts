@@ -4,7 +4,7 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CursorRegistry } from "../cursors/cursor-registry.js";
 import type { EngineLogger } from "../engine-logger.js";
 import type { Storage } from "../storage/storage.js";
-import type { OplogEntry } from "../storage/write-ops.js";
+import type { OplogEntry, WriteOp } from "../storage/write-ops.js";
 import { LogicalSession } from "./logical-session.js";
 import { sessionKeyOf } from "./session-key.js";
 import { liveReadView } from "./read-view.js";
@@ -176,8 +176,7 @@ export class SessionRegistry {
       transaction.state = "aborted";
       transaction.abortReason = `commit failed: ${(error as Error).message}`;
       transaction.discard();
-      const ns = ops[0] ? `${ops[0].db}.${"collection" in ops[0] ? ops[0].collection : "$cmd"}` : "?";
-      throw writeConflictError(ns, `the transaction no longer applies: ${(error as Error).message}`);
+      throw writeConflictError(namespaceOf(ops[0]), `the transaction no longer applies: ${(error as Error).message}`);
     }
     transaction.state = "committed";
     transaction.discard();
@@ -350,6 +349,11 @@ export class SessionRegistry {
       for (const transaction of this.open) transaction.recordCommittedChange(entry.ns, idKey, before);
     }
   }
+}
+
+function namespaceOf(op: WriteOp | undefined): string {
+  if (op === undefined) return "?";
+  return "collection" in op ? `${op.db}.${op.collection}` : `${op.db}.$cmd`;
 }
 
 /** Namespaces whose snapshot a catalog entry destroys (drops and renames; dropDatabase drops each first). */
