@@ -267,7 +267,8 @@ test("the OpenFeature provider is registered under the domain and agrees with th
     .post("/feature-flags/flags")
     .send({ key, name: "P", type: "boolean", enabled: true, rolloutPercentage: 100, rules: [{ field: "email", operator: "contains", value: "@vip.example", enabled: false }] })
     .expect(201);
-  t.deepEqual(await changed, [key]);
+  // Polling may report another test's flag in the same notification; ours must be in it.
+  t.true((await changed)?.includes(key));
 
   const details = await client.getBooleanDetails(key, false, { targetingKey: user.id! });
   t.is(details.value, true);

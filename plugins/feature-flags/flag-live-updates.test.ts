@@ -1,13 +1,13 @@
 import test from "ava";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { MongoClient } from "mongodb";
 import mongoose from "mongoose";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { killChangeStreamCursors } from "../../test/support/kill-change-stream-cursors.js";
 import { featureFlagsPlugin } from "./feature-flags-plugin.js";
 import { featureFlagModel } from "./feature-flag-model.js";
 import { FlagCache } from "./flag-cache.js";
@@ -133,22 +133,6 @@ test.serial("the cache follows the change stream: updates and deletes show up wi
   await t.notThrowsAsync(() => watcher.next("featureFlagsChanged", isKey(key)));
   t.is(plugin.cache()!.get(key), undefined);
 });
-
-/** Kills the server-side cursors of every change stream on `ns`, as one would on a real MongoDB. */
-async function killChangeStreamCursors(client: MongoClient, ns: string): Promise<number> {
-  const ops = await client
-    .db("admin")
-    .aggregate([
-      { $currentOp: { idleCursors: true, allUsers: true } },
-      { $match: { ns, "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } },
-    ])
-    .toArray();
-  for (const op of ops) {
-    const dot = (op.ns as string).indexOf(".");
-    await client.db(op.ns.slice(0, dot)).command({ killCursors: op.ns.slice(dot + 1), cursors: [op.cursor.cursorId] });
-  }
-  return ops.length;
-}
 
 test.serial("when the engine kills the change stream's cursor, the cache recovers and loses no change", async (t) => {
   const { http } = await shared;
