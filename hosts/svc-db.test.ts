@@ -2,10 +2,9 @@ import test from "ava";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
+import { tempDir } from "../test/support/temp-dir.js";
 
 /** Starts `svc-db` with `args`; resolves with the process, its URI and the listening line. */
 async function startSvcDb(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; uri: string; line: string }> {
@@ -57,7 +56,7 @@ test("svc-db rejects a bad port with its usage", async (t) => {
 });
 
 test("svc-db --dbpath keeps the data across a SIGTERM restart", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-db-cli-"));
+  const dbPath = tempDir(t, "svc-db-cli-");
   const first = await startSvcDb(["--port", "0", "--dbpath", dbPath, "--journal-fsync", "always"]);
   t.teardown(() => first.child.kill("SIGKILL"));
   t.regex(first.line, /journal fsync always/);

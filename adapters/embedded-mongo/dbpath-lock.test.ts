@@ -1,13 +1,13 @@
 import test from "ava";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { acquireDbPathLock, LOCK_FILE_NAME } from "./dbpath-lock.js";
 import { startEmbeddedMongo } from "./index.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 
 test("a second engine on the same dbPath fails with an error naming the path; stop releases it", async (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-db-lock-"));
+  const dir = tempDir(t, "svc-db-lock-");
   const first = await startEmbeddedMongo({ dbPath: dir });
   const error = await t.throwsAsync(startEmbeddedMongo({ dbPath: dir }));
   t.true(error.message.includes(path.resolve(dir)));
@@ -19,7 +19,7 @@ test("a second engine on the same dbPath fails with an error naming the path; st
 });
 
 test("a lock left by a dead process is taken over", async (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-db-stale-"));
+  const dir = tempDir(t, "svc-db-stale-");
   // A pid that certainly existed and is now gone: a child that has exited.
   const child = spawn(process.execPath, ["-e", ""]);
   const pid = child.pid!;

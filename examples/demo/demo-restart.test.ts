@@ -1,12 +1,12 @@
 import test from "ava";
 import type mongoose from "mongoose";
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { SvcApp } from "../../index.js";
 import { demoAuth, demoAuthEnvironment, seedAdmin } from "./auth-setup.js";
 import { Todo, todoRouter } from "./todo.js";
 import { User } from "./user.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -24,7 +24,7 @@ function demoApp(dbPath: string): SvcApp {
 }
 
 test("the demo's data survives a restart of the app on the same data directory", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-demo-data-"));
+  const dbPath = tempDir(t, "svc-demo-data-");
   const first = demoApp(dbPath);
   await first.build();
   const admin = await User.findOne({ email: "admin@example.com" }).lean<{ _id: mongoose.Types.ObjectId }>();

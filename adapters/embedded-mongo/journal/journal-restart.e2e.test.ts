@@ -2,11 +2,10 @@ import test from "ava";
 import { Decimal128, MongoClient, MongoServerError } from "mongodb";
 import type { CollectionInfo } from "mongodb";
 import mongoose from "mongoose";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
 import type { RunningEmbeddedMongo } from "../start-embedded-mongo.js";
+import { tempDir } from "../../../test/support/temp-dir.js";
 
 const silent = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -45,7 +44,7 @@ function connect(running: RunningEmbeddedMongo) {
 }
 
 test("a mongoose app's data, indexes and types survive a clean restart", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-mongoose-"));
+  const dbPath = tempDir(t, "svc-journal-mongoose-");
   const first = await startEmbeddedMongo({ dbPath, logger: silent });
   t.teardown(() => first.stop());
   const before = connect(first);
@@ -91,7 +90,7 @@ test("a mongoose app's data, indexes and types survive a clean restart", async (
 });
 
 test("change-stream history does not survive a restart: a pre-restart resume token gives 286", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-stream-"));
+  const dbPath = tempDir(t, "svc-journal-stream-");
   const first = await startEmbeddedMongo({ dbPath, logger: silent });
   t.teardown(() => first.stop());
   const firstClient = await new MongoClient(first.uri).connect();
@@ -124,7 +123,7 @@ test("change-stream history does not survive a restart: a pre-restart resume tok
 });
 
 test("a committed transaction is journaled as one batch and replayed in order; an aborted one leaves nothing", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-journal-txn-"));
+  const dbPath = tempDir(t, "svc-journal-txn-");
   const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
   t.teardown(() => first.stop());
   const client = await new MongoClient(first.uri).connect();
