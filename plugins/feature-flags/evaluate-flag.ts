@@ -1,4 +1,4 @@
-import { flagBucket } from "./flag-bucket.js";
+import { flagBucketer } from "./flag-bucket.js";
 import {
   isSegmentRule,
   type FlagDefinition,
@@ -45,6 +45,7 @@ export function compileFlag(
   const defaultVariant = flag.defaultVariant ?? (isVariant ? (variantKeys[0] ?? "") : "off");
   const active = flag.enabled === true && flag.archived !== true;
   const rollout = flag.rolloutPercentage ?? 100;
+  const bucketOf = flagBucketer(flag.key);
 
   const rules = (flag.rules ?? []).map((rule) => {
     const matches = isSegmentRule(rule)
@@ -82,7 +83,7 @@ export function compileFlag(
           ? { value: defaultVariant, reason: "DEFAULT", variant: defaultVariant }
           : { value: defaultVariant === "on", reason: "DEFAULT", variant: defaultVariant };
       }
-      const bucket = flagBucket(flag.key, userId);
+      const bucket = bucketOf(userId);
       if (!isVariant) {
         const on = bucket < rollout;
         return { value: on, reason: "SPLIT", variant: on ? "on" : "off" };

@@ -5,7 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { compileFlag } from "./evaluate-flag.js";
-import { flagBucket } from "./flag-bucket.js";
+import murmurhash from "murmurhash";
+import { flagBucket, flagBucketer } from "./flag-bucket.js";
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -56,4 +57,18 @@ test("raising rolloutPercentage never turns a user off", (t) => {
   }
   t.deepEqual(dropped, []);
   t.is(previous.size, ids.length); // 100 % is everyone
+});
+
+test("the prepared bucketer agrees with the library on the whole string, for ASCII and non-ASCII ids", (t) => {
+  const keys = ["a", "new-checkout", "ключ", "旗"];
+  const ids = [...userIds(200), "", "é", "日本語", "👩‍💻", "x".repeat(400)];
+  const mismatches: string[] = [];
+  for (const key of keys) {
+    const bucketOf = flagBucketer(key);
+    // Interleave users so the last-user memo is exercised both ways.
+    for (const id of [...ids, ...ids.reverse()]) {
+      if (bucketOf(id) !== murmurhash.v3(`${key}:${id}`, 0) % 100) mismatches.push(`${key}:${id}`);
+    }
+  }
+  t.deepEqual(mismatches, []);
 });
