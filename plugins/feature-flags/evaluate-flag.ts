@@ -47,21 +47,31 @@ export function compileFlag(
   const rollout = flag.rolloutPercentage ?? 100;
   const bucketOf = flagBucketer(flag.key);
 
-  const rules = (flag.rules ?? []).map((rule) => {
+  // Every result a flag can produce is known up front, so each is built (and frozen) once and
+  // evaluation allocates nothing; callers must treat results as read-only.
+  const result = (value: boolean | string | null, reason: FlagEvaluation["reason"], variant?: string, ruleIndex?: number) =>
+    Object.freeze<FlagEvaluation>(
+      variant === undefined ? { value, reason } : ruleIndex === undefined ? { value, reason, variant } : { value, reason, variant, ruleIndex },
+    );
+  const rules = (flag.rules ?? []).flatMap((rule, index) => {
+    const outcome: boolean | string | undefined = isVariant ? rule.variant : rule.enabled === true;
+    // A rule without a result (bad data past validation) can never decide: leave it out.
+    if (outcome === undefined) return [];
     const matches = isSegmentRule(rule)
       ? segmentPredicate(flag.key, rule.segment, segments, onSegmentProblem)
       : compileFieldRule(rule);
-    const result: boolean | string | undefined = isVariant ? rule.variant : rule.enabled === true;
-    return { matches, result };
+    const variant = isVariant ? (outcome as string) : outcome ? "on" : "off";
+    return [{ matches, result: result(outcome, "TARGETING_MATCH", variant, index) }];
   });
 
   // Cumulative weight boundaries, computed once: bucket b picks the first variant with b < bound.
   let running = 0;
-  const bounds = variants.map((variant) => ({ key: variant.key, bound: (running += variant.weight) }));
-
-  const disabled: FlagEvaluation = isVariant
-    ? { value: null, reason: "DISABLED" }
-    : { value: false, reason: "DISABLED", variant: "off" };
+  const bounds = variants.map((variant) => ({ bound: (running += variant.weight), result: result(variant.key, "SPLIT", variant.key) }));
+  const splitFallback = result(defaultVariant, "SPLIT", defaultVariant);
+  const splitOn = result(true, "SPLIT", "on");
+  const splitOff = result(false, "SPLIT", "off");
+  const byDefault = isVariant ? result(defaultVariant, "DEFAULT", defaultVariant) : result(defaultVariant === "on", "DEFAULT", defaultVariant);
+  const disabled = isVariant ? result(null, "DISABLED") : result(false, "DISABLED", "off");
 
   return {
     key: flag.key,
@@ -73,23 +83,15 @@ export function compileFlag(
       if (!active) return disabled;
       for (let index = 0; index < rules.length; index++) {
         const rule = rules[index]!;
-        if (rule.result === undefined || !rule.matches(user)) continue;
-        return isVariant
-          ? { value: rule.result, reason: "TARGETING_MATCH", variant: rule.result as string, ruleIndex: index }
-          : { value: rule.result, reason: "TARGETING_MATCH", variant: rule.result ? "on" : "off", ruleIndex: index };
+        if (rule.matches(user)) return rule.result;
       }
-      if (userId === undefined || userId === "") {
-        return isVariant
-          ? { value: defaultVariant, reason: "DEFAULT", variant: defaultVariant }
-          : { value: defaultVariant === "on", reason: "DEFAULT", variant: defaultVariant };
-      }
+      if (userId === undefined || userId === "") return byDefault;
       const bucket = bucketOf(userId);
-      if (!isVariant) {
-        const on = bucket < rollout;
-        return { value: on, reason: "SPLIT", variant: on ? "on" : "off" };
+      if (!isVariant) return bucket < rollout ? splitOn : splitOff;
+      for (let index = 0; index < bounds.length; index++) {
+        if (bucket < bounds[index]!.bound) return bounds[index]!.result;
       }
-      const chosen = bounds.find((entry) => bucket < entry.bound)?.key ?? defaultVariant;
-      return { value: chosen, reason: "SPLIT", variant: chosen };
+      return splitFallback;
     },
   };
 }

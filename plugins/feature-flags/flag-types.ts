@@ -50,14 +50,15 @@ export type FlagUser = Readonly<Record<string, unknown>>;
 /** Why a flag resolved the way it did (OpenFeature's standard reasons). */
 export type EvaluationReason = "TARGETING_MATCH" | "SPLIT" | "DISABLED" | "DEFAULT";
 
+/** The outcome of evaluating a flag for a user (shared and frozen: never mutate it). */
 export interface FlagEvaluation {
   /** Boolean flags: true/false. Variant flags: the variant key, or null when disabled. */
-  value: boolean | string | null;
-  reason: EvaluationReason;
+  readonly value: boolean | string | null;
+  readonly reason: EvaluationReason;
   /** The variant key the value corresponds to (`on`/`off` for boolean flags). */
-  variant?: string;
+  readonly variant?: string;
   /** Index of the matching rule, for TARGETING_MATCH. */
-  ruleIndex?: number;
+  readonly ruleIndex?: number;
 }
 
 export function isSegmentRule(rule: FlagRule): rule is SegmentRule {

@@ -2,6 +2,7 @@ import type { FieldRule } from "./flag-types.js";
 
 /** Reads a dot path, pre-split into steps, from a user object; undefined when a step is missing. */
 function readSteps(source: unknown, steps: readonly string[]): unknown {
+  if (steps.length === 1) return source !== null && typeof source === "object" ? (source as Record<string, unknown>)[steps[0]!] : undefined;
   let current: unknown = source;
   for (let i = 0; i < steps.length; i++) {
     if (current === null || typeof current !== "object") return undefined;
