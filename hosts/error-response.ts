@@ -36,7 +36,7 @@ export function toAPIError(error: unknown): APIError {
       title: "Validation failed",
       code: "VALIDATION_FAILED",
       detail: fields.map((field) => `${field.path}: ${field.message}`).join("; ") || error.message,
-      source: fields[0] ? { pointer: `/data/${fields[0].path.replace(/\./g, "/")}` } : undefined,
+      source: fields[0] ? { pointer: bodyPointer(fields[0].path) } : undefined,
       meta: { fields: fields.map((field) => ({ path: field.path, message: field.message, kind: field.kind })) },
       cause: error,
     });
@@ -47,7 +47,7 @@ export function toAPIError(error: unknown): APIError {
       title: "Invalid value",
       code: "CAST_FAILED",
       detail: `${error.path}: cannot use ${describeValue(error.value)} as ${error.kind}`,
-      source: { pointer: `/data/${error.path.replace(/\./g, "/")}` },
+      source: { pointer: bodyPointer(error.path) },
       cause: error,
     });
   }
@@ -57,7 +57,7 @@ export function toAPIError(error: unknown): APIError {
       title: "Unknown field",
       code: "UNKNOWN_FIELD",
       detail: `${error.path} is not in the schema`,
-      source: { pointer: `/data/${error.path.replace(/\./g, "/")}` },
+      source: { pointer: bodyPointer(error.path) },
       cause: error,
     });
   }
@@ -97,4 +97,13 @@ function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
 function describeValue(value: unknown): string {
   const text = typeof value === "string" ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * A JSON pointer (RFC 6901) into the request body for a mongoose path: request bodies are the
+ * document's fields themselves (not wrapped in `data`), as the REST layer's validation errors
+ * point too.
+ */
+function bodyPointer(mongoosePath: string): string {
+  return `/${mongoosePath.split(".").map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 }
