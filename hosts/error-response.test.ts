@@ -10,8 +10,8 @@ const Thing = new mongoose.Schema(
 );
 const ThingModel = mongoose.models.ErrorMappingThing ?? mongoose.model("ErrorMappingThing", Thing);
 
-test("mongoose validation errors → 400 with each field, pointing into the request body", (t) => {
-  const error = new ThingModel({ address: { city: "Wellington" } }).validateSync()!;
+test("mongoose validation errors → 400 with each field, pointing into the request body", async (t) => {
+  const error = await new ThingModel({ address: { city: "Wellington" } }).validate().catch((caught: unknown) => caught);
   const api = toAPIError(error);
   t.is(api.status, 400);
   t.is(api.code, "VALIDATION_FAILED");
@@ -23,7 +23,7 @@ test("mongoose validation errors → 400 with each field, pointing into the requ
 test("cast and strict-mode errors → 400 with the field", (t) => {
   const cast = toAPIError(new mongoose.Error.CastError("Number", "abc", "count"));
   t.deepEqual([cast.status, cast.code, cast.source?.pointer], [400, "CAST_FAILED", "/count"]);
-  const strict = toAPIError(new mongoose.Error.StrictModeError("address.zip", "Field `address.zip` is not in schema"));
+  const strict = toAPIError(new mongoose.Error.StrictModeError("address.zip"));
   t.deepEqual([strict.status, strict.code, strict.source?.pointer], [400, "UNKNOWN_FIELD", "/address/zip"]);
 });
 
