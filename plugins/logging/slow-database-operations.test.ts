@@ -42,6 +42,27 @@ test("awaitData getMores (change streams waiting for events) are not slow operat
   t.is(capture.lines.length, 0);
 });
 
+test("getMores on change-stream cursors are not slow operations, until the cursor is gone", (t) => {
+  const { capture, client } = setup(1000);
+  client.emit("commandStarted", { requestId: 20, commandName: "aggregate", databaseName: "app", command: { aggregate: "flags", pipeline: [{ $changeStream: {} }] } });
+  client.emit("commandSucceeded", { requestId: 20, commandName: "aggregate", duration: 3, reply: { cursor: { id: 77n, firstBatch: [] } } });
+  // A plain cursor on the same collection is still measured.
+  client.emit("commandStarted", { requestId: 21, commandName: "find", databaseName: "app", command: { find: "flags" } });
+  client.emit("commandSucceeded", { requestId: 21, commandName: "find", duration: 2, reply: { cursor: { id: 78n, firstBatch: [] } } });
+  client.emit("commandStarted", { requestId: 22, commandName: "getMore", databaseName: "app", command: { getMore: 77n, collection: "flags" } });
+  client.emit("commandSucceeded", { requestId: 22, commandName: "getMore", duration: 1003, reply: { cursor: { id: 77n, nextBatch: [] } } });
+  client.emit("commandStarted", { requestId: 23, commandName: "getMore", databaseName: "app", command: { getMore: 78n, collection: "flags" } });
+  client.emit("commandSucceeded", { requestId: 23, commandName: "getMore", duration: 1500, reply: { cursor: { id: 0n, nextBatch: [] } } });
+  t.deepEqual(capture.lines.map((line) => line.operation), ["getMore"]);
+  t.like(capture.lines[0], { durationMs: 1500 });
+  // Once the stream's cursor died, a later cursor reusing the id would be measured again.
+  client.emit("commandStarted", { requestId: 24, commandName: "getMore", databaseName: "app", command: { getMore: 77n, collection: "flags" } });
+  client.emit("commandFailed", { requestId: 24, commandName: "getMore", duration: 1 });
+  client.emit("commandStarted", { requestId: 25, commandName: "getMore", databaseName: "app", command: { getMore: 77n, collection: "flags" } });
+  client.emit("commandSucceeded", { requestId: 25, commandName: "getMore", duration: 2000, reply: { cursor: { id: 0n, nextBatch: [] } } });
+  t.is(capture.lines.length, 2);
+});
+
 test("stopping removes the listeners", (t) => {
   const { client, stop } = setup(10);
   stop();

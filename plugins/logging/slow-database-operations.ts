@@ -12,6 +12,8 @@ export interface CommandFinishedEvent {
   requestId: number;
   commandName: string;
   duration: number;
+  /** The server's reply (succeeded events only). */
+  reply?: unknown;
 }
 
 /** Anything that emits the driver's command events: a `MongoClient` (`connection.getClient()`). */
@@ -44,7 +46,20 @@ const IGNORED = new Set(["hello", "ismaster", "isMaster", "ping", "buildInfo", "
 export function monitorSlowDatabaseOperations(source: CommandEventSource, options: SlowDatabaseOperationOptions): () => void {
   const resolveLogger = typeof options.logger === "function" ? options.logger : () => options.logger as SvcLogger;
   const pending = new Map<number, { collection?: string; databaseName: string; context?: RequestContext }>();
+  // Cursors that wait for data by design (change streams, tailable awaitData finds): their
+  // getMores block until something happens, so their duration says nothing about speed.
+  const openingAwaitCursors = new Set<number>();
+  const awaitCursors = new Set<string>();
+  const awaitGetMores = new Map<number, string>();
   const started = (event: CommandStartedEvent) => {
+    if (opensAwaitCursor(event)) openingAwaitCursors.add(event.requestId);
+    if (event.commandName === "killCursors") {
+      for (const id of (event.command.cursors as unknown[] | undefined) ?? []) awaitCursors.delete(String(id));
+    }
+    if (event.commandName === "getMore" && awaitCursors.has(String(event.command.getMore))) {
+      awaitGetMores.set(event.requestId, String(event.command.getMore));
+      return;
+    }
     if (IGNORED.has(event.commandName) || isAwaitDataWait(event)) return;
     pending.set(event.requestId, {
       collection: collectionOf(event),
@@ -53,6 +68,7 @@ export function monitorSlowDatabaseOperations(source: CommandEventSource, option
     });
   };
   const finished = (failed: boolean) => (event: CommandFinishedEvent) => {
+    trackAwaitCursor(event, failed);
     const start = pending.get(event.requestId);
     if (!start) return;
     pending.delete(event.requestId);
@@ -69,6 +85,18 @@ export function monitorSlowDatabaseOperations(source: CommandEventSource, option
     if (start.context) runWithRequestContext(start.context, write);
     else write();
   };
+  const trackAwaitCursor = (event: CommandFinishedEvent, failed: boolean) => {
+    const cursorId = (event.reply as { cursor?: { id?: unknown } } | undefined)?.cursor?.id;
+    if (openingAwaitCursors.delete(event.requestId) && !failed && cursorId !== undefined && String(cursorId) !== "0") {
+      awaitCursors.add(String(cursorId));
+    }
+    const waitedOn = awaitGetMores.get(event.requestId);
+    if (waitedOn !== undefined) {
+      awaitGetMores.delete(event.requestId);
+      // A failed getMore or a returned id of 0 means the cursor is gone.
+      if (failed || String(cursorId) === "0") awaitCursors.delete(waitedOn);
+    }
+  };
   const succeeded = finished(false);
   const failedListener = finished(true);
   source.on("commandStarted", started);
@@ -79,7 +107,19 @@ export function monitorSlowDatabaseOperations(source: CommandEventSource, option
     source.off("commandSucceeded", succeeded);
     source.off("commandFailed", failedListener);
     pending.clear();
+    awaitCursors.clear();
+    awaitGetMores.clear();
+    openingAwaitCursors.clear();
   };
+}
+
+/** An aggregate starting with `$changeStream`, or a tailable awaitData find. */
+function opensAwaitCursor(event: CommandStartedEvent): boolean {
+  if (event.commandName === "aggregate") {
+    const first = (event.command.pipeline as Array<Record<string, unknown>> | undefined)?.[0];
+    return first !== undefined && "$changeStream" in first;
+  }
+  return event.commandName === "find" && event.command.tailable === true && event.command.awaitData === true;
 }
 
 /**
