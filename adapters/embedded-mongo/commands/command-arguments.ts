@@ -78,6 +78,20 @@ export function collationArgument(ctx: CommandContext, source: Document = ctx.co
   return value["locale"] === "simple" ? undefined : (value as Collation);
 }
 
+/**
+ * An update statement's `arrayFilters`: absent, or an array of filter documents (TypeMismatch
+ * otherwise), as `update` and `findAndModify` both take them.
+ *
+ * @example
+ * const arrayFilters = arrayFiltersArgument(statement["arrayFilters"]);
+ */
+export function arrayFiltersArgument(value: unknown): Document[] | undefined {
+  if (value !== undefined && !Array.isArray(value)) {
+    throw new EngineError(ErrorCodes.TypeMismatch, "arrayFilters must be an array");
+  }
+  return value as Document[] | undefined;
+}
+
 /** An array argument (`documents`, `updates`, `deletes`, `pipeline`). */
 export function arrayArgument(ctx: CommandContext, field: string): unknown[] {
   const value = ctx.command[field];

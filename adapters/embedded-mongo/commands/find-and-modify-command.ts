@@ -1,7 +1,7 @@
 import type { Document } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
-import { collationArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
+import { arrayFiltersArgument, collationArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { compileFindProjection } from "./find-projection.js";
 import { prepareQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
@@ -53,13 +53,10 @@ export const findAndModifyCommand: CommandHandler = (ctx) => {
     return { lastErrorObject: { n: 1 }, value: project(before), ok: 1 };
   }
 
-  const arrayFilters = ctx.command["arrayFilters"];
-  if (arrayFilters !== undefined && !Array.isArray(arrayFilters)) {
-    throw new EngineError(ErrorCodes.TypeMismatch, "arrayFilters must be an array");
-  }
+  const arrayFilters = arrayFiltersArgument(ctx.command["arrayFilters"]);
   const update = compileStatementUpdate({
     update: rawUpdate as Document,
-    arrayFilters: arrayFilters as Document[] | undefined,
+    arrayFilters,
     collation,
     variables,
   });

@@ -8,6 +8,7 @@ import {
   flagArgument,
   isPlainDocument,
   targetCollection,
+  arrayFiltersArgument,
 } from "./command-arguments.js";
 import { prepareQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
@@ -67,13 +68,10 @@ function runUpdateStatement(
   const letVariables = documentArgument(ctx, "let");
   const constants = documentArgument(ctx, "c", statement);
   const variables = letVariables || constants ? { ...(letVariables ?? {}), ...(constants ?? {}) } : undefined;
-  const arrayFilters = statement["arrayFilters"];
-  if (arrayFilters !== undefined && !Array.isArray(arrayFilters)) {
-    throw new EngineError(ErrorCodes.TypeMismatch, "arrayFilters must be an array");
-  }
+  const arrayFilters = arrayFiltersArgument(statement["arrayFilters"]);
   const update = compileStatementUpdate({
     update: u as Document,
-    arrayFilters: arrayFilters as Document[] | undefined,
+    arrayFilters,
     collation,
     variables,
   });

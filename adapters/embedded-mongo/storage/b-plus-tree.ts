@@ -32,8 +32,8 @@ export class BPlusTree<T> {
     return this.count;
   }
 
-  /** Inserts an item; returns false (and changes nothing) if an equal item is present. */
-  insert(item: T): boolean {
+  /** The leaf where `item` belongs, and the internal nodes (with child indexes) above it. */
+  private descend(item: T): { path: Array<{ node: InternalNode<T>; index: number }>; node: LeafNode<T> } {
     const path: Array<{ node: InternalNode<T>; index: number }> = [];
     let node = this.root;
     while (!node.leaf) {
@@ -41,6 +41,12 @@ export class BPlusTree<T> {
       path.push({ node, index });
       node = node.children[index]!;
     }
+    return { path, node };
+  }
+
+  /** Inserts an item; returns false (and changes nothing) if an equal item is present. */
+  insert(item: T): boolean {
+    const { path, node } = this.descend(item);
     const position = lowerBoundIn(node.items, item, this.compare);
     if (position < node.items.length && this.compare(node.items[position]!, item) === 0) return false;
     node.items.splice(position, 0, item);
@@ -52,13 +58,7 @@ export class BPlusTree<T> {
 
   /** Removes the item equal to `item`; returns whether it was present. */
   delete(item: T): boolean {
-    const path: Array<{ node: InternalNode<T>; index: number }> = [];
-    let node = this.root;
-    while (!node.leaf) {
-      const index = this.childIndexFor(node, item);
-      path.push({ node, index });
-      node = node.children[index]!;
-    }
+    const { path, node } = this.descend(item);
     const position = lowerBoundIn(node.items, item, this.compare);
     if (position >= node.items.length || this.compare(node.items[position]!, item) !== 0) return false;
     node.items.splice(position, 1);
