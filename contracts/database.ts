@@ -37,3 +37,20 @@ export interface Database {
 }
 
 export const DATABASE = token<Database>("database.Database");
+
+/** MongoDB's duplicate-key error as the driver reports it (code 11000). */
+export interface DuplicateKeyError {
+  readonly code: 11000;
+  readonly keyValue?: Record<string, unknown>;
+  readonly keyPattern?: Record<string, unknown>;
+}
+
+/**
+ * True for MongoDB's duplicate-key error (code 11000), however the driver wrapped it.
+ *
+ * @example
+ * try { await User.create({ email }); } catch (error) { if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN(); }
+ */
+export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
+}

@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { APIError, type ErrorResponseBody } from "../kernel/api-error.js";
+import type { ErrorResponseBody } from "../kernel/api-error.js";
+import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcLogger } from "../kernel/logger.js";
 import type { ErrorTracker } from "../contracts/error-tracker.js";
-import { getRequestContext } from "../plugins/logging/request-context.js";
+import { getRequestContext } from "../kernel/request-context.js";
 import { toAPIError } from "./error-response.js";
 
 /**
@@ -13,14 +14,7 @@ import { toAPIError } from "./error-response.js";
  */
 export function notFoundHandler(): RequestHandler {
   return function svcNotFound(req, _res, next) {
-    next(
-      new APIError({
-        status: 404,
-        title: "Not found",
-        code: "HTTP_NOT_FOUND",
-        detail: `${req.method} ${req.path} matches no route`,
-      }),
-    );
+    next(HttpErrors.NOT_FOUND({ detail: `${req.method} ${req.path} matches no route` }));
   };
 }
 

@@ -22,14 +22,14 @@ test("mongoose validation errors → 400 with each field, pointing into the requ
 
 test("cast and strict-mode errors → 400 with the field", (t) => {
   const cast = toAPIError(new mongoose.Error.CastError("Number", "abc", "count"));
-  t.deepEqual([cast.status, cast.code, cast.source?.pointer], [400, "CAST_FAILED", "/count"]);
+  t.deepEqual([cast.status, cast.code, cast.source?.pointer], [400, "VALIDATION_CAST_FAILED", "/count"]);
   const strict = toAPIError(new mongoose.Error.StrictModeError("address.zip"));
-  t.deepEqual([strict.status, strict.code, strict.source?.pointer], [400, "UNKNOWN_FIELD", "/address/zip"]);
+  t.deepEqual([strict.status, strict.code, strict.source?.pointer], [400, "VALIDATION_UNKNOWN_FIELD", "/address/zip"]);
 });
 
 test("duplicate keys → 409 naming the fields, never the values", (t) => {
   const api = toAPIError({ code: 11000, keyPattern: { email: 1 }, keyValue: { email: "secret@example.com" } });
-  t.deepEqual([api.status, api.code], [409, "DUPLICATE_KEY"]);
+  t.deepEqual([api.status, api.code], [409, "DATABASE_DUPLICATE_KEY"]);
   t.deepEqual(api.meta, { fields: ["email"] });
   t.false(JSON.stringify(api.toErrorObject()).includes("secret@example.com"));
 });

@@ -1,18 +1,23 @@
 import mongoose from "mongoose";
+import { DatabaseErrors } from "../adapters/database/errors.js";
+import { isDuplicateKeyError } from "../contracts/database.js";
 import { APIError } from "../kernel/api-error.js";
-import { SvcError } from "../kernel/errors.js";
+import type { HttpErrorFactory } from "../kernel/errors.js";
+import { HttpErrors } from "../kernel/http-errors.js";
+import { SvcError } from "../kernel/svc-error.js";
+import { pointerOf, requestValidationError, ValidationErrors } from "../plugins/validation/index.js";
 
 /** body-parser's errors carry a `type`; these are the ones a client can cause. */
-const BODY_ERRORS: Record<string, { status: number; title: string; code: string }> = {
-  "entity.too.large": { status: 413, title: "Request body too large", code: "HTTP_PAYLOAD_TOO_LARGE" },
-  "entity.parse.failed": { status: 400, title: "Malformed JSON body", code: "HTTP_MALFORMED_BODY" },
-  "entity.verify.failed": { status: 400, title: "Request body rejected", code: "HTTP_MALFORMED_BODY" },
-  "encoding.unsupported": { status: 415, title: "Unsupported content encoding", code: "HTTP_UNSUPPORTED_ENCODING" },
-  "charset.unsupported": { status: 415, title: "Unsupported charset", code: "HTTP_UNSUPPORTED_CHARSET" },
-  "request.aborted": { status: 400, title: "Request aborted", code: "HTTP_REQUEST_ABORTED" },
-  "request.size.invalid": { status: 400, title: "Request size mismatch", code: "HTTP_MALFORMED_BODY" },
-  "stream.encoding.set": { status: 500, title: "Internal server error", code: "HTTP_INTERNAL" },
-  "parameters.too.many": { status: 413, title: "Too many parameters", code: "HTTP_PAYLOAD_TOO_LARGE" },
+const BODY_ERRORS: Record<string, HttpErrorFactory> = {
+  "entity.too.large": HttpErrors.PAYLOAD_TOO_LARGE,
+  "entity.parse.failed": HttpErrors.MALFORMED_BODY,
+  "entity.verify.failed": HttpErrors.MALFORMED_BODY,
+  "encoding.unsupported": HttpErrors.UNSUPPORTED_ENCODING,
+  "charset.unsupported": HttpErrors.UNSUPPORTED_CHARSET,
+  "request.aborted": HttpErrors.REQUEST_ABORTED,
+  "request.size.invalid": HttpErrors.MALFORMED_BODY,
+  "stream.encoding.set": HttpErrors.INTERNAL,
+  "parameters.too.many": HttpErrors.PAYLOAD_TOO_LARGE,
 };
 
 /**
@@ -31,42 +36,27 @@ export function toAPIError(error: unknown): APIError {
 
   if (error instanceof mongoose.Error.ValidationError) {
     const fields = Object.values(error.errors);
-    return new APIError({
-      status: 400,
-      title: "Validation failed",
-      code: "VALIDATION_FAILED",
+    return ValidationErrors.FAILED({
       detail: fields.map((field) => `${field.path}: ${field.message}`).join("; ") || error.message,
-      source: fields[0] ? { pointer: bodyPointer(fields[0].path) } : undefined,
+      source: fields[0] ? { pointer: pointerOf(fields[0].path) } : undefined,
       meta: { fields: fields.map((field) => ({ path: field.path, message: field.message, kind: field.kind })) },
       cause: error,
     });
   }
   if (error instanceof mongoose.Error.CastError) {
-    return new APIError({
-      status: 400,
-      title: "Invalid value",
-      code: "CAST_FAILED",
+    return ValidationErrors.CAST_FAILED({
       detail: `${error.path}: cannot use ${describeValue(error.value)} as ${error.kind}`,
-      source: { pointer: bodyPointer(error.path) },
+      source: { pointer: pointerOf(error.path) },
       cause: error,
     });
   }
   if (error instanceof mongoose.Error.StrictModeError) {
-    return new APIError({
-      status: 400,
-      title: "Unknown field",
-      code: "UNKNOWN_FIELD",
-      detail: `${error.path} is not in the schema`,
-      source: { pointer: bodyPointer(error.path) },
-      cause: error,
-    });
+    // The same answer as the request validator's for an unknown field.
+    return requestValidationError([{ path: error.path, message: "is not a field of this resource", keyword: "additionalProperties" }], "body", ValidationErrors.UNKNOWN_FIELD);
   }
   if (isDuplicateKeyError(error)) {
     const fields = Object.keys(error.keyValue ?? error.keyPattern ?? {});
-    return new APIError({
-      status: 409,
-      title: "Duplicate value",
-      code: "DUPLICATE_KEY",
+    return DatabaseErrors.DUPLICATE_KEY({
       detail: fields.length ? `A record with the same ${fields.join(", ")} already exists` : "Duplicate value",
       meta: { fields },
       cause: error,
@@ -75,35 +65,16 @@ export function toAPIError(error: unknown): APIError {
   if (error instanceof SvcError && error.status < 500) {
     return new APIError({ status: error.status, title: error.message, code: error.code, cause: error });
   }
-  return new APIError({ status: 500, title: "Internal server error", code: "HTTP_INTERNAL", cause: error });
+  return HttpErrors.INTERNAL({ cause: error });
 }
 
 function bodyParserError(error: unknown): APIError | undefined {
   if (typeof error !== "object" || error === null || !("type" in error)) return undefined;
   const known = BODY_ERRORS[String((error as { type: unknown }).type)];
-  return known ? new APIError({ ...known, cause: error }) : undefined;
-}
-
-interface DuplicateKeyError {
-  code: 11000;
-  keyValue?: Record<string, unknown>;
-  keyPattern?: Record<string, unknown>;
-}
-
-function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
+  return known?.({ cause: error });
 }
 
 function describeValue(value: unknown): string {
   const text = typeof value === "string" ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/**
- * A JSON pointer (RFC 6901) into the request body for a mongoose path: request bodies are the
- * document's fields themselves (not wrapped in `data`), as the REST layer's validation errors
- * point too.
- */
-function bodyPointer(mongoosePath: string): string {
-  return `/${mongoosePath.split(".").map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 }

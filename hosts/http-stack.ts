@@ -4,7 +4,8 @@ import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, REQUEST_LOGGING_MIDDLEWARE } fr
 import { ERROR_TRACKER } from "../contracts/error-tracker.js";
 import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
-import { captureRawBody } from "../plugins/notifiers/raw-body.js";
+import { captureRawBody } from "../contracts/raw-body.js";
+import { validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 
@@ -22,6 +23,7 @@ export interface HttpStackOptions {
 /** The names of the stack's layers, in order — what the parity test compares. */
 export const STACK_ORDER = [
   "svcCorrelation",
+  "svcValidationContext",
   "svcCors",
   "svcJsonBody",
   "svcAuthentication",
@@ -38,7 +40,8 @@ export const STACK_ORDER = [
  * Builds the one middleware stack both hosts use, in this order: request context and
  * correlation, CORS, JSON body parser (size-limited), authentication hook, request-logging hook,
  * host middleware, plugin routes, `GET /openapi.json`, `GET /docs` (when enabled), JSON 404 and
- * the error handler. The hooks are filled from the kernel's container once plugins have
+ * the error handler (the validation context for manual validators rides along with the first).
+ * The hooks are filled from the kernel's container once plugins have
  * registered, so a plugin can take a slot without the host knowing about it.
  *
  * @example
@@ -65,30 +68,20 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   };
   const named = (name: string, handler: RequestHandler): RequestHandler => slot(name, () => handler);
 
-  const hostMiddleware = [...(options.middleware ?? [])];
-  const runHostMiddleware: RequestHandler = (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined && error !== null) return next(error);
-      const handler = hostMiddleware[index++];
-      if (!handler) return next();
-      try {
-        const result = handler(req, res, step) as unknown;
-        if (result instanceof Promise) result.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
+  // A router runs the host's middleware in order, async errors included, as one named layer.
+  const hostMiddleware = express.Router();
+  for (const handler of options.middleware ?? []) hostMiddleware.use(handler);
 
   app.use(correlationMiddleware());
+  app.use(
+    validationContextMiddleware(() => ({ settings: validatorSettingsOf(kernel.container), logger: kernel.pluginContext.logger })),
+  );
   app.use(named("svcCors", options.cors === false ? passThrough : cors(options.cors ?? {})));
   // `verify: captureRawBody` keeps the exact bytes as `req.rawBody` for webhook signature checks.
   app.use(named("svcJsonBody", express.json({ limit: options.bodyLimit ?? "1mb", strict: true, verify: captureRawBody })));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
   app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
-  app.use(named("svcHostMiddleware", runHostMiddleware));
+  app.use(named("svcHostMiddleware", hostMiddleware));
   app.use(named("svcRoutes", router));
   app.use(
     named("svcOpenApi", (req, res, next) => {

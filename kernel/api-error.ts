@@ -1,4 +1,4 @@
-import { SvcError } from "./errors.js";
+import { SvcError } from "./svc-error.js";
 
 /** Where in the request an error points: a JSON pointer into the body or a query/path parameter. */
 export interface ErrorSource {
@@ -40,7 +40,7 @@ export interface ErrorResponseBody {
  * handler renders it as `{errors: [{status, title, detail?, code?, source?, meta?}], requestId}`.
  *
  * @example
- * throw new APIError({ status: 404, title: "Todo not found", code: "REST_NOT_FOUND" });
+ * throw new APIError({ status: 404, title: "Todo not found", code: "TODO_NOT_FOUND" });
  */
 export class APIError extends SvcError {
   readonly title: string;

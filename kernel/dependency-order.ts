@@ -1,14 +1,4 @@
-import { defineErrors } from "./errors.js";
-
-export const DependencyErrors = defineErrors("KERNEL", {
-  MISSING_DEPENDENCY: {
-    message: (plugin: string, dependency: string) =>
-      `Plugin "${plugin}" depends on "${dependency}", which is not registered`,
-  },
-  DEPENDENCY_CYCLE: {
-    message: (cycle: string) => `Plugin dependencies form a cycle: ${cycle}`,
-  },
-});
+import { KernelErrors } from "./kernel-errors.js";
 
 interface Node {
   readonly name: string;
@@ -27,7 +17,7 @@ export function orderByDependencies<T extends Node>(items: readonly T[]): T[] {
   const byName = new Map(items.map((item) => [item.name, item]));
   for (const item of items) {
     for (const dependency of item.dependsOn ?? []) {
-      if (!byName.has(dependency)) throw DependencyErrors.MISSING_DEPENDENCY(item.name, dependency);
+      if (!byName.has(dependency)) throw KernelErrors.MISSING_DEPENDENCY(item.name, dependency);
     }
   }
   const ordered: T[] = [];
@@ -37,7 +27,7 @@ export function orderByDependencies<T extends Node>(items: readonly T[]): T[] {
     if (seen === "done") return;
     if (seen === "visiting") {
       const start = path.indexOf(item.name);
-      throw DependencyErrors.DEPENDENCY_CYCLE([...path.slice(start), item.name].join(" → "));
+      throw KernelErrors.DEPENDENCY_CYCLE([...path.slice(start), item.name].join(" → "));
     }
     state.set(item.name, "visiting");
     for (const dependency of item.dependsOn ?? []) visit(byName.get(dependency)!, [...path, item.name]);

@@ -1,10 +1,9 @@
 import test from "ava";
 import { token } from "./container.js";
 import { loadConfig } from "./config.js";
-import { DependencyErrors } from "./dependency-order.js";
 import { hasErrorCode } from "./errors.js";
-import { KernelErrors, SvcKernel } from "./kernel.js";
-import { LifecycleErrors } from "./lifecycle.js";
+import { KernelErrors } from "./kernel-errors.js";
+import { SvcKernel } from "./kernel.js";
 import type { SvcPlugin } from "./plugin.js";
 
 const config = loadConfig({ NODE_ENV: "test" });
@@ -64,14 +63,14 @@ test("a missing dependency is refused with its code", async (t) => {
   const kernel = new SvcKernel({ config, logger: silent });
   kernel.add({ name: "rest", dependsOn: ["database"], start() {} });
   const error = await t.throwsAsync(() => kernel.start());
-  t.true(hasErrorCode(error, DependencyErrors.MISSING_DEPENDENCY));
+  t.true(hasErrorCode(error, KernelErrors.MISSING_DEPENDENCY));
 });
 
 test("a dependency cycle is refused with its code", (t) => {
   const kernel = new SvcKernel({ config, logger: silent });
   kernel.add({ name: "a", dependsOn: ["b"], start() {} }).add({ name: "b", dependsOn: ["a"], start() {} });
   const error = t.throws(() => kernel.register());
-  t.true(hasErrorCode(error, DependencyErrors.DEPENDENCY_CYCLE));
+  t.true(hasErrorCode(error, KernelErrors.DEPENDENCY_CYCLE));
 });
 
 test("duplicate and badly named plugins are refused", (t) => {
@@ -107,8 +106,8 @@ test("lifecycle: adding after registration or stopping twice behaves predictably
   const kernel = new SvcKernel({ config, logger: silent });
   kernel.add({ name: "x", start() {} });
   await kernel.start();
-  t.true(hasErrorCode(t.throws(() => kernel.add({ name: "y", start() {} })), LifecycleErrors.WRONG_STATE));
-  await t.throwsAsync(() => kernel.start(), { code: LifecycleErrors.WRONG_STATE.code } as never);
+  t.true(hasErrorCode(t.throws(() => kernel.add({ name: "y", start() {} })), KernelErrors.WRONG_STATE));
+  await t.throwsAsync(() => kernel.start(), { code: KernelErrors.WRONG_STATE.code } as never);
   await Promise.all([kernel.stop(), kernel.stop()]);
   t.is(kernel.state, "stopped");
 });

@@ -1,26 +1,13 @@
 import { SvcContainer, type Token } from "./container.js";
 import { loadConfig, type SvcConfig } from "./config.js";
 import { orderByDependencies } from "./dependency-order.js";
-import { defineErrors } from "./errors.js";
+import { KernelErrors } from "./kernel-errors.js";
 import { Lifecycle, type LifecycleState } from "./lifecycle.js";
 import { LOGGER, type SvcLogger } from "./logger.js";
 import { OpenApiRegistry } from "./openapi-registry.js";
 import type { PluginContext, SvcPlugin } from "./plugin.js";
 import { CONFIG, KERNEL, OPENAPI } from "./tokens.js";
 import { withTimeout } from "./with-timeout.js";
-
-export const KernelErrors = defineErrors("KERNEL", {
-  DUPLICATE_PLUGIN: { message: (name: string) => `Plugin "${name}" is registered twice` },
-  INVALID_PLUGIN_NAME: {
-    message: (name: string) => `Plugin name "${name}" must be kebab-case (e.g. "feature-flags")`,
-  },
-  PHASE_TIMEOUT: {
-    message: (phase: string, name: string, ms: number) => `Plugin "${name}" did not finish ${phase} within ${ms} ms`,
-  },
-  PHASE_FAILED: {
-    message: (phase: string, name: string, reason: string) => `Plugin "${name}" failed to ${phase}: ${reason}`,
-  },
-});
 
 export interface KernelOptions {
   /** Defaults to `loadConfig(process.env)`. */

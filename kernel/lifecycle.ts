@@ -1,4 +1,4 @@
-import { defineErrors } from "./errors.js";
+import { KernelErrors } from "./kernel-errors.js";
 
 /**
  * Kernel lifecycle states. `failed` is terminal for a start that threw (the plugins that had
@@ -16,12 +16,6 @@ const ALLOWED: Readonly<Record<LifecycleState, readonly LifecycleState[]>> = {
   failed: [],
 };
 
-export const LifecycleErrors = defineErrors("KERNEL", {
-  WRONG_STATE: {
-    message: (action: string, state: string) => `Cannot ${action} while the kernel is ${state}`,
-  },
-});
-
 /**
  * A tiny state machine guarding the kernel's phases.
  *
@@ -38,12 +32,12 @@ export class Lifecycle {
 
   /** Moves to `next`, or throws `KERNEL_WRONG_STATE` naming the attempted `action`. */
   transition(next: LifecycleState, action: string): void {
-    if (!ALLOWED[this.#state].includes(next)) throw LifecycleErrors.WRONG_STATE(action, this.#state);
+    if (!ALLOWED[this.#state].includes(next)) throw KernelErrors.WRONG_STATE(action, this.#state);
     this.#state = next;
   }
 
   /** Throws `KERNEL_WRONG_STATE` unless the current state is one of `states`. */
   assert(states: readonly LifecycleState[], action: string): void {
-    if (!states.includes(this.#state)) throw LifecycleErrors.WRONG_STATE(action, this.#state);
+    if (!states.includes(this.#state)) throw KernelErrors.WRONG_STATE(action, this.#state);
   }
 }

@@ -1,7 +1,7 @@
 import type { APIError } from "../../kernel/api-error.js";
 import { isAPIError } from "../../kernel/api-error.js";
 import type { RequestUser } from "../../contracts/request-user.js";
-import { isDuplicateKey } from "./duplicate-key.js";
+import { isDuplicateKeyError } from "../../contracts/database.js";
 import { AuthErrors } from "./errors.js";
 import type { GitHubClient, GitHubProfile } from "./github-client.js";
 import type { JwtAuthService, SignInResult } from "./jwt-auth-service.js";
@@ -164,7 +164,7 @@ export class GitHubSignIn {
       const created = await users.model.create({ email: profile.primaryVerifiedEmail, ...githubFields(profile) });
       return users.assertActive(await users.findById(String(created._id)));
     } catch (error) {
-      if (isDuplicateKey(error)) throw AuthErrors.ACCOUNT_EXISTS();
+      if (isDuplicateKeyError(error)) throw AuthErrors.ACCOUNT_EXISTS();
       throw error;
     }
   }
@@ -178,7 +178,7 @@ export class GitHubSignIn {
     try {
       await this.options.users.model.updateOne({ _id: id }, { $set: githubFields(profile) });
     } catch (error) {
-      if (isDuplicateKey(error)) throw AuthErrors.GITHUB_ALREADY_LINKED();
+      if (isDuplicateKeyError(error)) throw AuthErrors.GITHUB_ALREADY_LINKED();
       throw error;
     }
   }

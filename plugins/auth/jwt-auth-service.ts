@@ -1,5 +1,5 @@
 import type { RequestUser } from "../../contracts/request-user.js";
-import { isDuplicateKey } from "./duplicate-key.js";
+import { isDuplicateKeyError } from "../../contracts/database.js";
 import { AuthErrors } from "./errors.js";
 import type { LoginRateLimiter } from "./login-rate-limiter.js";
 import type { PasswordCredentials } from "./password-credentials.js";
@@ -59,7 +59,7 @@ export class JwtAuthService {
     try {
       created = await users.model.create({ ...profile, email });
     } catch (error) {
-      if (isDuplicateKey(error)) throw AuthErrors.EMAIL_TAKEN();
+      if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN();
       throw error;
     }
     const userId = String(created._id);
@@ -132,7 +132,7 @@ export class JwtAuthService {
     try {
       created = await users.model.create({ ...fields, email: fields.email.trim().toLowerCase() });
     } catch (error) {
-      if (isDuplicateKey(error)) throw AuthErrors.EMAIL_TAKEN();
+      if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN();
       throw error;
     }
     await credentials.set(String(created._id), passwordHash);

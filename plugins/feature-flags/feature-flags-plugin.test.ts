@@ -188,7 +188,7 @@ test("segments: admins and segmentsPermission users see the names; others get 40
   t.deepEqual((await as(http, admin).get("/feature-flags/segments").expect(200)).body, { data: ["staff"] });
   t.deepEqual((await as(http, allowed).get("/feature-flags/segments").expect(200)).body, { data: ["staff"] });
   const denied = await as(http, user).get("/feature-flags/segments").expect(403);
-  t.is(denied.body.errors[0].code, "REST_FORBIDDEN");
+  t.is(denied.body.errors[0].code, "HTTP_FORBIDDEN");
   await as(http, {}).get("/feature-flags/segments").expect(401);
 });
 

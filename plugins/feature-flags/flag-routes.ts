@@ -5,6 +5,7 @@ import { addSharedComponents, BEARER_SCHEME } from "../rest/model-openapi.js";
 import { RestErrors } from "../rest/errors.js";
 import { flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
 import type { FlagCache } from "./flag-cache.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
 
 export interface FlagRoutesOptions {
   basePath: string;
@@ -18,7 +19,7 @@ export interface FlagRoutesOptions {
 
 /** The signed-in user, or 401 (the same error generated REST routes answer with). */
 function requireUser(req: Request): RequestUser {
-  if (!req.user) throw RestErrors.UNAUTHENTICATED({ detail: "Sign in to read feature flags" });
+  if (!req.user) throw HttpErrors.UNAUTHENTICATED({ detail: "Sign in to read feature flags" });
   return req.user;
 }
 
@@ -35,7 +36,7 @@ export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): voi
   const segments: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     const allowed = user.admin === true || (options.segmentsPermission ? await options.segmentsPermission(user) : false);
-    if (!allowed) throw RestErrors.FORBIDDEN({ detail: "Listing segments needs an admin or segmentsPermission" });
+    if (!allowed) throw HttpErrors.FORBIDDEN({ detail: "Listing segments needs an admin or segmentsPermission" });
     res.json({ data: options.segmentNames });
   };
   const configuration: RequestHandler = (req, res) => {

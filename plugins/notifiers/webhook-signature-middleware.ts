@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import type { Environment } from "../../kernel/environment.js";
 import { WebhookSignatureErrors } from "./errors.js";
-import { captureRawBody } from "./raw-body.js";
+import { captureRawBody } from "../../contracts/raw-body.js";
 import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
 
 export interface WebhookSignatureMiddlewareOptions {

@@ -4,11 +4,16 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import { RestErrors } from "./errors.js";
 import type { ModelAnalysis } from "./model-analysis.js";
 import type { ModelRouterValidationOptions, RequestBody } from "./model-router-options.js";
-import { ajvFor } from "./validation/ajv-instances.js";
-import { operatorKeys } from "./validation/body-keys.js";
-import { runValidation } from "./validation/request-validators.js";
-import { requestValidationError, type ValidationIssue } from "./validation/validation-issues.js";
-import type { ValidatorSettings } from "./validation/validator-settings.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import {
+  ajvFor,
+  operatorKeys,
+  requestValidationError,
+  runValidation,
+  type ValidationIssue,
+  type ValidatorSettings,
+} from "../validation/index.js";
+import { ValidationErrors } from "../validation/index.js";
 
 /** Checks a create or update body and returns it ready to write (coerced, maybe stripped). */
 export type BodyChecker<T> = (req: Request) => RequestBody<T>;
@@ -22,14 +27,14 @@ export type BodyChecker<T> = (req: Request) => RequestBody<T>;
  * them when the router says `additionalProperties: "remove"`.
  *
  * @example
- * const checkCreate = bodyChecker(schemas.create, "create", analysis, settings, options.validation);
+ * const checkCreate = bodyChecker(schemas.create, "create", analysis, { settings, logger: ctx.logger }, options.validation);
  * const body = checkCreate(req);
  */
 export function bodyChecker<T>(
   schema: SchemaObject,
   mode: "create" | "update",
   analysis: ModelAnalysis,
-  settings: ValidatorSettings,
+  { settings, logger }: { settings: ValidatorSettings; logger: SvcLogger },
   validation: ModelRouterValidationOptions = {},
 ): BodyChecker<T> {
   const enabled = (mode === "create" ? validation.validateCreate : validation.validateUpdate) ?? settings.validateRequests;
@@ -47,18 +52,18 @@ export function bodyChecker<T>(
       throw requestValidationError([{ path: "", message: "must be a JSON object", keyword: "type" }], "body");
     }
     const operators = operatorKeys(body);
-    if (operators.length > 0) throw requestValidationError(operators, "body", RestErrors.OPERATOR_IN_BODY);
+    if (operators.length > 0) throw requestValidationError(operators, "body", ValidationErrors.OPERATOR_IN_BODY);
     const record = body as Record<string, unknown>;
     for (const key in record) {
       if (readOnly.has(key)) {
         const issues = Object.keys(record)
           .filter((field) => readOnly.has(field))
           .map((field) => ({ path: field, message: "is set by the server and cannot be written", keyword: "readOnly" }));
-        throw requestValidationError(issues, "body", RestErrors.READ_ONLY_FIELD);
+        throw requestValidationError(issues, "body", ValidationErrors.READ_ONLY_FIELD);
       }
     }
     if (validate) {
-      const removed = runValidation(validate, record, "body", effective, req, validation.onError, classifyBodyIssues);
+      const removed = runValidation(validate, record, "body", effective, logger, req, validation.onError, classifyBodyIssues);
       if (removed.length > 0) onRemoved?.(removed, req);
     }
     return record as RequestBody<T>;
@@ -67,5 +72,5 @@ export function bodyChecker<T>(
 
 /** An unknown field gets its own code, so clients can tell "typo" from "bad value". */
 function classifyBodyIssues(issues: readonly ValidationIssue[]) {
-  return issues.some((issue) => issue.keyword === "additionalProperties") ? RestErrors.UNKNOWN_FIELD : RestErrors.INVALID_BODY;
+  return issues.some((issue) => issue.keyword === "additionalProperties") ? ValidationErrors.UNKNOWN_FIELD : ValidationErrors.INVALID_BODY;
 }

@@ -18,7 +18,7 @@ export { Permissions, REST_METHODS, checkPermissions, type MethodPermissions, ty
 export { OwnerQueryFilter, type QueryFilter, type QueryFilterContext, type QueryFilterObject } from "./owner-query-filter.js";
 export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type ListQuery } from "./list-query.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
-export { RestConfigErrors, RestErrors, type ApiErrorFactory, type RestErrorDetails } from "./errors.js";
+export { RestErrors } from "./errors.js";
 export { BEARER_SCHEME } from "./model-openapi.js";
 export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions } from "./json-schema/mongoose-json-schema.js";
 export { fieldsWithoutDescription } from "./field-descriptions.js";
@@ -32,23 +32,5 @@ export { isDeletedPlugin, usesSoftDelete, type IsDeletedFields } from "./schema/
 export { defaultPlugins } from "./schema/default-plugins.js";
 export { checkModelsStrict, strictnessProblems } from "./schema/check-models-strict.js";
 export { isValidObjectId } from "./schema/object-id.js";
-// Request validation (SPEC §8).
-export {
-  configureOpenApiValidator,
-  DEFAULT_VALIDATOR_SETTINGS,
-  VALIDATOR_SETTINGS,
-  type OpenApiValidatorOptions,
-  type ValidatorSettings,
-} from "./validation/validator-settings.js";
-export {
-  createValidator,
-  validateModelRequestBody,
-  validateQueryParams,
-  validateRequestBody,
-  type CombinedValidatorOptions,
-  type ModelBodyValidatorOptions,
-  type PropertySchema,
-  type RequestValidatorOptions,
-  type ValidationSchema,
-} from "./validation/request-validators.js";
-export { requestValidationError, isRequestValidationError, type ValidationIssue } from "./validation/validation-issues.js";
+// Hand-written routes validated like generated ones (the validators themselves: svc's validation section).
+export { validateModelRequestBody, type ModelBodyValidatorOptions } from "./model-body-validator.js";

@@ -1,11 +1,12 @@
 import test from "ava";
 import mongoose from "mongoose";
 import { isAPIError } from "../../kernel/api-error.js";
-import { RestConfigErrors, RestErrors } from "./errors.js";
+import { RestErrors } from "./errors.js";
 import { createListQueryParser, MAX_IN_VALUES } from "./list-query.js";
 import { analyzeModel } from "./model-analysis.js";
 import { DateOnly, registerDateOnlyType } from "./schema/date-only.js";
 import { createdUpdatedPlugin } from "./schema/created-updated-plugin.js";
+import { ValidationErrors } from "../validation/index.js";
 
 registerDateOnlyType();
 const schema = new mongoose.Schema({
@@ -47,13 +48,13 @@ test("limit, page and sort are parsed and bounded", (t) => {
   t.is(query.limit, 20);
   t.is(query.skip, 40);
   t.deepEqual(query.sort, { priority: -1, title: 1, _id: 1 });
-  for (const limit of ["0", "51", "-1", "abc", "1.5", "1e2", ""]) rejects(t, { limit }, RestErrors.INVALID_QUERY.code, "limit");
-  for (const page of ["0", "x", "-2", "1000001"]) rejects(t, { page }, RestErrors.INVALID_QUERY.code, "page");
-  rejects(t, { limit: ["1", "2"] }, RestErrors.INVALID_QUERY.code, "limit");
-  rejects(t, { sort: "secret" }, RestErrors.INVALID_QUERY.code, "sort");
-  rejects(t, { sort: "nope" }, RestErrors.INVALID_QUERY.code, "sort");
-  rejects(t, { sort: "a,b,c,d,e,f" }, RestErrors.INVALID_QUERY.code, "sort");
-  rejects(t, { sort: "title,-title" }, RestErrors.INVALID_QUERY.code, "sort");
+  for (const limit of ["0", "51", "-1", "abc", "1.5", "1e2", ""]) rejects(t, { limit }, ValidationErrors.INVALID_QUERY.code, "limit");
+  for (const page of ["0", "x", "-2", "1000001"]) rejects(t, { page }, ValidationErrors.INVALID_QUERY.code, "page");
+  rejects(t, { limit: ["1", "2"] }, ValidationErrors.INVALID_QUERY.code, "limit");
+  rejects(t, { sort: "secret" }, ValidationErrors.INVALID_QUERY.code, "sort");
+  rejects(t, { sort: "nope" }, ValidationErrors.INVALID_QUERY.code, "sort");
+  rejects(t, { sort: "a,b,c,d,e,f" }, ValidationErrors.INVALID_QUERY.code, "sort");
+  rejects(t, { sort: "title,-title" }, ValidationErrors.INVALID_QUERY.code, "sort");
 });
 
 test("filters are cast with the schema types", (t) => {
@@ -90,7 +91,7 @@ test("$regex is literal text with optional anchors and an i flag", (t) => {
   // Catastrophic-backtracking patterns are harmless literals.
   const evil = parse({ "title[$regex]": "(a+)+$" }).filter.title as { $regex: RegExp };
   t.false(evil.$regex.test("a".repeat(40) + "!"));
-  rejects(t, { "title[$regex]": "x".repeat(101) }, RestErrors.INVALID_QUERY.code);
+  rejects(t, { "title[$regex]": "x".repeat(101) }, ValidationErrors.INVALID_QUERY.code);
   rejects(t, { "priority[$regex]": "1" }, RestErrors.OPERATOR_NOT_ALLOWED.code);
 });
 
@@ -106,14 +107,14 @@ test("fields outside queryFields and operators outside the allowlist are refused
 });
 
 test("values that do not cast, empty values and oversized lists are refused", (t) => {
-  rejects(t, { priority: "high" }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { priority: "" }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { ownerId: "not-an-id" }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { "dueOn[$gt]": "yesterday" }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { "done[$exists]": "maybe" }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { "tags[$in]": Array.from({ length: MAX_IN_VALUES + 1 }, (_, index) => `t${index}`) }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { "priority[$gt]": ["1", "2"] }, RestErrors.INVALID_QUERY.code);
-  rejects(t, { priority: "1", "priority[$eq]": "2" }, RestErrors.INVALID_QUERY.code);
+  rejects(t, { priority: "high" }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { priority: "" }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { ownerId: "not-an-id" }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { "dueOn[$gt]": "yesterday" }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { "done[$exists]": "maybe" }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { "tags[$in]": Array.from({ length: MAX_IN_VALUES + 1 }, (_, index) => `t${index}`) }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { "priority[$gt]": ["1", "2"] }, ValidationErrors.INVALID_QUERY.code);
+  rejects(t, { priority: "1", "priority[$eq]": "2" }, ValidationErrors.INVALID_QUERY.code);
 });
 
 test("every problem is listed in meta.validationErrors", (t) => {
@@ -124,9 +125,9 @@ test("every problem is listed in meta.validationErrors", (t) => {
 });
 
 test("router options naming unknown fields fail when the router is built", (t) => {
-  t.throws(() => analyzeModel(Item, { permissions: {}, queryFields: ["nope"] }), { code: RestConfigErrors.UNKNOWN_PATH.code });
-  t.throws(() => analyzeModel(Item, { permissions: {}, queryFields: ["secret"] }), { code: RestConfigErrors.INVALID_OPTION.code });
-  t.throws(() => analyzeModel(Item, { permissions: {}, sort: "-nope" }), { code: RestConfigErrors.UNKNOWN_PATH.code });
-  t.throws(() => analyzeModel(Item, { permissions: {}, defaultLimit: 600 }), { code: RestConfigErrors.INVALID_OPTION.code });
-  t.throws(() => analyzeModel(Item, { permissions: {}, maxLimit: 0 }), { code: RestConfigErrors.INVALID_OPTION.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, queryFields: ["nope"] }), { code: RestErrors.UNKNOWN_PATH.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, queryFields: ["secret"] }), { code: RestErrors.INVALID_OPTION.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, sort: "-nope" }), { code: RestErrors.UNKNOWN_PATH.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, defaultLimit: 600 }), { code: RestErrors.INVALID_OPTION.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, maxLimit: 0 }), { code: RestErrors.INVALID_OPTION.code });
 });

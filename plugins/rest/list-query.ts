@@ -1,7 +1,9 @@
 import type { SchemaType } from "mongoose";
-import { RestErrors, type ApiErrorFactory } from "./errors.js";
+import type { HttpErrorFactory } from "../../kernel/errors.js";
+import { RestErrors } from "./errors.js";
 import type { ModelAnalysis } from "./model-analysis.js";
-import { requestValidationError, type ValidationIssue } from "./validation/validation-issues.js";
+import { requestValidationError, type ValidationIssue } from "../validation/index.js";
+import { ValidationErrors } from "../validation/index.js";
 
 /** The operators a list filter may use; anything else is refused. */
 export const ALLOWED_OPERATORS: readonly string[] = Object.freeze(["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists", "$regex"]);
@@ -36,8 +38,8 @@ type RawQuery = Record<string, unknown>;
 
 class QueryProblems {
   readonly issues: ValidationIssue[] = [];
-  code?: ApiErrorFactory;
-  add(code: ApiErrorFactory, path: string, message: string, keyword: string): void {
+  code?: HttpErrorFactory;
+  add(code: HttpErrorFactory, path: string, message: string, keyword: string): void {
     this.code ??= code;
     this.issues.push({ path, message, keyword });
   }
@@ -74,7 +76,7 @@ export function createListQueryParser(analysis: ModelAnalysis): (query: RawQuery
 
 function single(value: unknown, name: string, problems: QueryProblems): string | undefined {
   if (typeof value === "string") return value;
-  problems.add(RestErrors.INVALID_QUERY, name, "must be given once", "type");
+  problems.add(ValidationErrors.INVALID_QUERY, name, "must be given once", "type");
   return undefined;
 }
 
@@ -84,7 +86,7 @@ function parseCount(value: unknown, name: string, fallback: number, max: number,
   if (text === undefined) return fallback;
   const number = DIGITS.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(number) || number < 1 || number > max) {
-    problems.add(RestErrors.INVALID_QUERY, name, `must be an integer from 1 to ${max}`, "range");
+    problems.add(ValidationErrors.INVALID_QUERY, name, `must be an integer from 1 to ${max}`, "range");
     return fallback;
   }
   return number;
@@ -96,13 +98,13 @@ function parseSort(value: unknown, analysis: ModelAnalysis, problems: QueryProbl
   const parts = text.split(",").map((part) => part.trim()).filter(Boolean);
   const sort: Record<string, 1 | -1> = {};
   if (parts.length === 0 || parts.length > MAX_SORT_KEYS) {
-    problems.add(RestErrors.INVALID_QUERY, "sort", `must name 1 to ${MAX_SORT_KEYS} fields`, "sort");
+    problems.add(ValidationErrors.INVALID_QUERY, "sort", `must name 1 to ${MAX_SORT_KEYS} fields`, "sort");
     return analysis.defaultSort;
   }
   for (const part of parts) {
     const path = part.replace(/^-/, "") === "id" ? "_id" : part.replace(/^-/, "");
     if (!SORT_KEY.test(part) || !analysis.sortablePaths.has(path) || path in sort) {
-      problems.add(RestErrors.INVALID_QUERY, "sort", `cannot sort by "${part}"`, "sort");
+      problems.add(ValidationErrors.INVALID_QUERY, "sort", `cannot sort by "${part}"`, "sort");
       continue;
     }
     sort[path] = part.startsWith("-") ? -1 : 1;
@@ -141,7 +143,7 @@ function parseFilter(key: string, raw: unknown, analysis: ModelAnalysis, filter:
   }
   const conditions = isOperatorObject(existing) ? existing : { $eq: existing };
   if (op in conditions) {
-    problems.add(RestErrors.INVALID_QUERY, key, "is given twice", "duplicate");
+    problems.add(ValidationErrors.INVALID_QUERY, key, "is given twice", "duplicate");
     return;
   }
   conditions[op] = value;
@@ -159,7 +161,7 @@ function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: stri
   if (op === "$in" || op === "$nin") {
     const values = Array.isArray(raw) ? raw : typeof raw === "string" ? (raw === "" ? [] : raw.split(",")) : [];
     if (values.length === 0 || values.length > MAX_IN_VALUES) {
-      problems.add(RestErrors.INVALID_QUERY, key, `must list 1 to ${MAX_IN_VALUES} values`, "range");
+      problems.add(ValidationErrors.INVALID_QUERY, key, `must list 1 to ${MAX_IN_VALUES} values`, "range");
       return INVALID;
     }
     const cast: unknown[] = [];
@@ -174,7 +176,7 @@ function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: stri
   if (text === undefined) return INVALID;
   if (op === "$exists") {
     if (text !== "true" && text !== "false") {
-      problems.add(RestErrors.INVALID_QUERY, key, "must be true or false", "type");
+      problems.add(ValidationErrors.INVALID_QUERY, key, "must be true or false", "type");
       return INVALID;
     }
     return text === "true";
@@ -194,19 +196,19 @@ function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: stri
 
 function castValue(text: string, schemaType: SchemaType, key: string, problems: QueryProblems): unknown {
   if (text.length > MAX_VALUE_LENGTH) {
-    problems.add(RestErrors.INVALID_QUERY, key, `must be at most ${MAX_VALUE_LENGTH} characters`, "maxLength");
+    problems.add(ValidationErrors.INVALID_QUERY, key, `must be at most ${MAX_VALUE_LENGTH} characters`, "maxLength");
     return INVALID;
   }
   const elementType = elementTypeOf(schemaType);
   // Mongoose casts "" to null for most types; a filter value must say something.
   if (text === "" && elementType.instance !== "String") {
-    problems.add(RestErrors.INVALID_QUERY, key, "must not be empty", "type");
+    problems.add(ValidationErrors.INVALID_QUERY, key, "must not be empty", "type");
     return INVALID;
   }
   try {
     return castForQuery(elementType, null, text);
   } catch {
-    problems.add(RestErrors.INVALID_QUERY, key, `is not a valid ${elementType.instance}`, "type");
+    problems.add(ValidationErrors.INVALID_QUERY, key, `is not a valid ${elementType.instance}`, "type");
     return INVALID;
   }
 }
@@ -229,7 +231,7 @@ function literalRegex(text: string, schemaType: SchemaType, key: string, problem
     flags = slashed[2]!;
   }
   if (body.length === 0 || body.length > MAX_REGEX_LENGTH) {
-    problems.add(RestErrors.INVALID_QUERY, key, `must be 1 to ${MAX_REGEX_LENGTH} characters`, "maxLength");
+    problems.add(ValidationErrors.INVALID_QUERY, key, `must be 1 to ${MAX_REGEX_LENGTH} characters`, "maxLength");
     return INVALID;
   }
   const anchoredStart = body.startsWith("^");

@@ -1,6 +1,6 @@
 import type { Model, PopulateOptions, Schema, SchemaType } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
-import { RestConfigErrors } from "./errors.js";
+import { RestErrors } from "./errors.js";
 import { mongooseJsonSchema } from "./json-schema/mongoose-json-schema.js";
 import type { ModelRouterOptions, RestModel } from "./model-router-options.js";
 import { usesSoftDelete } from "./schema/is-deleted-plugin.js";
@@ -81,8 +81,8 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
   const queryFields = new Map<string, SchemaType>();
   for (const field of options.queryFields ?? []) {
     const schemaType = field === "id" ? schema.path("_id") : schema.path(field);
-    if (!schemaType) throw RestConfigErrors.UNKNOWN_PATH(modelName, "queryFields", field);
-    if (hiddenPaths.includes(field)) throw RestConfigErrors.INVALID_OPTION(modelName, "queryFields", `"${field}" is select: false`);
+    if (!schemaType) throw RestErrors.UNKNOWN_PATH(modelName, "queryFields", field);
+    if (hiddenPaths.includes(field)) throw RestErrors.INVALID_OPTION(modelName, "queryFields", `"${field}" is select: false`);
     queryFields.set(field === "id" ? "_id" : field, schemaType);
   }
 
@@ -95,9 +95,9 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
 
   const maxLimit = options.maxLimit ?? MAX_LIMIT;
   const defaultLimit = options.defaultLimit ?? Math.min(DEFAULT_LIMIT, maxLimit);
-  if (!Number.isInteger(maxLimit) || maxLimit < 1) throw RestConfigErrors.INVALID_OPTION(modelName, "maxLimit", "must be a positive integer");
+  if (!Number.isInteger(maxLimit) || maxLimit < 1) throw RestErrors.INVALID_OPTION(modelName, "maxLimit", "must be a positive integer");
   if (!Number.isInteger(defaultLimit) || defaultLimit < 1 || defaultLimit > maxLimit) {
-    throw RestConfigErrors.INVALID_OPTION(modelName, "defaultLimit", `must be an integer from 1 to maxLimit (${maxLimit})`);
+    throw RestErrors.INVALID_OPTION(modelName, "defaultLimit", `must be an integer from 1 to maxLimit (${maxLimit})`);
   }
 
   return {
@@ -131,12 +131,12 @@ function defaultSortOf(
     result = {};
     for (const part of sort.split(",").map((entry) => entry.trim()).filter(Boolean)) {
       const path = part.replace(/^-/, "");
-      if (!sortable.has(path)) throw RestConfigErrors.UNKNOWN_PATH(modelName, "sort", path);
+      if (!sortable.has(path)) throw RestErrors.UNKNOWN_PATH(modelName, "sort", path);
       result[path] = part.startsWith("-") ? -1 : 1;
     }
   } else {
     result = { ...sort };
-    for (const path of Object.keys(result)) if (!sortable.has(path)) throw RestConfigErrors.UNKNOWN_PATH(modelName, "sort", path);
+    for (const path of Object.keys(result)) if (!sortable.has(path)) throw RestErrors.UNKNOWN_PATH(modelName, "sort", path);
   }
   // A unique last key makes page boundaries stable when the other keys tie.
   if (!("_id" in result)) result._id = 1;
@@ -190,19 +190,19 @@ export function planPopulate<T>(model: Model<T>, paths: ModelRouterOptions<T>["p
   const shapes = new Map<string, SchemaObject>();
   for (const entry of paths ?? []) {
     const schemaType = model.schema.path(entry.path);
-    if (!schemaType) throw RestConfigErrors.UNKNOWN_PATH(model.modelName, "populatePaths", entry.path);
+    if (!schemaType) throw RestErrors.UNKNOWN_PATH(model.modelName, "populatePaths", entry.path);
     const element = schemaType.instance === "Array" ? schemaType.getEmbeddedSchemaType() : schemaType;
     const ref = element?.options?.ref;
     if (typeof ref !== "string") {
-      throw RestConfigErrors.INVALID_OPTION(model.modelName, "populatePaths", `"${entry.path}" is not a reference with a model name (ref)`);
+      throw RestErrors.INVALID_OPTION(model.modelName, "populatePaths", `"${entry.path}" is not a reference with a model name (ref)`);
     }
     const target = model.db.model(ref);
     const properties: Record<string, SchemaObject> = { _id: { type: "string", pattern: "^[0-9a-fA-F]{24}$" } };
     for (const field of entry.fields) {
       const fieldType = target.schema.path(field);
-      if (!fieldType) throw RestConfigErrors.UNKNOWN_PATH(ref, `populatePaths[${entry.path}].fields`, field);
+      if (!fieldType) throw RestErrors.UNKNOWN_PATH(ref, `populatePaths[${entry.path}].fields`, field);
       if (fieldType.options?.select === false) {
-        throw RestConfigErrors.INVALID_OPTION(model.modelName, "populatePaths", `"${ref}.${field}" is select: false`);
+        throw RestErrors.INVALID_OPTION(model.modelName, "populatePaths", `"${ref}.${field}" is select: false`);
       }
       const fieldSchema = mongooseJsonSchema(target.schema, { mode: "response" }).properties?.[field.split(".")[0]!];
       properties[field] = (fieldSchema as SchemaObject | undefined) ?? {};

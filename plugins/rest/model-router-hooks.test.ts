@@ -10,7 +10,8 @@ import { modelRouter } from "./model-router.js";
 import type { ModelRouterOptions } from "./model-router-options.js";
 import { Permissions } from "./permissions.js";
 import { defaultPlugins } from "./schema/default-plugins.js";
-import { configureOpenApiValidator } from "./validation/validator-settings.js";
+import { configureOpenApiValidator } from "../validation/index.js";
+import { ValidationErrors } from "../validation/index.js";
 
 test.after.always(() => stopTestDatabase());
 
@@ -209,9 +210,9 @@ test("generated routes coerce types and, with additionalProperties: remove, stri
   t.deepEqual(removed, [["colour"]]);
   // Read-only fields and operators are still refused outright.
   const readOnly = await as(http).post("/lenient", { title: "x", created: "2000-01-01T00:00:00Z" }).expect(400);
-  t.is(readOnly.body.errors[0].code, RestErrors.READ_ONLY_FIELD.code);
+  t.is(readOnly.body.errors[0].code, ValidationErrors.READ_ONLY_FIELD.code);
   const invalid = await as(http).post("/lenient", { title: "x", priority: 9 }).expect(400);
-  t.is(invalid.body.errors[0].code, RestErrors.INVALID_BODY.code);
+  t.is(invalid.body.errors[0].code, ValidationErrors.INVALID_BODY.code);
   t.is(invalid.body.errors[0].source.pointer, "/priority");
 });
 

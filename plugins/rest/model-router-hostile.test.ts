@@ -8,7 +8,9 @@ import type { ModelRouterOptions } from "./model-router-options.js";
 import { OwnerQueryFilter } from "./owner-query-filter.js";
 import { Permissions } from "./permissions.js";
 import { defaultPlugins } from "./schema/default-plugins.js";
-import { configureOpenApiValidator } from "./validation/validator-settings.js";
+import { configureOpenApiValidator } from "../validation/index.js";
+import { ValidationErrors } from "../validation/index.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
 
 test.after.always(() => stopTestDatabase());
 
@@ -90,13 +92,13 @@ for (const host of HOSTS) {
       { title: { $ne: null }, marker },
     ]) {
       const response = await as(http, alice.auth).post("/items", body).expect(400);
-      assertValidationBody(t, response.body, RestErrors.OPERATOR_IN_BODY.code);
+      assertValidationBody(t, response.body, ValidationErrors.OPERATOR_IN_BODY.code);
     }
     t.is(await Item.countDocuments({ marker }), 0);
 
     const created = await as(http, alice.auth).post("/items", { title: "ok", marker }).expect(201);
     const patched = await as(http, alice.auth).patch(`/items/${created.body.data.id}`, { meta: { $inc: { count: 1 } } }).expect(400);
-    t.is(patched.body.errors[0].code, RestErrors.OPERATOR_IN_BODY.code);
+    t.is(patched.body.errors[0].code, ValidationErrors.OPERATOR_IN_BODY.code);
     const stored = await Item.collection.findOne({ marker });
     t.is(stored?.meta, undefined);
   });
@@ -106,11 +108,11 @@ for (const host of HOSTS) {
     const alice = tokens.user(`unknown-${host}`);
     const marker = `unknown-${host}`;
     const response = await as(http, alice.auth).post("/items", { title: "a", marker, colour: "red" }).expect(400);
-    assertValidationBody(t, response.body, RestErrors.UNKNOWN_FIELD.code);
+    assertValidationBody(t, response.body, ValidationErrors.UNKNOWN_FIELD.code);
     t.is(response.body.errors[0].source.pointer, "/colour");
     const raw = `{"title":"a","marker":"${marker}","__proto__":{"approved":true}}`;
     const polluted = await as(http, alice.auth).post("/items", raw).set("Content-Type", "application/json").expect(400);
-    t.is(polluted.body.errors[0].code, RestErrors.UNKNOWN_FIELD.code);
+    t.is(polluted.body.errors[0].code, ValidationErrors.UNKNOWN_FIELD.code);
     t.is(await Item.countDocuments({ marker }), 0);
 
     const created = await as(http, alice.auth).post("/items", { title: "ok", marker }).expect(201);
@@ -134,13 +136,13 @@ for (const host of HOSTS) {
       { title: "a", marker, id: "x" },
     ]) {
       const response = await as(http, alice.auth).post("/items", body).expect(400);
-      assertValidationBody(t, response.body, RestErrors.READ_ONLY_FIELD.code);
+      assertValidationBody(t, response.body, ValidationErrors.READ_ONLY_FIELD.code);
     }
     t.is(await Item.countDocuments({ marker }), 0);
     const created = await as(http, alice.auth).post("/items", { title: "mine", marker }).expect(201);
     for (const body of [{ ownerId: bob.user.id }, { approved: true }, { deleted: true }, { updated: "2000-01-01T00:00:00Z" }]) {
       const response = await as(http, alice.auth).patch(`/items/${created.body.data.id}`, body).expect(400);
-      t.is(response.body.errors[0].code, RestErrors.READ_ONLY_FIELD.code);
+      t.is(response.body.errors[0].code, ValidationErrors.READ_ONLY_FIELD.code);
     }
     const stored = await Item.collection.findOne({ marker });
     t.is(String(stored?.ownerId), alice.user.id);
@@ -158,7 +160,7 @@ test("bodies that are not JSON objects → 400", async (t) => {
   }
   const deep = JSON.parse(`${'{"a":'.repeat(40)}1${"}".repeat(40)}`) as object;
   const response = await as(http, alice.auth).post("/items", { title: "deep", meta: deep }).expect(400);
-  t.is(response.body.errors[0].code, RestErrors.OPERATOR_IN_BODY.code);
+  t.is(response.body.errors[0].code, ValidationErrors.OPERATOR_IN_BODY.code);
 });
 
 test("query operators outside the allowlist → 400 over HTTP", async (t) => {
@@ -177,7 +179,7 @@ test("limit and page out of range or not numbers → 400 with SPEC §7's body", 
   const alice = tokens.user("paging");
   for (const query of ["limit=0", "limit=501", "limit=abc", "limit=-5", "limit=2.5", "page=0", "page=-1", "page=one", "limit=1&limit=2", "sort=nope"]) {
     const response = await as(http, alice.auth).get(`/items?${query}`).expect(400);
-    assertValidationBody(t, response.body, RestErrors.INVALID_QUERY.code);
+    assertValidationBody(t, response.body, ValidationErrors.INVALID_QUERY.code);
   }
   await as(http, alice.auth).get("/items?limit=500&page=1").expect(200);
 });
@@ -199,10 +201,10 @@ test("strict: throw violations → 400, never 500 (validation off, and through a
   const alice = tokens.user("strict");
   const withoutValidation = await appFor(t, "SvcApp", {}, [tokens.plugin(), configureOpenApiValidator({ validateRequests: false })]);
   const direct = await as(withoutValidation, alice.auth).post("/items", { title: "a", colour: "red" }).expect(400);
-  t.is(direct.body.errors[0].code, "UNKNOWN_FIELD");
+  t.is(direct.body.errors[0].code, "VALIDATION_UNKNOWN_FIELD");
   const hooked = await appFor(t, "SvcApp", { preCreate: (body) => ({ ...body, colour: "red" }) });
   const viaHook = await as(hooked, alice.auth).post("/items", { title: "a" }).expect(400);
-  t.is(viaHook.body.errors[0].code, "UNKNOWN_FIELD");
+  t.is(viaHook.body.errors[0].code, "VALIDATION_UNKNOWN_FIELD");
   const badCast = await as(withoutValidation, alice.auth).post("/items", { title: "a", count: "many" }).expect(400);
   t.is(badCast.body.errors[0].status, "400");
 });
@@ -218,7 +220,7 @@ test("an owner can never read, change or delete another user's records", async (
 
   for (const response of [await api.get(`/items/${id}`), await api.patch(`/items/${id}`, { title: "pwned" }), await api.delete(`/items/${id}`)]) {
     t.is(response.status, 403);
-    t.is(response.body.errors[0].code, RestErrors.FORBIDDEN.code);
+    t.is(response.body.errors[0].code, HttpErrors.FORBIDDEN.code);
     t.false(JSON.stringify(response.body).includes("private"));
   }
   // queryFields cannot widen the owner filter.

@@ -3,7 +3,7 @@ import type { HydratedDocument, Model } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
-import type { ValidationIssue } from "./validation/validation-issues.js";
+import type { ValidationIssue } from "../validation/index.js";
 
 /**
  * Any mongoose model whose documents have the fields `T`, whatever its virtuals, instance

@@ -8,6 +8,7 @@ import type { ModelRouterOptions } from "./model-router-options.js";
 import { OwnerQueryFilter } from "./owner-query-filter.js";
 import { Permissions, type PermissionCheck, type RestMethod } from "./permissions.js";
 import { defaultPlugins } from "./schema/default-plugins.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
 
 test.after.always(() => stopTestDatabase());
 
@@ -61,8 +62,8 @@ async function runMatrix(t: import("ava").ExecutionContext, host: (typeof HOSTS)
                 ? await api.patch(`${path}/${note.id}`, { text: "changed" })
                 : await api.delete(`${path}/${note.id}`);
       row[caller] = response.status;
-      if (response.status === 401) t.is(response.body.errors[0].code, RestErrors.UNAUTHENTICATED.code);
-      if (response.status === 403) t.is(response.body.errors[0].code, RestErrors.FORBIDDEN.code);
+      if (response.status === 401) t.is(response.body.errors[0].code, HttpErrors.UNAUTHENTICATED.code);
+      if (response.status === 403) t.is(response.body.errors[0].code, HttpErrors.FORBIDDEN.code);
       const stored = await Note.collection.findOne({ _id: note._id });
       if (method === "update") t.is(stored?.text, response.status === 200 ? "changed" : `${method}-${caller}`, `${method} ${caller}`);
       if (method === "delete") t.is(stored?.deleted, response.status === 204, `${method} ${caller}`);

@@ -9,6 +9,7 @@ import { OwnerQueryFilter } from "./owner-query-filter.js";
 import { Permissions } from "./permissions.js";
 import { DateOnly, registerDateOnlyType } from "./schema/date-only.js";
 import { defaultPlugins } from "./schema/default-plugins.js";
+import { ValidationErrors } from "../validation/index.js";
 
 registerDateOnlyType();
 test.after.always(() => stopTestDatabase());
@@ -200,7 +201,7 @@ test("per-router defaultLimit and maxLimit", async (t) => {
   t.true(page.body.more);
   await api.get("/todos?limit=3").expect(200);
   const tooMany = await api.get("/todos?limit=4").expect(400);
-  t.is(tooMany.body.errors[0].code, RestErrors.INVALID_QUERY.code);
+  t.is(tooMany.body.errors[0].code, ValidationErrors.INVALID_QUERY.code);
 });
 
 test("a router's default sort applies when the client sends none", async (t) => {

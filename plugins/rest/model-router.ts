@@ -3,10 +3,10 @@ import type { Request, RequestHandler } from "express";
 import type { Model } from "mongoose";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../../contracts/http.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
-import { logger } from "../logging/logger.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import { bodyChecker } from "./body-checker.js";
 import { warnDeprecatedOnce } from "./deprecation.js";
-import { RestConfigErrors, RestErrors } from "./errors.js";
+import { RestErrors } from "./errors.js";
 import { fieldsWithoutDescription } from "./field-descriptions.js";
 import { createListQueryParser } from "./list-query.js";
 import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
@@ -14,10 +14,8 @@ import { documentModelRouter } from "./model-openapi.js";
 import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
 import type { RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
-import { logInvalidResponse, routeHandlers, type RouteRuntime } from "./route-handlers.js";
-import { ajvFor } from "./validation/ajv-instances.js";
-import { fromAjvErrors } from "./validation/validation-issues.js";
-import { validatorSettingsOf } from "./validation/validator-settings.js";
+import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
+import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
 
 /**
  * A model router: an `SvcPlugin` serving CRUD for one model at one path, carrying its options
@@ -71,7 +69,7 @@ export function modelRouter<T>(
   const model = pathOrModel;
   const options = modelOrOptions as ModelRouterOptions<T>;
   const name = `model:${kebab(model.modelName)}`;
-  const unmounted: RequestHandler = (_req, _res, next) => next(RestConfigErrors.UNMOUNTED_ROUTER(name));
+  const unmounted: RequestHandler = (_req, _res, next) => next(RestErrors.UNMOUNTED_ROUTER(name));
   Object.defineProperty(unmounted, "name", { value: name });
   return Object.assign(unmounted, {
     model,
@@ -109,14 +107,15 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
     start(ctx) {
       const missing = fieldsWithoutDescription(model.schema);
       if (missing.length > 0) {
-        logger.warn(`${model.modelName}: schema fields without a description: ${missing.join(", ")}`, { model: model.modelName, fields: missing });
+        ctx.logger.warn(`${model.modelName}: schema fields without a description: ${missing.join(", ")}`, { model: model.modelName, fields: missing });
       }
-      if (options.transformer) warnDeprecatedOnce("modelRouter.transformer", "modelRouter option `transformer` is deprecated: use `responseHandler(doc, method)`");
+      if (options.transformer) warnDeprecatedOnce(ctx.logger, "modelRouter.transformer", "modelRouter option `transformer` is deprecated: use `responseHandler(doc, method)`");
       if (options.responseSerializer) {
-        warnDeprecatedOnce("modelRouter.responseSerializer", "modelRouter option `responseSerializer` is deprecated: use `responseHandler(doc, method)`");
+        warnDeprecatedOnce(ctx.logger, "modelRouter.responseSerializer", "modelRouter option `responseSerializer` is deprecated: use `responseHandler(doc, method)`");
       }
 
       const settings = validatorSettingsOf(ctx.container);
+      const validation = { settings, logger: ctx.logger };
       const plan = planPopulate(model, options.populatePaths);
       const schemas = modelSchemas(model, analysis, options, plan.shapes);
       const runtime: RouteRuntime<T> = {
@@ -125,11 +124,11 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
         options,
         shaper: documentShaper(analysis),
         parseList: createListQueryParser(analysis),
-        checkCreate: withLegacyTransform(bodyChecker<T>(schemas.create, "create", analysis, settings, options.validation), "create", options),
-        checkUpdate: withLegacyTransform(bodyChecker<T>(schemas.update, "update", analysis, settings, options.validation), "update", options),
+        checkCreate: withLegacyTransform(bodyChecker<T>(schemas.create, "create", analysis, validation, options.validation), "create", options),
+        checkUpdate: withLegacyTransform(bodyChecker<T>(schemas.update, "update", analysis, validation, options.validation), "update", options),
         populate: plan.populate,
         present: presenter(options),
-        checkResponse: settings.validateResponses ? responseCheck(model.modelName, schemas.response) : undefined,
+        checkResponse: settings.validateResponses ? responseCheck(model.modelName, schemas.response, ctx.logger) : undefined,
       };
       const handlers = routeHandlers(runtime);
       const router = express.Router();
@@ -166,14 +165,14 @@ function withLegacyTransform<T>(check: RouteRuntime<T>["checkCreate"], method: "
 }
 
 /** `validateResponses`: a mismatch is the server's bug, so it is logged and answered with 500. */
-function responseCheck(modelName: string, schema: object): (doc: ResponseDocument) => void {
+function responseCheck(modelName: string, schema: object, logger: SvcLogger): (doc: ResponseDocument) => void {
   const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(schema);
   return (doc) => {
     // Check what the client will receive: dates and ids as their JSON strings.
     if (validate(JSON.parse(JSON.stringify(doc)))) return;
     const issues = fromAjvErrors(validate.errors ?? []);
     const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-    logInvalidResponse(modelName, detail);
+    logger.error(`Response of ${modelName} does not match its documented schema: ${detail}`);
     throw RestErrors.INVALID_RESPONSE({ detail: "The response did not match its documented schema" });
   };
 }

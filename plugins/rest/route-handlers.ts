@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
-import { logger } from "../logging/logger.js";
 import type { BodyChecker } from "./body-checker.js";
 import { RestErrors } from "./errors.js";
 import { hookDenied, runHook } from "./hook-errors.js";
@@ -12,6 +11,7 @@ import type { QueryFilterObject } from "./owner-query-filter.js";
 import { checkPermissions, type PermissionContext, type RestMethod } from "./permissions.js";
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
 
 /** Everything the handlers of one router use, prepared once at start. */
 export interface RouteRuntime<T> {
@@ -78,9 +78,9 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
 
   function denial(checkCount: number, method: RestMethod, user: RequestUser | undefined, object: unknown) {
     // No checks at all: the method is closed, and authenticating would not help.
-    if (checkCount === 0) return RestErrors.FORBIDDEN({ detail: `${method} is not permitted on ${analysis.modelName}` });
-    if (!user) return RestErrors.UNAUTHENTICATED({ detail: `${method} on ${analysis.modelName} requires authentication` });
-    return RestErrors.FORBIDDEN({ detail: `${method} is not permitted on ${object ? "this " : ""}${analysis.modelName}` });
+    if (checkCount === 0) return HttpErrors.FORBIDDEN({ detail: `${method} is not permitted on ${analysis.modelName}` });
+    if (!user) return HttpErrors.UNAUTHENTICATED({ detail: `${method} on ${analysis.modelName} requires authentication` });
+    return HttpErrors.FORBIDDEN({ detail: `${method} is not permitted on ${object ? "this " : ""}${analysis.modelName}` });
   }
 
   function checkId(req: Request): string {
@@ -241,9 +241,4 @@ export function combineFilters(client: QueryFilterObject, server: QueryFilterObj
   if (serverKeys.length === 0) return client;
   if (serverKeys.some((key) => key in client || key.startsWith("$"))) return { $and: [client, server] };
   return { ...client, ...server };
-}
-
-/** Warns when `validateResponses` finds a response that does not match its schema. */
-export function logInvalidResponse(modelName: string, detail: string): void {
-  logger.error(`Response of ${modelName} does not match its documented schema: ${detail}`);
 }

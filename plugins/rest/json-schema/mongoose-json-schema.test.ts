@@ -1,6 +1,6 @@
 import test from "ava";
 import mongoose from "mongoose";
-import { ajvFor } from "../validation/ajv-instances.js";
+import { ajvFor } from "../../validation/index.js";
 import { mongooseJsonSchema } from "./mongoose-json-schema.js";
 
 const schema = new mongoose.Schema({

@@ -1,5 +1,5 @@
 import mongoose, { type Model } from "mongoose";
-import { RestConfigErrors } from "../errors.js";
+import { RestErrors } from "../errors.js";
 
 /** Why one model fails the strictness check (empty when it passes). */
 export function strictnessProblems(model: Pick<Model<unknown>, "modelName" | "schema">): string[] {
@@ -32,5 +32,5 @@ export function checkModelsStrict(models?: ReadonlyArray<Pick<Model<unknown>, "m
     .map((model) => ({ name: model.modelName, problems: strictnessProblems(model) }))
     .filter((entry) => entry.problems.length > 0)
     .map((entry) => `  ${entry.name}: ${entry.problems.join("; ")}`);
-  if (report.length > 0) throw RestConfigErrors.MODELS_NOT_STRICT(report.join("\n"));
+  if (report.length > 0) throw RestErrors.MODELS_NOT_STRICT(report.join("\n"));
 }

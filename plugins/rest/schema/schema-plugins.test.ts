@@ -1,7 +1,7 @@
 import test from "ava";
 import mongoose from "mongoose";
 import { startTestDatabase, stopTestDatabase } from "../../../hosts/testing.js";
-import { RestConfigErrors, RestErrors } from "../errors.js";
+import { RestErrors } from "../errors.js";
 import { fieldsWithoutDescription } from "../field-descriptions.js";
 import { checkModelsStrict } from "./check-models-strict.js";
 import { createdUpdatedPlugin, type CreatedUpdatedDocument } from "./created-updated-plugin.js";
@@ -172,7 +172,7 @@ test("checkModelsStrict lists every offending model in one error", (t) => {
   const lax = connection.model("StrictLax", new mongoose.Schema({ a: String }, { ...strict, strict: false }));
   const noVirtuals = connection.model("StrictNoVirtuals", new mongoose.Schema({ a: String }, { strict: true }));
   t.notThrows(() => checkModelsStrict([good]));
-  const error = t.throws(() => checkModelsStrict([good, lax, noVirtuals]), { code: RestConfigErrors.MODELS_NOT_STRICT.code });
+  const error = t.throws(() => checkModelsStrict([good, lax, noVirtuals]), { code: RestErrors.MODELS_NOT_STRICT.code });
   t.regex(error!.message, /StrictLax/);
   t.regex(error!.message, /StrictNoVirtuals/);
   t.notRegex(error!.message, /StrictGood/);

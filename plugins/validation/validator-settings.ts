@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
-import { token, type SvcContainer } from "../../../kernel/container.js";
-import type { SvcPlugin } from "../../../kernel/plugin.js";
-import { HTTP_ROUTER } from "../../../contracts/http.js";
+import { token, type SvcContainer } from "../../kernel/container.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
 import type { ValidationIssue } from "./validation-issues.js";
 
 /**
@@ -46,25 +46,51 @@ export const DEFAULT_VALIDATOR_SETTINGS: Readonly<ValidatorSettings> = Object.fr
 });
 
 /** The app's validation settings (bound by `configureOpenApiValidator`; defaults otherwise). */
-export const VALIDATOR_SETTINGS = token<ValidatorSettings>("rest.ValidatorSettings");
+export const VALIDATOR_SETTINGS = token<ValidatorSettings>("validation.ValidatorSettings");
 
-/** Where manual validators find the settings of the app serving the request. */
-const SETTINGS_LOCAL = "svcValidatorSettings";
+/** What a manual validator needs per request: its app's settings and logger. */
+export interface ValidationContext {
+  readonly settings: ValidatorSettings;
+  readonly logger: SvcLogger;
+}
+
+/** Where manual validators find the context of the app serving the request. */
+const CONTEXT_LOCAL = "svcValidation";
+
+const OUTSIDE_AN_APP: ValidationContext = Object.freeze({ settings: DEFAULT_VALIDATOR_SETTINGS, logger: console });
 
 /** The settings of the app a container belongs to. */
 export function validatorSettingsOf(container: SvcContainer): ValidatorSettings {
   return container.tryResolve(VALIDATOR_SETTINGS) ?? DEFAULT_VALIDATOR_SETTINGS;
 }
 
-/** The settings of the app serving `res` (manual validators run outside any plugin). */
-export function validatorSettingsOfResponse(locals: Record<string, unknown>): ValidatorSettings {
-  return (locals[SETTINGS_LOCAL] as ValidatorSettings | undefined) ?? DEFAULT_VALIDATOR_SETTINGS;
+/**
+ * Middleware the host mounts first on every app, so manual validators (which run inside route
+ * handlers, outside any plugin) see that app's settings and logger.
+ *
+ * @example
+ * app.use(validationContextMiddleware(() => ({ settings: validatorSettingsOf(container), logger })));
+ */
+export function validationContextMiddleware(context: () => ValidationContext): RequestHandler {
+  let resolved: ValidationContext | undefined;
+  return function svcValidationContext(_req, res, next) {
+    // Resolved on first use: plugins have registered (and bound their settings) by then.
+    resolved ??= context();
+    res.locals[CONTEXT_LOCAL] = resolved;
+    next();
+  };
+}
+
+/** The validation context of the app serving a response (defaults outside an svc app). */
+export function validationContextOf(locals: Record<string, unknown>): ValidationContext {
+  return (locals[CONTEXT_LOCAL] as ValidationContext | undefined) ?? OUTSIDE_AN_APP;
 }
 
 /**
  * Configures request validation for one app (SPEC §8): register the returned plugin on the app.
  * Settings belong to that app's kernel, so apps in one process can differ. Generated model
- * routes read them at start; manual validators (`validateRequestBody`...) read them per request.
+ * routes read them at start; manual validators (`validateRequestBody`...) read them per request
+ * through the context the host attaches to every response.
  *
  * @example
  * new SvcApp()
@@ -79,17 +105,10 @@ export function configureOpenApiValidator(options: OpenApiValidatorOptions = {})
     if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
   }
   Object.freeze(settings);
-  const expose: RequestHandler = (_req, res, next) => {
-    res.locals[SETTINGS_LOCAL] = settings;
-    next();
-  };
   return {
     name: "openapi-validator",
     register(ctx) {
       ctx.container.bind(VALIDATOR_SETTINGS, { useValue: settings });
-      // Mounted here rather than in start(): register runs for every plugin before any start, so
-      // this runs ahead of every route that a manual validator may guard, whatever the order.
-      ctx.container.tryResolve(HTTP_ROUTER)?.use(expose);
     },
   };
 }

@@ -2,13 +2,14 @@ import test from "ava";
 import express, { type RequestHandler } from "express";
 import mongoose from "mongoose";
 import request from "supertest";
-import { HTTP_ROUTER } from "../../../contracts/http.js";
-import { APIError } from "../../../kernel/api-error.js";
-import type { SvcPlugin } from "../../../kernel/plugin.js";
-import { SvcApp } from "../../../hosts/svc-app.js";
-import { RestErrors } from "../errors.js";
-import { createValidator, validateModelRequestBody, validateQueryParams, validateRequestBody } from "./request-validators.js";
+import { HTTP_ROUTER } from "../../contracts/http.js";
+import { APIError } from "../../kernel/api-error.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
+import { SvcApp } from "../../hosts/svc-app.js";
+import { validateModelRequestBody } from "../rest/model-body-validator.js";
+import { createValidator, validateQueryParams, validateRequestBody } from "./request-validators.js";
 import { configureOpenApiValidator, DEFAULT_VALIDATOR_SETTINGS, type OpenApiValidatorOptions } from "./validator-settings.js";
+import { ValidationErrors } from "./index.js";
 
 const Gadget = mongoose.model(
   "ValidatorGadget",
@@ -76,7 +77,7 @@ test("validateRequestBody failures carry SPEC §7's body", async (t) => {
   const error = response.body.errors[0];
   t.is(error.status, "400");
   t.is(error.title, "Request validation failed");
-  t.is(error.code, RestErrors.INVALID_BODY.code);
+  t.is(error.code, ValidationErrors.INVALID_BODY.code);
   t.is(error.source.pointer, "/name");
   const issues = JSON.parse(error.meta.validationErrors) as Array<{ path: string; message: string }>;
   t.deepEqual(issues.map((issue) => issue.path).sort(), ["name", "size"]);
@@ -120,7 +121,7 @@ test("validateQueryParams coerces the query and pins it for later handlers", asy
   const response = await request(http).get("/query?year=2024&flag=true").expect(200);
   t.deepEqual(response.body.query, { year: 2024, flag: true });
   const failed = await request(http).get("/query?year=1999").expect(400);
-  t.is(failed.body.errors[0].code, RestErrors.INVALID_QUERY.code);
+  t.is(failed.body.errors[0].code, ValidationErrors.INVALID_QUERY.code);
   t.is(failed.body.errors[0].source.parameter, "year");
   await request(http).get("/query").expect(400);
 });
@@ -130,9 +131,9 @@ test("createValidator checks the query, then the body", async (t) => {
   const response = await request(http).post("/both?dry=true").send({ text: "x" }).expect(200);
   t.deepEqual(response.body, { body: { text: "x" }, query: { dry: true } });
   const badQuery = await request(http).post("/both?dry=maybe").send({ text: "x" }).expect(400);
-  t.is(badQuery.body.errors[0].code, RestErrors.INVALID_QUERY.code);
+  t.is(badQuery.body.errors[0].code, ValidationErrors.INVALID_QUERY.code);
   const badBody = await request(http).post("/both").send({}).expect(400);
-  t.is(badBody.body.errors[0].code, RestErrors.INVALID_BODY.code);
+  t.is(badBody.body.errors[0].code, ValidationErrors.INVALID_BODY.code);
 });
 
 test("validateModelRequestBody derives the schema from the model", async (t) => {

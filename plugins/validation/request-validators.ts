@@ -1,14 +1,11 @@
 import type { ValidateFunction } from "ajv";
-import type { Request, RequestHandler } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import type { SchemaObject } from "openapi3-ts/oas31";
-import { logger } from "../../logging/logger.js";
-import { mongooseJsonSchema } from "../json-schema/mongoose-json-schema.js";
-import type { RestModel } from "../model-router-options.js";
-import { SERVER_MANAGED_PATHS } from "../server-managed-paths.js";
-import type { ApiErrorFactory } from "../errors.js";
+import type { HttpErrorFactory } from "../../kernel/errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
 import { fromAjvErrors, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
-import { validatorSettingsOfResponse, type ValidatorSettings } from "./validator-settings.js";
+import { validationContextOf, type ValidatorSettings } from "./validator-settings.js";
 
 /** A property of a properties-map schema; `required: true` is accepted in the OpenAPI 2 style. */
 export type PropertySchema = Omit<SchemaObject, "required"> & { required?: boolean | string[] };
@@ -39,16 +36,17 @@ export interface RequestValidatorOptions {
  * whatever `onError` throws or returns (a handler that returns nothing lets the request on).
  *
  * @example
- * const removed = runValidation(validate, req.body, "body", settings, req);
+ * const removed = runValidation(validate, req.body, "body", settings, ctx.logger, req);
  */
 export function runValidation(
   validate: ValidateFunction,
   value: Record<string, unknown>,
   location: ValidationLocation,
   settings: ValidatorSettings,
+  logger: SvcLogger,
   req: Request,
   onError?: (issues: ValidationIssue[], req: Request) => unknown,
-  classify?: (issues: readonly ValidationIssue[]) => ApiErrorFactory,
+  classify?: (issues: readonly ValidationIssue[]) => HttpErrorFactory,
 ): string[] {
   const before = settings.removeAdditional ? Object.keys(value) : undefined;
   if (!validate(value)) {
@@ -125,10 +123,10 @@ function variantOf(settings: ValidatorSettings): AjvVariant {
 export function validateRequestBody(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
   const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
   return function svcValidateRequestBody(req, res, next) {
-    const settings = validatorSettingsOfResponse(res.locals);
+    const { settings, logger } = validationContextOf(res.locals);
     if (!(options.enabled ?? settings.validateRequests)) return next();
     if (req.body === undefined) req.body = {};
-    const removed = runValidation(validatorFor(variantOf(settings)), req.body as Record<string, unknown>, "body", settings, req, options.onError);
+    const removed = runValidation(validatorFor(variantOf(settings)), req.body as Record<string, unknown>, "body", settings, logger, req, options.onError);
     if (removed.length > 0) (options.onAdditionalPropertiesRemoved ?? settings.onAdditionalPropertiesRemoved)?.(removed, req);
     next();
   };
@@ -144,10 +142,10 @@ export function validateRequestBody(schema: ValidationSchema, options: RequestVa
 export function validateQueryParams(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
   const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
   return function svcValidateQueryParams(req, res, next) {
-    const settings = validatorSettingsOfResponse(res.locals);
+    const { settings, logger } = validationContextOf(res.locals);
     if (!(options.enabled ?? settings.validateRequests)) return next();
     const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-    runValidation(validatorFor(variantOf(settings)), query, "query", settings, req, options.onError);
+    runValidation(validatorFor(variantOf(settings)), query, "query", settings, logger, req, options.onError);
     // express 5 re-parses req.query on every read (a getter): pin the validated copy instead.
     Object.defineProperty(req, "query", { value: query, writable: true, configurable: true, enumerable: true });
     next();
@@ -169,40 +167,9 @@ export interface CombinedValidatorOptions {
  * router.post("/search", createValidator({ query: { dryRun: { type: "boolean" } }, body: { text: { type: "string", required: true } } }), handler);
  */
 export function createValidator(options: CombinedValidatorOptions): RequestHandler {
-  const steps: RequestHandler[] = [];
-  if (options.query) steps.push(validateQueryParams(options.query, { enabled: options.enabled }));
-  if (options.body) steps.push(validateRequestBody(options.body, { enabled: options.enabled }));
-  return function svcValidateRequest(req, res, next) {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error) return next(error);
-      const handler = steps[index++];
-      if (!handler) return next();
-      try {
-        void handler(req, res, step);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
-}
-
-/** Options of `validateModelRequestBody`. */
-export interface ModelBodyValidatorOptions extends RequestValidatorOptions {
-  /** `create` requires the model's required fields; `update` makes every field optional (default `create`). */
-  mode?: "create" | "update";
-}
-
-/**
- * Middleware validating `req.body` against a model's schema, for hand-written routes: the same
- * derivation generated routes use (server-managed `_id`, `created`, `updated`, `deleted` and
- * `readOnly` fields are not writable).
- *
- * @example
- * router.post("/todos/import", validateModelRequestBody(Todo), importHandler);
- */
-export function validateModelRequestBody<T>(model: RestModel<T>, options: ModelBodyValidatorOptions = {}): RequestHandler {
-  const schema = mongooseJsonSchema(model.schema, { mode: options.mode ?? "create", readOnlyPaths: new Set(SERVER_MANAGED_PATHS) });
-  return validateRequestBody(schema, options);
+  // A router runs the steps in order and forwards the first error, as any express chain does.
+  const chain = express.Router();
+  if (options.query) chain.use(validateQueryParams(options.query, { enabled: options.enabled }));
+  if (options.body) chain.use(validateRequestBody(options.body, { enabled: options.enabled }));
+  return chain;
 }

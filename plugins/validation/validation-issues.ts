@@ -1,7 +1,7 @@
 import type { ErrorObject } from "ajv";
-import { APIError } from "../../../kernel/api-error.js";
-import type { ApiErrorFactory } from "../errors.js";
-import { RestErrors } from "../errors.js";
+import { APIError } from "../../kernel/api-error.js";
+import type { HttpErrorFactory } from "../../kernel/errors.js";
+import { ValidationErrors } from "./errors.js";
 
 /** One validation problem: the dotted path of the value (`""` for the whole body) and why. */
 export interface ValidationIssue {
@@ -43,7 +43,8 @@ function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-function pointerOf(path: string): string {
+/** The JSON pointer (RFC 6901) of a dotted path: `"address.city"` → `"/address/city"`. */
+export function pointerOf(path: string): string {
   if (path === "") return "";
   return `/${path.split(".").map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 }
@@ -60,7 +61,7 @@ function pointerOf(path: string): string {
 export function requestValidationError(
   issues: readonly ValidationIssue[],
   location: ValidationLocation,
-  factory: ApiErrorFactory = location === "body" ? RestErrors.INVALID_BODY : RestErrors.INVALID_QUERY,
+  factory: HttpErrorFactory = location === "body" ? ValidationErrors.INVALID_BODY : ValidationErrors.INVALID_QUERY,
 ): APIError {
   const first = issues[0] ?? { path: "", message: "is invalid" };
   const describe = (issue: ValidationIssue) => `${issue.path || (location === "body" ? "body" : "query")}: ${issue.message}`;

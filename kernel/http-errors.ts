@@ -1,0 +1,26 @@
+import { defineErrors } from "./errors.js";
+
+/**
+ * Errors of the HTTP layer itself, shared by the host and every plugin: one code per meaning, so
+ * "sign in required" reads the same whichever plugin's route answered.
+ *
+ * @example
+ * if (!req.user) throw HttpErrors.UNAUTHENTICATED();
+ * throw HttpErrors.FORBIDDEN({ detail: "Only admins may change flags" });
+ */
+export const HttpErrors = defineErrors("HTTP", {
+  /** No route matches the method and path. */
+  NOT_FOUND: { status: 404, title: "Not found" },
+  /** The route needs a signed-in user and the request has none. */
+  UNAUTHENTICATED: { status: 401, title: "Authentication required" },
+  /** The signed-in user may not do this. */
+  FORBIDDEN: { status: 403, title: "Forbidden" },
+  PAYLOAD_TOO_LARGE: { status: 413, title: "Request body too large" },
+  /** The body is not valid JSON (or its framing is broken). */
+  MALFORMED_BODY: { status: 400, title: "Malformed JSON body" },
+  UNSUPPORTED_ENCODING: { status: 415, title: "Unsupported content encoding" },
+  UNSUPPORTED_CHARSET: { status: 415, title: "Unsupported charset" },
+  REQUEST_ABORTED: { status: 400, title: "Request aborted" },
+  /** Anything unexpected: no message or stack reaches the client (both are logged). */
+  INTERNAL: { status: 500, title: "Internal server error" },
+});
