@@ -2,12 +2,14 @@ import cors, { type CorsOptions } from "cors";
 import express, { type Express, type RequestHandler, type Router } from "express";
 import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, REQUEST_LOGGING_MIDDLEWARE } from "../contracts/http.js";
 import { ERROR_TRACKER } from "../contracts/error-tracker.js";
+import { MODEL_REGISTRY } from "../contracts/model-registry.js";
 import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
 import { captureRawBody } from "../contracts/raw-body.js";
 import { validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
+import { createModelRegistry } from "./model-registry.js";
 
 export interface HttpStackOptions {
   /** CORS settings (`cors` package); `false` sends no CORS headers. Default: any origin, no credentials. */
@@ -54,6 +56,7 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
 
   const router = express.Router();
   kernel.container.bind(HTTP_ROUTER, { useValue: router });
+  kernel.container.bind(MODEL_REGISTRY, { useValue: createModelRegistry() });
 
   const passThrough: RequestHandler = (_req, _res, next) => next();
   const slot = (name: string, resolve: () => RequestHandler | undefined): RequestHandler => {

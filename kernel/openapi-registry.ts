@@ -11,6 +11,7 @@ import {
   type TagObject,
 } from "openapi3-ts/oas31";
 import { defineErrors } from "./errors.js";
+import { SHARED_COMPONENTS } from "./openapi-shared-components.js";
 
 export type {
   OpenAPIObject,
@@ -43,7 +44,9 @@ export interface SerializedOpenApi {
 /**
  * The kernel's OpenAPI 3.1 document, built by plugins as they start. Paths may be given in
  * express form (`/todos/:id`) and are stored in OpenAPI form (`/todos/{id}`). Serialization is
- * cached until the next contribution, so `GET /openapi.json` costs nothing per request.
+ * cached until the next contribution, so `GET /openapi.json` costs nothing per request. The
+ * shared error schemas (`ErrorResponse`, `ValidationErrorResponse`), error responses
+ * (`sharedResponse("Unauthorized")`...) and the `bearerAuth` scheme are declared here, once.
  *
  * @example
  * ctx.openapi.addOperation("get", "/todos/:id", { summary: "Read a todo", responses: { 200: { description: "OK" } } });
@@ -58,7 +61,11 @@ export class OpenApiRegistry {
       openapi: "3.1.0",
       info: { title: info.title, version: info.version, description: info.description },
       paths: {},
-      components: { schemas: {}, securitySchemes: {}, responses: {} },
+      components: {
+        schemas: { ...SHARED_COMPONENTS.schemas },
+        securitySchemes: { ...SHARED_COMPONENTS.securitySchemes },
+        responses: { ...SHARED_COMPONENTS.responses },
+      },
     });
   }
 

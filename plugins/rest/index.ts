@@ -19,7 +19,6 @@ export { OwnerQueryFilter, type QueryFilter, type QueryFilterContext, type Query
 export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type ListQuery } from "./list-query.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
 export { RestErrors } from "./errors.js";
-export { BEARER_SCHEME } from "./model-openapi.js";
 export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions } from "./json-schema/mongoose-json-schema.js";
 export { fieldsWithoutDescription } from "./field-descriptions.js";
 // Schema plugins and helpers (SPEC §2.2).

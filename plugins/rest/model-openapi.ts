@@ -1,72 +1,10 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
+import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE } from "./list-query.js";
 import type { ModelAnalysis, ModelSchemas } from "./model-analysis.js";
 import type { ModelRouterOptions } from "./model-router-options.js";
 import { requiresAuthentication, type RestMethod } from "./permissions.js";
-
-/** The security scheme generated routes declare (the auth plugin accepts these bearer tokens). */
-export const BEARER_SCHEME = "bearerAuth";
-
-const ERROR_OBJECT: SchemaObject = {
-  type: "object",
-  required: ["status", "title"],
-  properties: {
-    status: { type: "string", description: "The HTTP status, as a string" },
-    title: { type: "string", description: "A short, human-readable summary" },
-    detail: { type: "string", description: "What went wrong in this occurrence" },
-    code: { type: "string", description: "A stable machine-readable code, e.g. REST_NOT_FOUND" },
-    source: {
-      type: "object",
-      properties: {
-        pointer: { type: "string", description: "JSON pointer to the offending value" },
-        parameter: { type: "string", description: "The offending query parameter" },
-      },
-    },
-    meta: {
-      type: "object",
-      description: "Extra details; validation errors carry `validationErrors`, a JSON string of [{path, message}]",
-      additionalProperties: true,
-    },
-  },
-};
-
-const ERROR_RESPONSE: SchemaObject = {
-  type: "object",
-  required: ["errors"],
-  properties: {
-    errors: { type: "array", items: { $ref: "#/components/schemas/ErrorObject" } },
-    requestId: { type: "string", description: "Correlation id (also the X-Request-ID header)" },
-  },
-};
-
-const ERROR_RESPONSES: Record<string, string> = {
-  BadRequest: "The request failed validation (SPEC §7 body) or a hook rejected it",
-  Unauthorized: "Authentication is required",
-  Forbidden: "The caller may not do this",
-  NotFound: "No such record (or a malformed id)",
-  Conflict: "A unique value is already taken",
-};
-
-/**
- * Registers the shared error schemas, the `BadRequest`/`Unauthorized`/`Forbidden`/`NotFound`/
- * `Conflict` responses and the bearer scheme (idempotent), for any plugin documenting routes.
- *
- * @example
- * addSharedComponents(ctx.openapi);
- * // responses: { 401: { $ref: "#/components/responses/Unauthorized" } }
- */
-export function addSharedComponents(openapi: OpenApiRegistry): void {
-  if (!openapi.hasComponent("schemas", "ErrorObject")) openapi.addSchema("ErrorObject", ERROR_OBJECT);
-  if (!openapi.hasComponent("schemas", "ErrorResponse")) openapi.addSchema("ErrorResponse", ERROR_RESPONSE);
-  for (const [name, description] of Object.entries(ERROR_RESPONSES)) {
-    if (openapi.hasComponent("responses", name)) continue;
-    openapi.addResponse(name, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } });
-  }
-  if (!openapi.hasComponent("securitySchemes", BEARER_SCHEME)) {
-    openapi.addSecurityScheme(BEARER_SCHEME, { type: "http", scheme: "bearer", bearerFormat: "JWT" });
-  }
-}
 
 /**
  * Adds a component schema under `name`, or under a router-specific name when another router of
@@ -84,7 +22,6 @@ function addModelSchema(openapi: OpenApiRegistry, name: string, fallback: string
 }
 
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-const errorRef = (name: string): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
 
 /** `/api/todo-items` → `ApiTodoItems`: a stable operation-id stem per router path. */
 export function pathIdentifier(path: string): string {
@@ -109,7 +46,6 @@ export function documentModelRouter<T>(
   schemas: ModelSchemas,
   options: ModelRouterOptions<T>,
 ): void {
-  addSharedComponents(openapi);
   const stem = pathIdentifier(path);
   const name = analysis.modelName;
   const responseName = addModelSchema(openapi, name, `${name}_${stem}`, { ...schemas.response, description: options.openApi?.description });
@@ -119,11 +55,11 @@ export function documentModelRouter<T>(
   const itemPath = `${path.replace(/\/+$/, "")}/:id`;
   const allowed = (method: RestMethod) => (options.permissions[method]?.length ?? 0) > 0;
 
-  const operation = (method: RestMethod, base: OperationObject, errors: string[]): OperationObject => {
+  const operation = (method: RestMethod, base: OperationObject, errors: SharedResponse[]): OperationObject => {
     const checks = options.permissions[method] ?? [];
     const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses };
     const authRequired = requiresAuthentication(checks, method);
-    for (const error of errors) responses[ERROR_STATUS[error]!] = errorRef(error);
+    for (const error of errors) responses[ERROR_STATUS[error]] = sharedResponse(error);
     return {
       ...base,
       tags,
@@ -245,12 +181,13 @@ export function documentModelRouter<T>(
   }
 }
 
-const ERROR_STATUS: Record<string, string> = {
+const ERROR_STATUS: Record<SharedResponse, string> = {
   BadRequest: "400",
   Unauthorized: "401",
   Forbidden: "403",
   NotFound: "404",
   Conflict: "409",
+  TooManyRequests: "429",
 };
 
 function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {

@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import type { HydratedDocument, Model } from "mongoose";
+import type { ModelMcpOptions, ModelSyncOptions } from "../../contracts/model-registry.js";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
@@ -53,26 +54,7 @@ export interface ModelRouterValidationOptions {
   onAdditionalPropertiesRemoved?: (properties: string[], req: Request) => void;
 }
 
-/** What the MCP plugin exposes of this model (read later by that plugin). */
-export interface ModelMcpOptions {
-  /** Fields never shown to or accepted from MCP clients. */
-  readonly excludeFields?: readonly string[];
-  /** Which operations become MCP tools (default: all five). */
-  readonly methods?: readonly RestMethod[];
-}
-
-/** How the sync plugin streams this model (SPEC §2.8; read later by that plugin). */
-export type SyncScope =
-  | { readonly type: "owner"; readonly field?: string }
-  | { readonly type: "tenant"; readonly field: string }
-  | { readonly type: "broadcast" }
-  | ((doc: Readonly<Record<string, unknown>>) => string);
-
-export interface ModelSyncOptions {
-  readonly scope: SyncScope;
-  /** Restricts the snapshot endpoint; derived automatically for owner and tenant scopes. */
-  readonly snapshotFilter?: (user: RequestUser) => MaybePromise<QueryFilterObject>;
-}
+export type { ModelMcpOptions, ModelSyncOptions, SyncScope } from "../../contracts/model-registry.js";
 
 /** How the admin plugin shows this model (SPEC §2.6; read later by that plugin). */
 export interface ModelAdminOptions {

@@ -2,6 +2,7 @@ import express from "express";
 import type { Request, RequestHandler } from "express";
 import type { Model } from "mongoose";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../../contracts/http.js";
+import { MODEL_REGISTRY, type ModelHookName, type ModelRegistration } from "../../contracts/model-registry.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { bodyChecker } from "./body-checker.js";
@@ -97,13 +98,18 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
   const mountPath = path.startsWith("/") ? path.replace(/\/+$/, "") || "/" : `/${path.replace(/\/+$/, "")}`;
   // Analysed now, so a wrong option (an unknown query field, say) fails where the router is built.
   const analysis = analyzeModel(model, options);
+  const name = modelRouterName(mountPath, model.modelName);
   return {
-    name: modelRouterName(mountPath, model.modelName),
+    name,
     dependsOn: ["database"],
     path: mountPath,
     model: restModel,
     options,
     analysis,
+    register(ctx) {
+      // Filled before any plugin starts, so admin, MCP and sync see every model when they do.
+      ctx.resolve(MODEL_REGISTRY).add(modelRegistration(name, mountPath, model, analysis, options));
+    },
     start(ctx) {
       const missing = fieldsWithoutDescription(model.schema);
       if (missing.length > 0) {
@@ -174,5 +180,27 @@ function responseCheck(modelName: string, schema: object, logger: SvcLogger): (d
     const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
     logger.error(`Response of ${modelName} does not match its documented schema: ${detail}`);
     throw RestErrors.INVALID_RESPONSE({ detail: "The response did not match its documented schema" });
+  };
+}
+
+const HOOKS: readonly ModelHookName[] = ["preCreate", "postCreate", "preUpdate", "postUpdate", "preDelete", "postDelete", "preList", "postList", "responseHandler"];
+
+function modelRegistration<T>(name: string, path: string, model: Model<T>, analysis: ModelAnalysis, options: ModelRouterOptions<T>): ModelRegistration {
+  const hooks: Partial<Record<ModelHookName, (...args: never[]) => unknown>> = {};
+  for (const hook of HOOKS) {
+    const fn = options[hook];
+    if (fn) hooks[hook] = fn as (...args: never[]) => unknown;
+  }
+  return {
+    name,
+    path,
+    modelName: model.modelName,
+    model,
+    ownerField: analysis.ownerField,
+    permissions: options.permissions,
+    hooks,
+    mcp: options.mcp,
+    sync: options.sync,
+    admin: options.admin,
   };
 }

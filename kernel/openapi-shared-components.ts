@@ -1,0 +1,101 @@
+import type { SchemaObject, SecuritySchemeObject } from "openapi3-ts/oas31";
+
+/** The security scheme of bearer-token routes (every auth provider accepts these tokens). */
+export const BEARER_SCHEME = "bearerAuth";
+
+/** The shared error responses every plugin's operations may reference. */
+export type SharedResponse = "BadRequest" | "Unauthorized" | "Forbidden" | "NotFound" | "Conflict" | "TooManyRequests";
+
+const ERROR_OBJECT: SchemaObject = {
+  type: "object",
+  required: ["status", "title"],
+  properties: {
+    status: { type: "string", description: "The HTTP status, as a string" },
+    title: { type: "string", description: "A short, human-readable summary" },
+    detail: { type: "string", description: "What went wrong in this occurrence" },
+    code: { type: "string", description: "A stable machine-readable code (docs/errors.md), e.g. REST_NOT_FOUND" },
+    source: {
+      type: "object",
+      properties: {
+        pointer: { type: "string", description: "JSON pointer to the offending value" },
+        parameter: { type: "string", description: "The offending query parameter" },
+      },
+    },
+    meta: {
+      type: "object",
+      description: "Extra details; validation errors carry `validationErrors`, a JSON string of [{path, message}]",
+      additionalProperties: true,
+    },
+  },
+};
+
+const ERROR_RESPONSE: SchemaObject = {
+  type: "object",
+  required: ["errors"],
+  properties: {
+    errors: { type: "array", items: { $ref: "#/components/schemas/ErrorObject" } },
+    requestId: { type: "string", description: "Correlation id (also the X-Request-ID header)" },
+  },
+};
+
+// SPEC §7: one error whose meta.validationErrors lists every problem as JSON text.
+const VALIDATION_ERROR_RESPONSE: SchemaObject = {
+  type: "object",
+  required: ["errors"],
+  properties: {
+    errors: {
+      type: "array",
+      items: {
+        allOf: [
+          { $ref: "#/components/schemas/ErrorObject" },
+          {
+            type: "object",
+            properties: {
+              title: { const: "Request validation failed" },
+              meta: {
+                type: "object",
+                properties: { validationErrors: { type: "string", description: "JSON text of [{path, message}]" } },
+              },
+            },
+          },
+        ],
+      },
+    },
+    requestId: { type: "string", description: "Correlation id (also the X-Request-ID header)" },
+  },
+};
+
+const RESPONSES: Record<SharedResponse, { description: string; schema: string }> = {
+  BadRequest: { description: "The request failed validation (SPEC §7 body) or was rejected", schema: "ValidationErrorResponse" },
+  Unauthorized: { description: "Authentication is required", schema: "ErrorResponse" },
+  Forbidden: { description: "The caller may not do this", schema: "ErrorResponse" },
+  NotFound: { description: "No such record (or a malformed id)", schema: "ErrorResponse" },
+  Conflict: { description: "A unique value is already taken", schema: "ErrorResponse" },
+  TooManyRequests: { description: "Too many attempts; retry after the Retry-After header's seconds", schema: "ErrorResponse" },
+};
+
+/** What every OpenAPI document of an svc app declares once, before any plugin contributes. */
+export const SHARED_COMPONENTS: {
+  readonly schemas: Readonly<Record<string, SchemaObject>>;
+  readonly responses: Readonly<Record<SharedResponse, { description: string; content: { "application/json": { schema: { $ref: string } } } }>>;
+  readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;
+} = {
+  schemas: { ErrorObject: ERROR_OBJECT, ErrorResponse: ERROR_RESPONSE, ValidationErrorResponse: VALIDATION_ERROR_RESPONSE },
+  responses: Object.fromEntries(
+    Object.entries(RESPONSES).map(([name, { description, schema }]) => [
+      name,
+      { description, content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } } },
+    ]),
+  ) as (typeof SHARED_COMPONENTS)["responses"],
+  securitySchemes: { [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+};
+
+/**
+ * A reference to one of the shared error responses, for an operation's `responses`.
+ *
+ * @example
+ * ctx.openapi.addOperation("get", "/reports", { responses: { 200: ok, 401: sharedResponse("Unauthorized") } });
+ */
+export function sharedResponse(name: SharedResponse): { $ref: string } {
+  return { $ref: `#/components/responses/${name}` };
+}
