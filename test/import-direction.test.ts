@@ -27,6 +27,17 @@ async function sourceFiles(dir: string): Promise<string[]> {
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
+/**
+ * A plugin may import another plugin only through that plugin's `index.ts`, so each plugin's
+ * public surface is one file and its internals can change freely.
+ */
+function crossesPluginBoundary(from: string, target: string): boolean {
+  const [fromLayer, fromPlugin] = from.split(path.sep);
+  const [targetLayer, targetPlugin, ...rest] = target.split(path.sep);
+  if (fromLayer !== "plugins" || targetLayer !== "plugins" || fromPlugin === targetPlugin) return false;
+  return rest.join("/") !== "index.js";
+}
+
 /** Violations as `file → import` strings for every non-test file of the given layers. */
 async function violations(layers: readonly Layer[], base = root): Promise<string[]> {
   const found: string[] = [];
@@ -39,7 +50,9 @@ async function violations(layers: readonly Layer[], base = root): Promise<string
         if (!specifier.startsWith(".")) continue;
         const target = path.relative(base, path.resolve(path.dirname(file), specifier));
         const targetLayer = target.split(path.sep)[0] as Layer;
-        if (!ALLOWED[layer].includes(targetLayer)) found.push(`${path.relative(base, file)} → ${specifier}`);
+        if (!ALLOWED[layer].includes(targetLayer) || crossesPluginBoundary(path.relative(base, file), target)) {
+          found.push(`${path.relative(base, file)} → ${specifier}`);
+        }
       }
     }
   }
@@ -62,4 +75,27 @@ test("the checker reports a kernel file that imports a plugin", async (t) => {
   await writeFile(path.join(base, "kernel", "bad.ts"), 'import { x } from "../plugins/rest/index.js";\n');
   await writeFile(path.join(base, "contracts", "ok.ts"), 'import type { y } from "../kernel/container.js";\n');
   t.deepEqual(await violations(["kernel", "contracts"], base), ["kernel/bad.ts → ../plugins/rest/index.js"]);
+});
+
+test("a plugin imports another plugin only through its index.ts", async (t) => {
+  t.deepEqual(await violations(["plugins"]), []);
+});
+
+test("the checker reports a plugin reaching into another plugin's files", async (t) => {
+  const base = await mkdtemp(path.join(tmpdir(), "svc-imports-"));
+  t.teardown(() => rm(base, { recursive: true, force: true }));
+  for (const dir of ["plugins/a/sub", "plugins/b"]) await mkdir(path.join(base, dir), { recursive: true });
+  await writeFile(
+    path.join(base, "plugins", "a", "sub", "uses-b.ts"),
+    [
+      'import { ok } from "../../b/index.js";',
+      'import { internal } from "../../b/internal.js";',
+      'import { sibling } from "../own.js";',
+      'const lazy = await import("../../b/deep/file.js");',
+    ].join("\n"),
+  );
+  t.deepEqual(await violations(["plugins"], base), [
+    `${path.join("plugins", "a", "sub", "uses-b.ts")} → ../../b/internal.js`,
+    `${path.join("plugins", "a", "sub", "uses-b.ts")} → ../../b/deep/file.js`,
+  ]);
 });
