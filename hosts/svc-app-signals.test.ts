@@ -3,7 +3,7 @@ import { fork } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "test-fixtures", "signal-app.ts");
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "test-support", "signal-app.ts");
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   test(`${signal} stops the app gracefully: the in-flight request finishes, plugins stop, exit 0`, async (t) => {

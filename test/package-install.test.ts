@@ -13,8 +13,17 @@ const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("types
 
 // A separate project installs this repo by path and uses it the way a user would: the built
 // ESM entry at runtime and the emitted .d.ts files at compile time.
+/** What `npm pack` would publish; test helpers and fixtures must not be in it. */
+const TEST_ONLY = /(^|\/)(test-support|test-fixtures|fixtures)\/|\.test\.|session-test-client|raw-wire-client|crash-writer-child/;
+
 test("a project that installs svc by path can import SvcApp, with types", async (t) => {
-  await run(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root });
+  // The build script starts from an empty dist/, so nothing stale is published.
+  await run("npm", ["run", "build", "--silent"], { cwd: root });
+  const [packed] = JSON.parse((await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root })).stdout) as [{ files: { path: string }[] }];
+  const published = packed.files.map((file) => file.path);
+  t.true(published.includes("dist/index.js") && published.includes("dist/index.d.ts"));
+  t.deepEqual(published.filter((file) => TEST_ONLY.test(file)), [], "dist ships no test helper or fixture");
+
   const project = await mkdtemp(path.join(tmpdir(), "svc-consumer-"));
   t.teardown(() => rm(project, { recursive: true, force: true }));
   await writeFile(
