@@ -158,7 +158,8 @@ test("responseHandler shapes every response document, list items included", asyn
   t.deepEqual(methods, ["create", "read", "list", "update"]);
 });
 
-test.serial("deprecated transformer and responseSerializer still work and warn once", async (t) => {
+/** Collects what the app's logger warns until the test ends (the test app logs through the global logger). */
+function captureWarnings(t: import("ava").ExecutionContext): string[] {
   const warnings: string[] = [];
   const originalWarn = logger.warn;
   logger.warn = ((message: string) => {
@@ -168,6 +169,11 @@ test.serial("deprecated transformer and responseSerializer still work and warn o
   t.teardown(() => {
     logger.warn = originalWarn;
   });
+  return warnings;
+}
+
+test.serial("deprecated transformer and responseSerializer still work and warn once", async (t) => {
+  const warnings = captureWarnings(t);
   const transformer: ModelRouterOptions<TaskFields>["transformer"] = {
     transform: (body) => ({ ...body, label: "transformed" }),
     serialize: (doc, user) => ({ title: doc.title, label: doc.label, viewer: user?.email ?? null }),
@@ -241,15 +247,7 @@ test("validateResponses checks generated responses against their schema", async 
 });
 
 test.serial("starting a router warns about schema fields without a description", async (t) => {
-  const warnings: string[] = [];
-  const originalWarn = logger.warn;
-  logger.warn = ((message: string) => {
-    warnings.push(message);
-    return logger;
-  }) as typeof logger.warn;
-  t.teardown(() => {
-    logger.warn = originalWarn;
-  });
+  const warnings = captureWarnings(t);
   const Bare = mongoose.model("HookBare", new mongoose.Schema({ a: String, b: { type: Number, description: "documented" } }, { strict: "throw" }));
   const app = await buildRestApp("SvcApp", [spec("/bare", Bare, { permissions: { list: any } })]);
   t.teardown(() => app.stop());
