@@ -57,6 +57,6 @@ test.serial("a second app cannot point the shared connection at another database
 test.serial("resolving the database before start is a coded error", (t) => {
   const app = new SvcApp({ env: { NODE_ENV: "test" }, logger: silent, handleSignals: false });
   app.kernel.register();
-  const database = app.kernel.container.resolve(DATABASE);
-  t.throws(() => database.connection, { code: "DATABASE_NOT_OPEN" } as never);
+  const error = t.throws(() => app.kernel.container.resolve(DATABASE));
+  t.true(hasErrorCode(error, DatabaseErrors.NOT_STARTED));
 });

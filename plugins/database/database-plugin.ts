@@ -1,13 +1,10 @@
 import { createEmbeddedConnector } from "../../adapters/database/embedded.js";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { createExternalConnector } from "../../adapters/database/external.js";
-import { DATABASE, DATABASE_CONNECTOR, type Database, type OpenDatabase } from "../../contracts/database.js";
+import { DATABASE, DATABASE_CONNECTOR, type OpenDatabase } from "../../contracts/database.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
-import { defineErrors } from "../../kernel/errors.js";
-
-export const DatabasePluginErrors = defineErrors("DATABASE", {
-  NOT_OPEN: { message: () => "The database is not open yet: resolve DATABASE after the database plugin started" },
-});
+import { startedService } from "../../kernel/started-service.js";
+import { readDatabaseEnvironment } from "./database-environment.js";
 
 export interface DatabasePluginOptions {
   /** Overrides `DB_URI`/`DB_CONNECTION`. */
@@ -22,33 +19,21 @@ export interface DatabasePluginOptions {
  * Opens the app's database before every other plugin and closes it after them. With a URI
  * (`DB_URI`, `DB_CONNECTION` or the `uri` option) it connects to that MongoDB; without one it
  * starts the embedded engine, except in production, where a missing `DB_URI` fails the start.
- * Other plugins `dependsOn: ["database"]` and resolve `DATABASE`.
+ * Other plugins `dependsOn: ["database"]` and resolve `DATABASE` once it started (before, resolving
+ * it throws `DATABASE_NOT_STARTED`).
  *
  * @example
  * kernel.add(databasePlugin({ dbPath: ".svc/data" }));
  */
 export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
   let open: OpenDatabase | undefined;
-  const database: Database = {
-    get connection() {
-      return requireOpen().connection;
-    },
-    get kind() {
-      return requireOpen().kind;
-    },
-    get displayUri() {
-      return requireOpen().displayUri;
-    },
-  };
-  function requireOpen(): OpenDatabase {
-    if (!open) throw DatabasePluginErrors.NOT_OPEN();
-    return open;
-  }
 
   return {
     name: "database",
     register(ctx) {
-      const uri = options.uri ?? ctx.config.dbUri;
+      // Read even when `uri` is given: a malformed variable is a deployment mistake either way.
+      const env = readDatabaseEnvironment(ctx.config.env);
+      const uri = options.uri ?? env.uri;
       if (uri === undefined && ctx.config.isProduction) throw DatabaseErrors.URI_REQUIRED();
       ctx.container.bind(DATABASE_CONNECTOR, {
         useFactory: () =>
@@ -56,7 +41,7 @@ export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
             ? createExternalConnector({ uri, dbName: options.dbName })
             : createEmbeddedConnector({ dbPath: options.dbPath, dbName: options.dbName }),
       });
-      ctx.container.bind(DATABASE, { useValue: database });
+      ctx.container.bind(DATABASE, startedService(() => open, DatabaseErrors.NOT_STARTED));
     },
     async start(ctx) {
       open = await ctx.resolve(DATABASE_CONNECTOR).open();

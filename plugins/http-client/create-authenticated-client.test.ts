@@ -1,7 +1,7 @@
 import test from "ava";
 import nock from "nock";
 import { hasErrorCode } from "../../kernel/errors.js";
-import { runWithRequestContext } from "../logging/request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 import { createAuthenticatedClient, type OutboundAuth } from "./create-authenticated-client.js";
 import { ApiCallError, HttpClientErrors } from "./errors.js";
 
@@ -119,12 +119,20 @@ test("oauth2: refreshOn401 false returns the 401 without a refresh; invalidateTo
   t.is(issued, 2);
 });
 
-test("oauth2: a failing token endpoint gives HTTP_CLIENT_TOKEN_REQUEST_FAILED without the secret", async (t) => {
+/** A GET whose token request the token endpoint answers with `status` and `body`; resolves to the error. */
+function callWithTokenResponse(status: number, body: Record<string, unknown>): Promise<unknown> {
   const tokenOrigin = nextOrigin();
-  nock(tokenOrigin).post("/oauth/token").reply(400, { message: "invalid_client" });
+  nock(tokenOrigin).post("/oauth/token").reply(status, body);
   const { http, origin } = make(oauth(tokenOrigin));
   nock(origin).get("/x").reply(200, {});
-  const error = await t.throwsAsync(http.get("/x"));
+  return http.get("/x").then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+test("oauth2: a failing token endpoint gives HTTP_CLIENT_TOKEN_REQUEST_FAILED without the secret", async (t) => {
+  const error = await callWithTokenResponse(400, { message: "invalid_client" });
   t.true(hasErrorCode(error, HttpClientErrors.TOKEN_REQUEST_FAILED));
   t.true(error instanceof ApiCallError);
   t.like(error, { statusCode: 400, classification: "validation", messages: ["invalid_client"], operation: "oauth2-token" });
@@ -133,11 +141,7 @@ test("oauth2: a failing token endpoint gives HTTP_CLIENT_TOKEN_REQUEST_FAILED wi
 });
 
 test("oauth2: a token response without access_token is refused", async (t) => {
-  const tokenOrigin = nextOrigin();
-  nock(tokenOrigin).post("/oauth/token").reply(200, { token_type: "Bearer" });
-  const { http, origin } = make(oauth(tokenOrigin));
-  nock(origin).get("/x").reply(200, {});
-  const error = await t.throwsAsync(http.get("/x"));
+  const error = await callWithTokenResponse(200, { token_type: "Bearer" });
   t.true(hasErrorCode(error, HttpClientErrors.INVALID_TOKEN_RESPONSE));
 });
 

@@ -1,7 +1,6 @@
 import axios, { AxiosHeaders, isAxiosError, type AxiosInstance } from "axios";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { getCurrentRequestContextAttributes } from "../logging/context-headers.js";
-import { logger as globalLogger } from "../logging/logger.js";
+import { getCurrentRequestContextAttributes, logger as defaultLogger } from "../logging/index.js";
 import { HttpClientErrors } from "./errors.js";
 import { OAuth2TokenSource, type OAuth2ClientCredentials } from "./oauth2-token-source.js";
 import { applyRetryPolicy, type RetryOptions } from "./retry-policy.js";
@@ -41,7 +40,10 @@ export interface CreateAuthenticatedClientOptions {
   timeoutMs?: number;
   /** Headers sent on every request. */
   headers?: Record<string, string>;
-  /** Where retries are logged (default: the global logger). */
+  /**
+   * Where retries and token refreshes are logged. Inside an app pass `ctx.logger`; the default is
+   * the logging plugin's global `logger` (for scripts and code outside an app).
+   */
   logger?: SvcLogger;
   /** Clock for token expiry (tests). */
   now?: () => number;
@@ -74,7 +76,7 @@ export function createAuthenticatedClient(options: CreateAuthenticatedClientOpti
   if (!options.auth || !["bearer", "oauth2", "apiKey"].includes(options.auth.type)) {
     throw HttpClientErrors.INVALID_OPTIONS('auth.type must be "bearer", "oauth2" or "apiKey"');
   }
-  const logger = () => options.logger ?? globalLogger;
+  const logger = () => options.logger ?? defaultLogger;
   const http = axios.create({ baseURL: options.baseURL, timeout: options.timeoutMs ?? 30_000, headers: options.headers });
   const auth = options.auth;
   const tokens =

@@ -18,6 +18,10 @@ export const HttpClientErrors = defineErrors("HTTP_CLIENT", {
   INVALID_OPTIONS: { message: (problem: string) => `createAuthenticatedClient: ${problem}` },
 });
 
+// The normalised fields are declared once, in `NormalizedApiError`; the class gets their types by
+// declaration merging and their values in the constructor.
+export interface ApiCallError extends NormalizedApiError {}
+
 /**
  * An outbound call failure carrying the normalised fields — what `withApiErrorHandling` throws
  * with `rethrowAs: "apiError"`. Its `code` is `HTTP_CLIENT_REQUEST_FAILED` (or
@@ -27,41 +31,25 @@ export const HttpClientErrors = defineErrors("HTTP_CLIENT", {
  * @example
  * if (error instanceof ApiCallError && error.classification === "notFound") return null;
  */
-export class ApiCallError extends SvcError implements NormalizedApiError {
-  readonly isAxios: boolean;
-  readonly statusCode?: number;
-  readonly messages: readonly string[];
-  readonly classification: ApiErrorClassification;
-  readonly apiName: string;
-  readonly operation: string;
-
+export class ApiCallError extends SvcError {
   constructor(normalized: NormalizedApiError, options: { cause?: unknown; code?: string; message?: string } = {}) {
-    const detail = describe(normalized);
     super(
       options.code ?? HttpClientErrors.REQUEST_FAILED.code,
-      options.message ?? HttpClientErrors.REQUEST_FAILED(normalized.apiName, normalized.operation, detail).message,
+      options.message ?? HttpClientErrors.REQUEST_FAILED(normalized.apiName, normalized.operation, describe(normalized)).message,
       { status: 502, cause: options.cause },
     );
     this.name = "ApiCallError";
-    this.isAxios = normalized.isAxios;
-    this.statusCode = normalized.statusCode;
-    this.messages = normalized.messages;
-    this.classification = normalized.classification;
-    this.apiName = normalized.apiName;
-    this.operation = normalized.operation;
+    Object.assign(this, normalizedFields(normalized));
   }
 
   /** The normalised fields alone (for logs). */
   toJSON(): NormalizedApiError {
-    return {
-      isAxios: this.isAxios,
-      statusCode: this.statusCode,
-      messages: this.messages,
-      classification: this.classification,
-      apiName: this.apiName,
-      operation: this.operation,
-    };
+    return normalizedFields(this);
   }
+}
+
+function normalizedFields({ isAxios, statusCode, messages, classification, apiName, operation }: NormalizedApiError): NormalizedApiError {
+  return { isAxios, statusCode, messages, classification, apiName, operation };
 }
 
 function describe(normalized: NormalizedApiError): string {

@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance } from "axios";
-import { getCurrentRequestContextAttributes } from "../logging/context-headers.js";
+import { getCurrentRequestContextAttributes } from "../logging/index.js";
 import { ApiCallError, HttpClientErrors } from "./errors.js";
 import { normalizeApiError } from "./normalize-api-error.js";
 

@@ -2,9 +2,8 @@ import test from "ava";
 import axios, { isAxiosError } from "axios";
 import nock from "nock";
 import { hasErrorCode } from "../../kernel/errors.js";
-import { createSvcLogger } from "../logging/create-logger.js";
-import { LogCapture } from "../logging/log-capture.js";
-import { runWithRequestContext } from "../logging/request-context.js";
+import { createSvcLogger, LogCapture } from "../logging/index.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 import { ApiCallError, HttpClientErrors } from "./errors.js";
 import { withApiErrorHandling } from "./with-api-error-handling.js";
 

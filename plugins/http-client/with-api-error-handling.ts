@@ -1,6 +1,6 @@
 import { AxiosHeaders, isAxiosError } from "axios";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { logger as globalLogger } from "../logging/logger.js";
+import { logger as defaultLogger } from "../logging/index.js";
 import { ApiCallError } from "./errors.js";
 import { normalizeApiError, type NormalizedApiError } from "./normalize-api-error.js";
 
@@ -16,7 +16,10 @@ export interface ApiErrorHandlingOptions {
    * response body before it is rethrown. For calls whose payloads carry personal data.
    */
   redactError?: boolean;
-  /** Where the failure is logged (default: the global logger). */
+  /**
+   * Where the failure is logged. Inside an app pass `ctx.logger`; the default is the logging
+   * plugin's global `logger` (for scripts and code outside an app).
+   */
   logger?: SvcLogger;
 }
 
@@ -42,7 +45,7 @@ export async function withApiErrorHandling<T>(fn: () => Promise<T>, options: Api
     const shown: NormalizedApiError = options.redactError ? { ...normalized, messages: [] } : normalized;
     const alreadyLogged = isObject(error) && logged.has(error);
     if (!alreadyLogged) {
-      (options.logger ?? globalLogger).error(
+      (options.logger ?? defaultLogger).error(
         `${options.apiName} ${options.operation} failed: ${normalized.classification}${normalized.statusCode === undefined ? "" : ` (${normalized.statusCode})`}`,
         { apiError: shown },
       );

@@ -1,6 +1,6 @@
 import test from "ava";
 import { getCurrentRequestContextAttributes } from "./context-headers.js";
-import { runWithRequestContext } from "./request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 
 test("no scope, no headers", (t) => {
   t.deepEqual(getCurrentRequestContextAttributes(), {});

@@ -1,4 +1,4 @@
-import { getRequestContext } from "./request-context.js";
+import { getRequestContext } from "../../kernel/request-context.js";
 
 const W3C_TRACE_ID = /^[0-9a-f]{32}$/;
 const W3C_SPAN_ID = /^[0-9a-f]{16}$/;

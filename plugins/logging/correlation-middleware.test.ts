@@ -4,7 +4,7 @@ import express from "express";
 import request from "supertest";
 import { correlationMiddleware, parseCloudTraceContext, parseTraceparent } from "./correlation-middleware.js";
 import { getCurrentLogContext } from "./log-context.js";
-import { getRequestContext } from "./request-context.js";
+import { getRequestContext } from "../../kernel/request-context.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { runWithRequestContext, type RequestContext } from "./request-context.js";
+import { runWithRequestContext, type RequestContext } from "../../kernel/request-context.js";
 
 /** Header values we adopt as ids must be short and plain, so they cannot forge log lines. */
 const SAFE_ID = /^[A-Za-z0-9._:\-]{1,128}$/;

@@ -25,7 +25,7 @@ export interface FeatureFlaggedLogger extends SvcLogger {
  * disabled unless `gateCatch` is true.
  *
  * @example
- * const flagLog = createFeatureFlaggedLogger({ isEnabled: () => config.featureFlagsDebug });
+ * const flagLog = createFeatureFlaggedLogger({ isEnabled: () => flags.isOn("debug-checkout"), target: ctx.logger });
  * flagLog.debug("Evaluated flag", { key, bucket });
  * try { ... } catch (error) { flagLog.catch(error, "Flag evaluation failed"); }
  */

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 import { formatLogContextSuffix, getCurrentLogContext } from "./log-context.js";
-import { getRequestContext, runWithRequestContext } from "./request-context.js";
+import { getRequestContext, runWithRequestContext } from "../../kernel/request-context.js";
 
 function captured() {
   const capture = new LogCapture();

@@ -1,4 +1,4 @@
-import { getRequestContext } from "./request-context.js";
+import { getRequestContext } from "../../kernel/request-context.js";
 
 /** The correlation fields a log line carries while a scope is active (SPEC §2.9). */
 export const CORRELATION_FIELDS = ["requestId", "jobId", "sessionId", "userId", "traceId", "spanId"] as const;

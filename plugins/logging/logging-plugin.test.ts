@@ -16,7 +16,7 @@ import { SvcApp } from "../../hosts/svc-app.js";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 import { loggingPlugin } from "./logging-plugin.js";
-import { getRequestContext } from "./request-context.js";
+import { getRequestContext } from "../../kernel/request-context.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);

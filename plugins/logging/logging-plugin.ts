@@ -4,8 +4,9 @@ import { ERROR_TRACKER, type ErrorTracker } from "../../contracts/error-tracker.
 import { REQUEST_LOGGING_MIDDLEWARE } from "../../contracts/http.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
-import { createErrorTrackerFromConfig } from "./error-tracker-from-config.js";
+import { createErrorTracker } from "./error-tracker-from-config.js";
 import { ErrorTrackerTransport } from "./error-tracker-transport.js";
+import { readLoggingEnvironment, type LoggingEnvironment } from "./logging-environment.js";
 import { requestLoggingMiddleware } from "./request-logging-middleware.js";
 import { monitorSlowDatabaseOperations, type CommandEventSource } from "./slow-database-operations.js";
 
@@ -35,19 +36,22 @@ export function loggingPlugin(options: LoggingPluginOptions = {}): SvcPlugin {
   let stopMonitoring: (() => void) | undefined;
   let mirror: { logger: winston.Logger; transport: ErrorTrackerTransport } | undefined;
   let tracker: ErrorTracker | undefined;
+  let environment: LoggingEnvironment | undefined;
 
   return {
     name: "logging",
     dependsOn: options.database ? ["database"] : [],
     register(ctx) {
-      ctx.container.bind(ERROR_TRACKER, { useFactory: () => createErrorTrackerFromConfig(ctx.config) });
+      // Read here, not in start: a malformed variable fails the app before anything opens.
+      const env = (environment = readLoggingEnvironment(ctx.config.env));
+      ctx.container.bind(ERROR_TRACKER, { useFactory: () => createErrorTracker(env.errorTracker, ctx.config.nodeEnv) });
       ctx.container.bind(REQUEST_LOGGING_MIDDLEWARE, {
         useFactory: () =>
           requestLoggingMiddleware({
             // Resolved per line: a later LOGGER override still takes effect.
             logger: () => ctx.logger,
-            logAllRequests: !ctx.config.disableLogAllRequests,
-            slowRequestThresholdMs: ctx.config.slowRequestThresholdMs,
+            logAllRequests: !env.disableLogAllRequests,
+            slowRequestThresholdMs: env.slowRequestThresholdMs,
             logBodies: options.logBodies,
             now: options.now,
           }),
@@ -56,7 +60,8 @@ export function loggingPlugin(options: LoggingPluginOptions = {}): SvcPlugin {
     start(ctx) {
       tracker = ctx.resolve(ERROR_TRACKER);
       const logger = ctx.logger;
-      if (ctx.config.errorTracker.enabled && isWinston(logger)) {
+      const env = environment ?? readLoggingEnvironment(ctx.config.env);
+      if (env.errorTracker.enabled && isWinston(logger)) {
         const transport = new ErrorTrackerTransport({ tracker, level: options.mirrorLogLevel });
         logger.add(transport);
         mirror = { logger, transport };
@@ -64,7 +69,7 @@ export function loggingPlugin(options: LoggingPluginOptions = {}): SvcPlugin {
       const source = options.database ? commandSource(ctx.container.tryResolve(DATABASE)) : undefined;
       if (source) {
         stopMonitoring = monitorSlowDatabaseOperations(source, {
-          thresholdMs: ctx.config.slowDbQueryThresholdMs,
+          thresholdMs: env.slowDbQueryThresholdMs,
           logger: () => ctx.logger,
         });
       }

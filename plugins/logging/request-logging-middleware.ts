@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { redactSecrets, redactUrl } from "./redact-secrets.js";
-import { getRequestContext, runWithRequestContext } from "./request-context.js";
+import { getRequestContext, runWithRequestContext } from "../../kernel/request-context.js";
 
 export interface RequestLoggingOptions {
   /** Where request lines go (the app's `LOGGER`). */
@@ -24,7 +24,8 @@ export interface RequestLoggingOptions {
  * threshold are logged at `warn` with `slow: true`, whether or not every request is logged.
  *
  * @example
- * app.use(requestLoggingMiddleware({ logger, logAllRequests: !config.disableLogAllRequests, slowRequestThresholdMs: 3000 }));
+ * const env = readLoggingEnvironment(ctx.config.env);
+ * app.use(requestLoggingMiddleware({ logger: () => ctx.logger, logAllRequests: !env.disableLogAllRequests, slowRequestThresholdMs: env.slowRequestThresholdMs }));
  */
 export function requestLoggingMiddleware(options: RequestLoggingOptions): RequestHandler {
   const now = options.now ?? (() => performance.now());

@@ -4,7 +4,7 @@ import { createSvcLogger } from "./create-logger.js";
 import { LoggingErrors } from "./errors.js";
 import { LogCapture } from "./log-capture.js";
 import { logger } from "./logger.js";
-import { runWithRequestContext } from "./request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 import { createScopedLogger } from "./scoped-logger.js";
 
 function captured() {

@@ -4,7 +4,7 @@ import nock from "nock";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
-import { runWithRequestContext } from "./request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);

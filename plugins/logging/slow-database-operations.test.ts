@@ -2,7 +2,7 @@ import test from "ava";
 import { EventEmitter } from "node:events";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
-import { runWithRequestContext } from "./request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
 import { monitorSlowDatabaseOperations, type CommandEventSource } from "./slow-database-operations.js";
 
 function setup(thresholdMs: number) {

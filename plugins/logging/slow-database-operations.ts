@@ -1,5 +1,5 @@
 import type { SvcLogger } from "../../kernel/logger.js";
-import { getRequestContext, runWithRequestContext, type RequestContext } from "./request-context.js";
+import { getRequestContext, runWithRequestContext, type RequestContext } from "../../kernel/request-context.js";
 
 /** The MongoDB driver's command-monitoring events (emitted when `monitorCommands: true`). */
 export interface CommandStartedEvent {

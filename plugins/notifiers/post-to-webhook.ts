@@ -1,10 +1,10 @@
 import axios, { type AxiosRequestConfig } from "axios";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { ApiCallError } from "../http-client/errors.js";
-import { normalizeApiError, type NormalizedApiError } from "../http-client/normalize-api-error.js";
-import { logger as globalLogger } from "../logging/logger.js";
+import { ApiCallError, normalizeApiError, type NormalizedApiError } from "../http-client/index.js";
+import { logger as defaultLogger } from "../logging/index.js";
 import { NotifierErrors } from "./errors.js";
-import { resolveWebhookUrl, type ChatService, type WebhookTarget } from "./webhook-targets.js";
+import type { ChatService } from "./notifiers-environment.js";
+import { resolveWebhookUrl, type WebhookTarget } from "./webhook-targets.js";
 
 /** Options every notifier takes. */
 export interface NotifyOptions extends WebhookTarget {
@@ -14,7 +14,10 @@ export interface NotifyOptions extends WebhookTarget {
   throwOnError?: boolean;
   /** Default 10 000 ms. */
   timeoutMs?: number;
-  /** Where failures are logged (default: the global logger). */
+  /**
+   * Where failures are logged. Inside an app pass `ctx.logger` (or use `NOTIFIERS`, which does);
+   * the default is the logging plugin's global `logger` (for scripts and code outside an app).
+   */
   logger?: SvcLogger;
 }
 
@@ -40,7 +43,7 @@ export async function postToWebhook(
   build: (url: URL) => { payload: unknown; config?: AxiosRequestConfig },
 ): Promise<NotifyResult> {
   const name = SERVICE_NAMES[service];
-  const logger = options.logger ?? globalLogger;
+  const logger = options.logger ?? defaultLogger;
   let target = options.channel ? `channel "${options.channel}"` : "webhook";
   try {
     const url = new URL(resolveWebhookUrl(service, options));

@@ -11,6 +11,7 @@ export interface WebhookSignatureMiddlewareOptions {
   header?: string;
   /** Largest body read when the middleware reads it itself. Default `1mb`. */
   limit?: string | number;
+  /** Where `WEBHOOK_SECRET` is read: inside an app pass `ctx.config.env`; default `process.env`, read once. */
   env?: Environment;
 }
 

@@ -62,25 +62,21 @@ async function appWithWebhook() {
   return { app, http: await app.build() };
 }
 
+/** Posts `body` as `contentType` with `signature` in `header`. */
+function postSigned(http: express.Express, path: string, body: string, headers: { contentType: string; header: string; signature: string }) {
+  return request(http).post(path).set("content-type", headers.contentType).set(headers.header, headers.signature).send(body);
+}
+
 test("middleware: JSON webhooks are verified on the bytes the app's JSON parser kept", async (t) => {
   const { app, http } = await appWithWebhook();
   t.teardown(() => app.stop());
   // Spacing that re-serialisation would change: the check must use the raw bytes.
   const raw = '{ "event" : "paid",  "amount": 100 }';
-  const ok = await request(http)
-    .post("/webhooks/billing")
-    .set("content-type", "application/json")
-    .set("x-webhook-signature", signWebhookPayload(raw, SECRET))
-    .send(raw)
-    .expect(200);
+  const json = { contentType: "application/json", header: "x-webhook-signature" };
+  const ok = await postSigned(http, "/webhooks/billing", raw, { ...json, signature: signWebhookPayload(raw, SECRET) }).expect(200);
   t.deepEqual(ok.body.received, { event: "paid", amount: 100 });
 
-  const bad = await request(http)
-    .post("/webhooks/billing")
-    .set("content-type", "application/json")
-    .set("x-webhook-signature", signWebhookPayload('{"event":"paid","amount":1}', SECRET))
-    .send(raw)
-    .expect(401);
+  const bad = await postSigned(http, "/webhooks/billing", raw, { ...json, signature: signWebhookPayload('{"event":"paid","amount":1}', SECRET) }).expect(401);
   t.is(bad.body.errors[0].code, WebhookSignatureErrors.SIGNATURE_INVALID.code);
 
   const missing = await request(http).post("/webhooks/billing").send({ event: "paid" }).expect(401);
@@ -91,12 +87,11 @@ test("middleware: bodies the JSON parser skips are read raw by the middleware", 
   const { app, http } = await appWithWebhook();
   t.teardown(() => app.stop());
   const form = "event=paid&amount=100";
-  const response = await request(http)
-    .post("/webhooks/form")
-    .set("content-type", "application/x-www-form-urlencoded")
-    .set("x-signature", signWebhookPayload(form, SECRET))
-    .send(form)
-    .expect(200);
+  const response = await postSigned(http, "/webhooks/form", form, {
+    contentType: "application/x-www-form-urlencoded",
+    header: "x-signature",
+    signature: signWebhookPayload(form, SECRET),
+  }).expect(200);
   t.is(response.body.raw, form);
 });
 

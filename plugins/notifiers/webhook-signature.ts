@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { readEnvironment, str, type Environment } from "../../kernel/environment.js";
+import type { Environment } from "../../kernel/environment.js";
 import { WebhookSignatureErrors } from "./errors.js";
+import { notifiersEnvironment } from "./notifiers-environment.js";
 
 /** Signatures are `sha256=<hex HMAC of the raw body>`; the bare hex form is accepted too. */
 const SIGNATURE = /^(?:sha256=)?([0-9a-fA-F]{64})$/;
 
-/** The secret to check incoming webhooks with: `secret`, else `WEBHOOK_SECRET`. */
+/** The secret to check incoming webhooks with: `secret`, else `WEBHOOK_SECRET` of `env` (default `process.env`). */
 export function webhookSecret(options: { secret?: string; env?: Environment } = {}): string {
-  if (options.secret) return options.secret;
-  const secret = readEnvironment(options.env ?? process.env, { WEBHOOK_SECRET: str({ default: "" }) }).WEBHOOK_SECRET;
+  const secret = options.secret || notifiersEnvironment(options.env).webhookSecret;
   if (!secret) throw WebhookSignatureErrors.SECRET_MISSING();
   return secret;
 }
@@ -31,6 +31,7 @@ export interface VerifyWebhookSignatureOptions {
   signature: string | undefined;
   /** Default: `WEBHOOK_SECRET`. */
   secret?: string;
+  /** Where `WEBHOOK_SECRET` is read: inside an app pass `ctx.config.env`; default `process.env`, read once. */
   env?: Environment;
   /** Header name, for the error message. */
   header?: string;

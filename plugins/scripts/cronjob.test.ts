@@ -1,9 +1,7 @@
 import test from "ava";
 import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
 import { hasErrorCode } from "../../kernel/errors.js";
-import { createSvcLogger } from "../logging/create-logger.js";
-import { LogCapture } from "../logging/log-capture.js";
-import { getCurrentLogContext } from "../logging/log-context.js";
+import { createSvcLogger, getCurrentLogContext, LogCapture } from "../logging/index.js";
 import { cronjob, type CronjobOptions } from "./cronjob.js";
 import { ScriptErrors } from "./errors.js";
 import { timeout } from "./timeout.js";

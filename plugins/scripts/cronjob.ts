@@ -2,8 +2,8 @@ import { CronJob, validateCronExpression } from "cron";
 import type { ErrorTracker } from "../../contracts/error-tracker.js";
 import type { Environment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { logger as globalLogger } from "../logging/logger.js";
-import { runWithRequestContext } from "../logging/request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
+import { logger as defaultLogger } from "../logging/index.js";
 import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
 import { ScriptErrors } from "./errors.js";
 
@@ -16,9 +16,14 @@ export interface CronjobOptions {
   timezone?: string;
   /** Start the schedule now. Default true. */
   start?: boolean;
+  /**
+   * Where runs, skips and failures are logged. Inside an app pass `ctx.logger`; the default is the
+   * logging plugin's global `logger`.
+   */
   logger?: SvcLogger;
   /** Where failures are reported. Default: the tracker the environment configures (Sentry or none). */
   errorTracker?: ErrorTracker;
+  /** Where the error-tracker variables are read (default `process.env`). */
   env?: Environment;
 }
 
@@ -58,7 +63,7 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
   if (options.timezone !== undefined && !isTimeZone(options.timezone)) throw ScriptErrors.INVALID_TIMEZONE(options.timezone);
 
   const name = options.name ?? expression.trim();
-  const logger = options.logger ?? globalLogger;
+  const logger = options.logger ?? defaultLogger;
   const tracker = options.errorTracker ?? errorTrackerFromEnvironment(options.env ?? process.env, logger);
   let current: Promise<void> | undefined;
 

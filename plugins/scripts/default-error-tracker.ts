@@ -3,7 +3,7 @@ import { createNoopErrorTracker } from "../../adapters/error-tracker/noop.js";
 import { loadConfig } from "../../kernel/config.js";
 import type { Environment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { createErrorTrackerFromConfig } from "../logging/error-tracker-from-config.js";
+import { createErrorTrackerFromConfig } from "../logging/index.js";
 
 /**
  * The error tracker a script or cron job reports to when none is passed: the one the environment

@@ -3,8 +3,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
-import { createSvcLogger } from "../logging/create-logger.js";
-import { LogCapture } from "../logging/log-capture.js";
+import { createSvcLogger, LogCapture } from "../logging/index.js";
 import { wrapScript } from "./wrap-script.js";
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "test-support", "wrap-script-fixture.ts");

@@ -3,13 +3,17 @@ import mongoose from "mongoose";
 import type { ErrorTracker } from "../../contracts/error-tracker.js";
 import type { Environment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
-import { logger as globalLogger } from "../logging/logger.js";
-import { runWithRequestContext } from "../logging/request-context.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
+import { logger as defaultLogger } from "../logging/index.js";
 import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
 
 export interface WrapScriptOptions {
   /** Names the run in logs (`jobId`) and error reports. Default: the script's file name. */
   name?: string;
+  /**
+   * Where the run is logged. Default: the logging plugin's global `logger`; pass the app's logger
+   * when the script built an `SvcApp` (`app.kernel.pluginContext.logger`) or a logger of your own.
+   */
   logger?: SvcLogger;
   /** Where failures are reported. Default: the tracker the environment configures (Sentry or none). */
   errorTracker?: ErrorTracker;
@@ -20,6 +24,7 @@ export interface WrapScriptOptions {
   closeDatabase?: () => Promise<void>;
   /** How the process ends. Default `process.exit`. */
   exit?: (code: number) => void;
+  /** Where the error-tracker variables are read (default `process.env`). */
   env?: Environment;
 }
 
@@ -37,7 +42,7 @@ export interface WrapScriptOptions {
  * });
  */
 export async function wrapScript(fn: () => unknown, options: WrapScriptOptions = {}): Promise<void> {
-  const logger = options.logger ?? globalLogger;
+  const logger = options.logger ?? defaultLogger;
   const name = options.name ?? (process.argv[1] ? path.basename(process.argv[1]).replace(/\.[cm]?[jt]s$/, "") : "script");
   const tracker = options.errorTracker ?? errorTrackerFromEnvironment(options.env ?? process.env, logger);
   const exit = options.exit ?? ((code: number) => process.exit(code));

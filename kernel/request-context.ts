@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
+// The request context is a core facility: hosts open it, authentication fills it and every plugin
+// reads it (log lines, error reports, outbound headers), so it lives in the kernel.
+
 /**
  * Correlation data for the unit of work in progress (an HTTP request, a job, a script run).
  * Fields are filled as they become known: `userId` after authentication, for instance.
@@ -28,7 +31,14 @@ export function runWithRequestContext<T>(context: RequestContext, callback: () =
   return storage.run(context, callback);
 }
 
-/** The current context object (mutable, so later middleware can add `userId`), if any. */
+/**
+ * The current context object, if any. It is mutable on purpose: authentication runs after the
+ * scope opens and adds `userId`, and every later log line of the request picks it up.
+ *
+ * @example
+ * const context = getRequestContext();
+ * if (context) context.userId = user.id;
+ */
 export function getRequestContext(): RequestContext | undefined {
   return storage.getStore();
 }
