@@ -24,7 +24,6 @@ export type { MethodPermissions, PermissionCheck, PermissionContext, RestMethod 
 // --- hosts ----------------------------------------------------------------------------------
 export { SvcApp, HostErrors, type SvcAppOptions, type RunningApp } from "./hosts/svc-app.js";
 export { setupServer, type SetupServerOptions, type LegacyServer } from "./hosts/setup-server.js";
-export { STACK_ORDER } from "./hosts/http-stack.js";
 export { toAPIError } from "./hosts/error-response.js";
 
 // --- database -------------------------------------------------------------------------------
@@ -44,6 +43,27 @@ export * from "./plugins/notifiers/index.js";
 
 // --- scripts (plugins/scripts) ----------------------------------------------------------------
 export * from "./plugins/scripts/index.js";
+
+// --- validation (plugins/validation) ----------------------------------------------------------
+export {
+  ValidationErrors,
+  configureOpenApiValidator,
+  createValidator,
+  DEFAULT_VALIDATOR_SETTINGS,
+  isRequestValidationError,
+  operatorKeys,
+  requestValidationError,
+  validateQueryParams,
+  validateRequestBody,
+  VALIDATOR_SETTINGS,
+  type CombinedValidatorOptions,
+  type OpenApiValidatorOptions,
+  type PropertySchema,
+  type RequestValidatorOptions,
+  type ValidationIssue,
+  type ValidationSchema,
+  type ValidatorSettings,
+} from "./plugins/validation/index.js";
 
 // --- rest (plugins/rest) ----------------------------------------------------------------------
 export * from "./plugins/rest/index.js";
