@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { acquireDbPathLock, LOCK_FILE_NAME } from "./dbpath-lock.js";
 import { startEmbeddedMongo } from "./index.js";
-import { tempDir } from "../../test/support/temp-dir.js";
+import { tempDir } from "./test-support/temp-dir.js";
 
 test("a second engine on the same dbPath fails with an error naming the path; stop releases it", async (t) => {
   const dir = tempDir(t, "svc-db-lock-");

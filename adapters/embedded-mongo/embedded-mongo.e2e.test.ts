@@ -1,36 +1,24 @@
 import test from "ava";
 import { once } from "node:events";
-import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MongoClient, MongoServerError, ObjectId, Timestamp } from "mongodb";
+import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MongoClient, MongoServerError, Timestamp } from "mongodb";
 import type { Document } from "mongodb";
 import mongoose from "mongoose";
 import { startEmbeddedMongo } from "./index.js";
-import type { RunningEmbeddedMongo } from "./index.js";
+import { useFileEngine } from "./test-support/file-engine.js";
 
 // One engine for the file; every test uses its own database so tests can run concurrently.
-let server: RunningEmbeddedMongo;
-let client: MongoClient;
-let dbCounter = 0;
-const freshDb = (label: string): string => `e2e_${label}_${dbCounter++}`;
-
-test.before(async () => {
-  server = await startEmbeddedMongo({ logger: { error() {}, warn() {}, info() {}, debug() {} } });
-  client = await new MongoClient(server.uri).connect();
-});
-
-test.after.always(async () => {
-  await client?.close();
-  await server?.stop();
-});
+const shared = useFileEngine(test, "e2e");
+const { freshDb } = shared;
 
 test("the driver connects with directConnection and with the replica-set URI", async (t) => {
-  for (const uri of [server.uri, `mongodb://127.0.0.1:${server.port}/?replicaSet=${server.replicaSetName}`]) {
+  for (const uri of [shared.server.uri, `mongodb://127.0.0.1:${shared.server.port}/?replicaSet=${shared.server.replicaSetName}`]) {
     const other = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect();
     try {
       const hello = await other.db("admin").command({ hello: 1 });
       t.true(hello.isWritablePrimary);
-      t.is(hello.setName, server.replicaSetName);
-      t.deepEqual(hello.hosts, [`127.0.0.1:${server.port}`]);
-      t.is(hello.me, `127.0.0.1:${server.port}`);
+      t.is(hello.setName, shared.server.replicaSetName);
+      t.deepEqual(hello.hosts, [`127.0.0.1:${shared.server.port}`]);
+      t.is(hello.me, `127.0.0.1:${shared.server.port}`);
       t.is(hello.maxWireVersion, 21);
       t.is(hello.logicalSessionTimeoutMinutes, 30);
       const collection = other.db(freshDb("uri")).collection("c");
@@ -43,7 +31,7 @@ test("the driver connects with directConnection and with the replica-set URI", a
 });
 
 test("CRUD through the driver", async (t) => {
-  const c = client.db(freshDb("crud")).collection("items");
+  const c = shared.client.db(freshDb("crud")).collection("items");
   const inserted = await c.insertMany([{ name: "a", n: 1 }, { name: "b", n: 2 }, { name: "c", n: 3 }]);
   t.is(inserted.insertedCount, 3);
   t.deepEqual((await c.find({ n: { $gte: 2 } }).sort({ n: -1 }).toArray()).map((d) => d.name), ["c", "b"]);
@@ -63,7 +51,7 @@ test("CRUD through the driver", async (t) => {
 });
 
 test("ordered and unordered inserts report duplicate keys with index, keyPattern and keyValue", async (t) => {
-  const c = client.db(freshDb("dup")).collection("users");
+  const c = shared.client.db(freshDb("dup")).collection("users");
   await c.createIndex({ email: 1 }, { unique: true });
   await c.insertOne({ email: "a@x" });
   const ordered = await t.throwsAsync(c.insertMany([{ email: "b@x" }, { email: "a@x" }, { email: "c@x" }], { ordered: true }));
@@ -81,7 +69,7 @@ test("ordered and unordered inserts report duplicate keys with index, keyPattern
 });
 
 test("error codes 26, 43, 48 and 59", async (t) => {
-  const db = client.db(freshDb("codes"));
+  const db = shared.client.db(freshDb("codes"));
   const missing = await t.throwsAsync(db.collection("nope").listIndexes().toArray(), { instanceOf: MongoServerError });
   t.is(missing.code, 26);
   await db.createCollection("there");
@@ -97,7 +85,7 @@ test("error codes 26, 43, 48 and 59", async (t) => {
 });
 
 test("a cursor returns every document across getMore batches, and a killed cursor is gone (43)", async (t) => {
-  const db = client.db(freshDb("cursor"));
+  const db = shared.client.db(freshDb("cursor"));
   const c = db.collection("many");
   await c.insertMany(Array.from({ length: 250 }, (_, i) => ({ i })));
   const seen: number[] = [];
@@ -115,7 +103,7 @@ test("a cursor returns every document across getMore batches, and a killed curso
 });
 
 test("BSON types round-trip unchanged and $type distinguishes them", async (t) => {
-  const c = client.db(freshDb("types")).collection<{ _id: number } & Document>("values");
+  const c = shared.client.db(freshDb("types")).collection<{ _id: number } & Document>("values");
   const big = Long.fromString("9007199254740993");
   const doc = {
     _id: 1,
@@ -148,7 +136,7 @@ test("BSON types round-trip unchanged and $type distinguishes them", async (t) =
 });
 
 test("explain shows an index scan touching far fewer documents than a collection scan", async (t) => {
-  const c = client.db(freshDb("plan")).collection("people");
+  const c = shared.client.db(freshDb("plan")).collection("people");
   await c.insertMany(Array.from({ length: 2000 }, (_, i) => ({ i, email: `u${i}@x`, city: `c${i % 10}` })));
   await c.createIndex({ email: 1 });
   const indexed = await c.find({ email: "u1234@x" }).explain("executionStats");
@@ -164,7 +152,7 @@ test("explain shows an index scan touching far fewer documents than a collection
 });
 
 test("mongoose: models, indexes via init/syncIndexes, CRUD, populate, findOneAndUpdate, counts, distinct", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("mongoose") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("mongoose") }).asPromise();
   try {
     const authorSchema = new mongoose.Schema({ name: { type: String, required: true, unique: true } });
     const bookSchema = new mongoose.Schema({
@@ -222,7 +210,7 @@ test("mongoose: models, indexes via init/syncIndexes, CRUD, populate, findOneAnd
 });
 
 test("mongoose: compound unique, partial and TTL indexes behave like MongoDB", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("indexes") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("indexes") }).asPromise();
   try {
     const schema = new mongoose.Schema({ org: String, slug: String, active: Boolean, expiresAt: Date });
     schema.index({ org: 1, slug: 1 }, { unique: true });
@@ -240,7 +228,7 @@ test("mongoose: compound unique, partial and TTL indexes behave like MongoDB", a
     t.deepEqual((partial as unknown as { keyPattern: Document }).keyPattern, { slug: 1 });
     await Page.create({ org: "e", slug: "old", expiresAt: new Date(Date.now() - 1000) });
     await Page.create({ org: "f", slug: "new", expiresAt: new Date(Date.now() + 3_600_000) });
-    t.is(server.engine.sweepTtl() >= 1, true);
+    t.is(shared.server.engine.sweepTtl() >= 1, true);
     t.deepEqual((await Page.find({ expiresAt: { $exists: true } }).lean()).map((page) => page.slug), ["new"]);
   } finally {
     await connection.close();
@@ -248,7 +236,7 @@ test("mongoose: compound unique, partial and TTL indexes behave like MongoDB", a
 });
 
 test("aggregate: $group, $lookup across collections, $out replaces atomically, $merge writes through", async (t) => {
-  const db = client.db(freshDb("agg"));
+  const db = shared.client.db(freshDb("agg"));
   const orders = db.collection("orders");
   const customers = db.collection("customers");
   await customers.insertMany([{ _id: "ann", city: "Oslo" }, { _id: "bob", city: "Rome" }] as never[]);
@@ -296,7 +284,7 @@ test("aggregate: $group, $lookup across collections, $out replaces atomically, $
 });
 
 test("the driver's streaming monitor (awaitable exhaust hello) keeps succeeding", async (t) => {
-  const monitored = new MongoClient(`mongodb://127.0.0.1:${server.port}/?replicaSet=${server.replicaSetName}`, { heartbeatFrequencyMS: 500 });
+  const monitored = new MongoClient(`mongodb://127.0.0.1:${shared.server.port}/?replicaSet=${shared.server.replicaSetName}`, { heartbeatFrequencyMS: 500 });
   const failures: unknown[] = [];
   monitored.on("serverHeartbeatFailed", (event) => failures.push(event.failure));
   try {
@@ -336,7 +324,7 @@ test("idle cursors time out (43) and TTL documents are swept by the background t
 });
 
 test("collation strength 1 and 2 for queries and case-insensitive unique indexes", async (t) => {
-  const c = client.db(freshDb("collation")).collection("names");
+  const c = shared.client.db(freshDb("collation")).collection("names");
   await c.createIndex({ name: 1 }, { unique: true, collation: { locale: "en", strength: 2 } });
   await c.insertOne({ name: "Émile" });
   const duplicate = await t.throwsAsync(c.insertOne({ name: "éMILE" }), { instanceOf: MongoServerError });
@@ -351,7 +339,7 @@ test("collation strength 1 and 2 for queries and case-insensitive unique indexes
 });
 
 test("known issue (fixed): Model.countDocuments runs through aggregate", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("count") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("count") }).asPromise();
   try {
     const Todo = connection.model("Todo", new mongoose.Schema({ title: String }));
     await Todo.create({ title: "a" });
@@ -363,7 +351,7 @@ test("known issue (fixed): Model.countDocuments runs through aggregate", async (
 });
 
 test("a unique index cannot be built over existing duplicates (11000) and leaves no index", async (t) => {
-  const c = client.db(freshDb("build")).collection("c");
+  const c = shared.client.db(freshDb("build")).collection("c");
   await c.insertMany([{ k: 1 }, { k: 1 }]);
   const error = await t.throwsAsync(c.createIndex({ k: 1 }, { unique: true }), { instanceOf: MongoServerError });
   t.is(error.code, 11000);
@@ -376,7 +364,7 @@ test("a unique index cannot be built over existing duplicates (11000) and leaves
 });
 
 test("mongoose: withTransaction commits every write or none", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("txn") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("txn") }).asPromise();
   try {
     const Account = connection.model("Account", new mongoose.Schema({ name: String, balance: Number }));
     const Transfer = connection.model("Transfer", new mongoose.Schema({ from: String, to: String, amount: Number }));

@@ -1,30 +1,8 @@
-import type { MongoClient } from "mongodb";
-
 /**
- * Kills the server-side cursor of every change stream open on `ns` ("db.collection"; database
- * streams are "db.$cmd.aggregate", cluster streams "admin.$cmd.aggregate"), the way one does on a
- * real MongoDB: `$currentOp` lists the cursor (idle, or with a `getMore` waiting on it) with its
- * originating `$changeStream` command, and `killCursors` kills it by id. The driver then resumes
- * the stream from its resume token. Returns how many cursors were killed.
- *
- * On the embedded engine a `getMore` waiting on the killed cursor answers CursorNotFound (43) and
- * the driver resumes transparently; a real mongod answers it with CursorKilled (237), which the
- * driver surfaces as a stream error (see adapters/embedded-mongo/KNOWN-ISSUES.md).
+ * The embedded engine's change-stream cursor killer, shared with the framework's tests: the
+ * engine keeps its own test helpers so that it imports nothing from outside its folder.
  *
  * @example
  * await killChangeStreamCursors(mongoose.connection.getClient(), `${mongoose.connection.name}.flags`);
  */
-export async function killChangeStreamCursors(client: MongoClient, ns: string): Promise<number> {
-  const ops = await client
-    .db("admin")
-    .aggregate<{ ns: string; cursor: { cursorId: unknown } }>([
-      { $currentOp: { idleCursors: true, allUsers: true } },
-      { $match: { ns, "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } },
-    ])
-    .toArray();
-  for (const op of ops) {
-    const dot = op.ns.indexOf(".");
-    await client.db(op.ns.slice(0, dot)).command({ killCursors: op.ns.slice(dot + 1), cursors: [op.cursor.cursorId] });
-  }
-  return ops.length;
-}
+export { killChangeStreamCursors } from "../../adapters/embedded-mongo/test-support/kill-change-stream-cursors.js";

@@ -3,28 +3,16 @@ import { MongoClient, MongoServerError, Timestamp } from "mongodb";
 import type { ChangeStream, ChangeStreamDocument, Document, ResumeToken } from "mongodb";
 import mongoose from "mongoose";
 import { startEmbeddedMongo } from "../index.js";
-import type { RunningEmbeddedMongo } from "../index.js";
-import { killChangeStreamCursors } from "../../../test/support/kill-change-stream-cursors.js";
+import { killChangeStreamCursors } from "../test-support/kill-change-stream-cursors.js";
+import { useFileEngine } from "../test-support/file-engine.js";
+import { silentLogger } from "../test-support/silent-logger.js";
 
 // Change streams through the unmodified driver and mongoose, over the wire: the three watch()
 // levels, every event type, each resume option, postBatchResumeToken, history loss, and the
 // driver's transparent resume after the engine kills the stream's cursor (found via $currentOp).
 
-const QUIET = { error() {}, warn() {}, info() {}, debug() {} };
-let server: RunningEmbeddedMongo;
-let client: MongoClient;
-let dbCounter = 0;
-const freshDb = (label: string): string => `cs_${label}_${dbCounter++}`;
-
-test.before(async () => {
-  server = await startEmbeddedMongo({ logger: QUIET });
-  client = await new MongoClient(server.uri).connect();
-});
-
-test.after.always(async () => {
-  await client?.close();
-  await server?.stop();
-});
+const shared = useFileEngine(test, "cs");
+const { freshDb } = shared;
 
 /** The next `n` changes of an iterator-mode stream. */
 async function take<T extends Document>(stream: ChangeStream<T>, n: number): Promise<ChangeStreamDocument<T>[]> {
@@ -34,7 +22,7 @@ async function take<T extends Document>(stream: ChangeStream<T>, n: number): Pro
 }
 
 test("collection.watch(): insert, update, replace, delete, drop and invalidate", async (t) => {
-  const c = client.db(freshDb("coll")).collection("items");
+  const c = shared.client.db(freshDb("coll")).collection("items");
   await c.insertOne({ _id: 0 as never, seed: true });
   const stream = c.watch([], { fullDocument: "updateLookup", maxAwaitTimeMS: 20 });
   t.teardown(() => stream.close());
@@ -59,9 +47,9 @@ test("collection.watch(): insert, update, replace, delete, drop and invalidate",
 
 test("db.watch() and client.watch(): renames, drops, dropDatabase; only the database stream is invalidated", async (t) => {
   const name = freshDb("db");
-  const db = client.db(name);
+  const db = shared.client.db(name);
   const dbStream = db.watch([], { maxAwaitTimeMS: 20 });
-  const clusterStream = client.watch([{ $match: { "ns.db": name } }], { maxAwaitTimeMS: 20 });
+  const clusterStream = shared.client.watch([{ $match: { "ns.db": name } }], { maxAwaitTimeMS: 20 });
   t.teardown(() => dbStream.close());
   t.teardown(() => clusterStream.close());
   await dbStream.tryNext();
@@ -84,7 +72,7 @@ test("db.watch() and client.watch(): renames, drops, dropDatabase; only the data
 });
 
 test("mongoose Model.watch(): every event type, and a transparent resume after the engine kills the cursor", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("mongoose") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("mongoose") }).asPromise();
   t.teardown(() => connection.close());
   const Flag = connection.model("Flag", new mongoose.Schema({ key: String, on: Boolean }));
   await Flag.createCollection();
@@ -102,13 +90,13 @@ test("mongoose Model.watch(): every event type, and a transparent resume after t
   await new Promise((resolve) => stream.once("ready", resolve));
   const flag = await Flag.create({ key: "beta", on: false });
   await until(1);
-  t.true((await killChangeStreamCursors(client, `${connection.name}.flags`)) >= 1, "the cursor is listed by $currentOp");
+  t.true((await killChangeStreamCursors(shared.client, `${connection.name}.flags`)) >= 1, "the cursor is listed by $currentOp");
   // Written while the stream has no server cursor: the driver's resume must still deliver them.
   await Flag.updateOne({ _id: flag._id }, { $set: { on: true } });
   await Flag.replaceOne({ _id: flag._id }, { key: "beta", on: false });
   await Flag.deleteOne({ _id: flag._id });
   await until(4);
-  t.true((await killChangeStreamCursors(client, `${connection.name}.flags`)) >= 1);
+  t.true((await killChangeStreamCursors(shared.client, `${connection.name}.flags`)) >= 1);
   await Flag.collection.drop();
   await until(6);
   t.deepEqual(changes.map((change) => change["operationType"]), ["insert", "update", "replace", "delete", "drop", "invalidate"]);
@@ -118,21 +106,21 @@ test("mongoose Model.watch(): every event type, and a transparent resume after t
 
 test("a killed cursor (found via $currentOp) is resumed transparently with no lost or repeated events", async (t) => {
   const name = freshDb("kill");
-  const c = client.db(name).collection("events");
+  const c = shared.client.db(name).collection("events");
   const stream = c.watch([], { maxAwaitTimeMS: 50 });
   t.teardown(() => stream.close());
   await stream.tryNext();
   const seen: number[] = [];
   for (let round = 0; round < 5; round++) {
     await c.insertMany([{ n: round * 2 }, { n: round * 2 + 1 }]);
-    t.is(await killChangeStreamCursors(client, `${name}.events`), 1);
+    t.is(await killChangeStreamCursors(shared.client, `${name}.events`), 1);
     for (const change of await take(stream, 2)) seen.push((change as Document)["fullDocument"]["n"]);
   }
   t.deepEqual(seen, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 });
 
 test("resume options through the driver: resumeAfter, startAfter an invalidate, startAtOperationTime, and the postBatchResumeToken of empty batches", async (t) => {
-  const c = client.db(freshDb("resume")).collection("c");
+  const c = shared.client.db(freshDb("resume")).collection("c");
   const stream = c.watch([], { maxAwaitTimeMS: 20 });
   t.teardown(() => stream.close());
   t.is(await stream.tryNext(), null);
@@ -161,7 +149,7 @@ test("resume options through the driver: resumeAfter, startAfter an invalidate, 
   t.deepEqual(await resumeWith({ resumeAfter: one!._id }), [2, "drop", "invalidate"]);
   t.deepEqual(await resumeWith({ startAfter: two!._id }), ["drop", "invalidate"]);
   t.deepEqual(await resumeWith({ startAfter: invalidate!._id }), [3]);
-  const operationTime = (await client.db("admin").command({ ping: 1 }))["operationTime"] as Timestamp;
+  const operationTime = (await shared.client.db("admin").command({ ping: 1 }))["operationTime"] as Timestamp;
   await c.insertOne({ n: 4 });
   t.deepEqual(await resumeWith({ startAtOperationTime: operationTime }), [4]);
   const error = await t.throwsAsync(resumeWith({ resumeAfter: invalidate!._id }), { instanceOf: MongoServerError });
@@ -169,7 +157,7 @@ test("resume options through the driver: resumeAfter, startAfter an invalidate, 
 });
 
 test("history lost: resuming from a token older than the bounded history fails with 286", async (t) => {
-  const small = await startEmbeddedMongo({ logger: QUIET, oplogCapacity: 10 });
+  const small = await startEmbeddedMongo({ logger: silentLogger, oplogCapacity: 10 });
   const smallClient = await new MongoClient(small.uri).connect();
   t.teardown(async () => {
     await smallClient.close();
@@ -189,7 +177,7 @@ test("history lost: resuming from a token older than the bounded history fails w
 });
 
 test("hostile change stream options fail with the server's codes", async (t) => {
-  const c = client.db(freshDb("hostile")).collection("c");
+  const c = shared.client.db(freshDb("hostile")).collection("c");
   const codeOf = async (pipeline: Document[], options: Document): Promise<number | undefined> => {
     const stream = c.watch(pipeline, options);
     try {
@@ -208,12 +196,12 @@ test("hostile change stream options fail with the server's codes", async (t) => 
 });
 
 test("transactions: a committed transaction's writes appear together at commit, an aborted one's never", async (t) => {
-  const c = client.db(freshDb("txn")).collection("c");
+  const c = shared.client.db(freshDb("txn")).collection("c");
   await c.insertOne({ n: 0 });
   const stream = c.watch([], { maxAwaitTimeMS: 20 });
   t.teardown(() => stream.close());
   t.is(await stream.tryNext(), null);
-  const session = client.startSession();
+  const session = shared.client.startSession();
   t.teardown(() => session.endSession());
   session.startTransaction();
   await c.insertOne({ n: 1 }, { session });

@@ -1,29 +1,12 @@
 import test from "ava";
-import type { ExecutionContext } from "ava";
 import { deserialize, Long, serialize, Timestamp } from "bson";
 import type { Document } from "bson";
-import { createEngine } from "../engine.js";
 import type { Engine } from "../engine.js";
-import type { EngineOptions } from "../engine-options.js";
 import { encodeResumeToken } from "./resume-token.js";
+import { engineFor, runOk } from "../test-support/in-process-engine.js";
 
 // In-process tests of `$changeStream`: exact event shapes, stream kinds, options and their errors,
 // resume points, history limits, awaitData and killing. Driver-level tests: change-streams.e2e.test.ts.
-
-const QUIET = { error() {}, warn() {}, info() {}, debug() {} };
-
-function engineFor(t: ExecutionContext, options: EngineOptions = {}): Engine {
-  const engine = createEngine({ logger: QUIET, ...options });
-  t.teardown(() => engine.close());
-  return engine;
-}
-
-/** Runs a command that must succeed; values come back as the driver would see them. */
-async function ok(engine: Engine, db: string, command: Document): Promise<Document> {
-  const reply = await engine.runCommand(db, command);
-  if (reply["ok"] !== 1) throw new Error(`${Object.keys(command)[0]} failed: ${JSON.stringify(reply)}`);
-  return deserialize(serialize(reply));
-}
 
 /** Runs a command that must fail; returns its code. */
 async function failure(engine: Engine, db: string, command: Document): Promise<number> {
@@ -44,7 +27,7 @@ interface Stream {
 
 /** Opens a change stream (`target`: a collection name or 1). */
 async function watch(engine: Engine, db: string, target: string | 1, spec: Document = {}, stages: Document[] = [], cursor: Document = {}): Promise<Stream> {
-  const reply = await ok(engine, db, { aggregate: target, pipeline: [{ $changeStream: spec }, ...stages], cursor });
+  const reply = await runOk(engine, db, { aggregate: target, pipeline: [{ $changeStream: spec }, ...stages], cursor });
   const ns = reply["cursor"]["ns"] as string;
   return {
     db,
@@ -58,7 +41,7 @@ async function watch(engine: Engine, db: string, target: string | 1, spec: Docum
 /** One getMore (waiting at most `maxTimeMS`); returns that batch's events. */
 async function next(engine: Engine, stream: Stream, extra: Document = {}): Promise<Document[]> {
   if (stream.id.isZero()) return [];
-  const reply = await ok(engine, stream.db, { getMore: stream.id, collection: stream.collection, maxTimeMS: 1, ...extra });
+  const reply = await runOk(engine, stream.db, { getMore: stream.id, collection: stream.collection, maxTimeMS: 1, ...extra });
   const batch = reply["cursor"]["nextBatch"] as Document[];
   stream.id = Long.fromValue(reply["cursor"]["id"]);
   stream.events.push(...batch);
@@ -73,13 +56,13 @@ test("collection stream: insert, update, replace, delete, drop and invalidate wi
   const stream = await watch(engine, "app", "todos");
   t.deepEqual(stream.events, []);
   t.deepEqual(Object.keys(stream.token), ["_data"], "the first batch already has a postBatchResumeToken");
-  const inserted = await ok(engine, "app", { insert: "todos", documents: [{ _id: 1, title: "a", tags: ["x", "y", "z"], sub: { k: 1 } }] });
-  await ok(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { $set: { title: "b", "sub.k": 2 }, $unset: { gone: "" }, $pop: { tags: 1 } } }] });
-  await ok(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { $unset: { title: "" } } }] });
-  await ok(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { title: "replaced" } }] });
-  await ok(engine, "app", { delete: "todos", deletes: [{ q: { _id: 1 }, limit: 1 }] });
-  await ok(engine, "app", { insert: "other", documents: [{ _id: 1 }] });
-  await ok(engine, "app", { drop: "todos" });
+  const inserted = await runOk(engine, "app", { insert: "todos", documents: [{ _id: 1, title: "a", tags: ["x", "y", "z"], sub: { k: 1 } }] });
+  await runOk(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { $set: { title: "b", "sub.k": 2 }, $unset: { gone: "" }, $pop: { tags: 1 } } }] });
+  await runOk(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { $unset: { title: "" } } }] });
+  await runOk(engine, "app", { update: "todos", updates: [{ q: { _id: 1 }, u: { title: "replaced" } }] });
+  await runOk(engine, "app", { delete: "todos", deletes: [{ q: { _id: 1 }, limit: 1 }] });
+  await runOk(engine, "app", { insert: "other", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { drop: "todos" });
   const batch = await next(engine, stream);
   t.deepEqual(types(batch), ["insert", "update", "update", "replace", "delete", "drop", "invalidate"]);
   const [insert, update, unset, replace, del, drop, invalidate] = batch as [Document, Document, Document, Document, Document, Document, Document];
@@ -113,14 +96,14 @@ test("collection stream: insert, update, replace, delete, drop and invalidate wi
 
 test("renames: the event names both namespaces, invalidates source and target streams, and a replaced target shows no drop", async (t) => {
   const engine = engineFor(t);
-  await ok(engine, "app", { insert: "a", documents: [{ _id: 1 }] });
-  await ok(engine, "app", { insert: "b", documents: [{ _id: 2 }] });
+  await runOk(engine, "app", { insert: "a", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { insert: "b", documents: [{ _id: 2 }] });
   const source = await watch(engine, "app", "a");
   const target = await watch(engine, "app", "b");
   const database = await watch(engine, "app", 1);
   const expanded = await watch(engine, "app", 1, { showExpandedEvents: true });
   const targetUuid = engine.storage.collection("app", "b")!.uuid;
-  await ok(engine, "admin", { renameCollection: "app.a", to: "app.b", dropTarget: true });
+  await runOk(engine, "admin", { renameCollection: "app.a", to: "app.b", dropTarget: true });
   for (const stream of [source, target]) {
     await next(engine, stream);
     t.deepEqual(types(stream.events), ["rename", "invalidate"]);
@@ -142,13 +125,13 @@ test("database and cluster streams: every collection, dropDatabase (invalidating
   const cluster = await watch(engine, "admin", 1, { allChangesForCluster: true });
   t.is(database.collection, "$cmd.aggregate");
   t.is(cluster.collection, "$cmd.aggregate");
-  await ok(engine, "shop", { insert: "orders", documents: [{ _id: 1 }] });
-  await ok(engine, "shop", { insert: "items", documents: [{ _id: 2 }] });
-  await ok(engine, "other", { insert: "things", documents: [{ _id: 3 }] });
-  await ok(engine, "config", { insert: "settings", documents: [{ _id: 4 }] });
-  await ok(engine, "local", { insert: "startup", documents: [{ _id: 5 }] });
-  await ok(engine, "shop", { dropDatabase: 1 });
-  await ok(engine, "other", { insert: "things", documents: [{ _id: 6 }] });
+  await runOk(engine, "shop", { insert: "orders", documents: [{ _id: 1 }] });
+  await runOk(engine, "shop", { insert: "items", documents: [{ _id: 2 }] });
+  await runOk(engine, "other", { insert: "things", documents: [{ _id: 3 }] });
+  await runOk(engine, "config", { insert: "settings", documents: [{ _id: 4 }] });
+  await runOk(engine, "local", { insert: "startup", documents: [{ _id: 5 }] });
+  await runOk(engine, "shop", { dropDatabase: 1 });
+  await runOk(engine, "other", { insert: "things", documents: [{ _id: 6 }] });
   await next(engine, database);
   t.deepEqual(types(database.events), ["insert", "insert", "drop", "drop", "dropDatabase", "invalidate"]);
   t.deepEqual(database.events.slice(2, 4).map((event) => event["ns"]["coll"]).sort(), ["items", "orders"]);
@@ -164,11 +147,11 @@ test("database and cluster streams: every collection, dropDatabase (invalidating
 
 test("$out: the temporary collection is invisible; the final rename onto the target shows", async (t) => {
   const engine = engineFor(t);
-  await ok(engine, "app", { insert: "source", documents: [{ _id: 1 }, { _id: 2 }] });
-  await ok(engine, "app", { insert: "report", documents: [{ _id: 9 }] });
+  await runOk(engine, "app", { insert: "source", documents: [{ _id: 1 }, { _id: 2 }] });
+  await runOk(engine, "app", { insert: "report", documents: [{ _id: 9 }] });
   const database = await watch(engine, "app", 1);
   const report = await watch(engine, "app", "report");
-  await ok(engine, "app", { aggregate: "source", pipeline: [{ $out: "report" }], cursor: {} });
+  await runOk(engine, "app", { aggregate: "source", pipeline: [{ $out: "report" }], cursor: {} });
   await next(engine, database);
   t.deepEqual(types(database.events), ["rename"]);
   t.regex(database.events[0]!["ns"]["coll"], /^tmp\.agg_out\./);
@@ -179,17 +162,17 @@ test("$out: the temporary collection is invisible; the final rename onto the tar
 
 test("fullDocument modes and fullDocumentBeforeChange", async (t) => {
   const engine = engineFor(t);
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1, n: 1 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1, n: 1 }] });
   const streams = {
     default: await watch(engine, "app", "c"),
     updateLookup: await watch(engine, "app", "c", { fullDocument: "updateLookup" }),
     whenAvailable: await watch(engine, "app", "c", { fullDocument: "whenAvailable", fullDocumentBeforeChange: "whenAvailable" }),
     required: await watch(engine, "app", "c", { fullDocument: "required", fullDocumentBeforeChange: "required" }),
   };
-  await ok(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
-  await ok(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
-  await ok(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { n: 10 } }] });
-  await ok(engine, "app", { delete: "c", deletes: [{ q: {}, limit: 0 }] });
+  await runOk(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
+  await runOk(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
+  await runOk(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { n: 10 } }] });
+  await runOk(engine, "app", { delete: "c", deletes: [{ q: {}, limit: 0 }] });
   for (const stream of Object.values(streams)) await next(engine, stream);
   t.false("fullDocument" in streams.default.events[0]!, "default: update events carry no fullDocument");
   t.false("fullDocumentBeforeChange" in streams.default.events[0]!);
@@ -198,8 +181,8 @@ test("fullDocument modes and fullDocumentBeforeChange", async (t) => {
   t.deepEqual(streams.required.events.map((event) => event["fullDocument"]), [{ _id: 1, n: 2 }, { _id: 1, n: 3 }, { _id: 1, n: 10 }, undefined]);
   t.deepEqual(streams.required.events.map((event) => event["fullDocumentBeforeChange"]), [{ _id: 1, n: 1 }, { _id: 1, n: 2 }, { _id: 1, n: 3 }, { _id: 1, n: 10 }]);
   const live = await watch(engine, "app", "c", { fullDocument: "updateLookup" });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 2, n: 1 }] });
-  await ok(engine, "app", { update: "c", updates: [{ q: { _id: 2 }, u: { $set: { n: 5 } } }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 2, n: 1 }] });
+  await runOk(engine, "app", { update: "c", updates: [{ q: { _id: 2 }, u: { $set: { n: 5 } } }] });
   await next(engine, live);
   t.deepEqual(live.events[1]!["fullDocument"], { _id: 2, n: 5 });
 });
@@ -208,18 +191,18 @@ test("showExpandedEvents: create, createIndexes, dropIndexes and modify events, 
   const engine = engineFor(t);
   const stream = await watch(engine, "app", 1, { showExpandedEvents: true });
   const plain = await watch(engine, "app", 1);
-  await ok(engine, "app", { create: "c" });
-  await ok(engine, "app", { createIndexes: "c", indexes: [{ key: { n: 1 }, name: "n_1" }] });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1, a: { 0: "field" }, list: [1, 2] }] });
-  await ok(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $set: { "a.0": "changed", "list.1": 3 } } }] });
-  await ok(engine, "app", { collMod: "c", validator: { n: { $exists: true } }, validationLevel: "moderate" });
-  await ok(engine, "app", { dropIndexes: "c", index: "n_1" });
-  await ok(engine, "admin", { renameCollection: "app.c", to: "app.d" });
+  await runOk(engine, "app", { create: "c" });
+  await runOk(engine, "app", { createIndexes: "c", indexes: [{ key: { n: 1 }, name: "n_1" }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1, a: { 0: "field" }, list: [1, 2] }] });
+  await runOk(engine, "app", { update: "c", updates: [{ q: { _id: 1 }, u: { $set: { "a.0": "changed", "list.1": 3 } } }] });
+  await runOk(engine, "app", { collMod: "c", validator: { n: { $exists: true } }, validationLevel: "moderate" });
+  await runOk(engine, "app", { dropIndexes: "c", index: "n_1" });
+  await runOk(engine, "admin", { renameCollection: "app.c", to: "app.d" });
   await next(engine, stream);
   await next(engine, plain);
   t.deepEqual(types(stream.events), ["create", "createIndexes", "insert", "update", "modify", "dropIndexes", "rename"]);
   t.deepEqual(types(plain.events), ["insert", "update", "rename"], "without showExpandedEvents only the classic events");
-  const uuid = (await ok(engine, "app", { listCollections: 1 }))["cursor"]["firstBatch"][0]["info"]["uuid"];
+  const uuid = (await runOk(engine, "app", { listCollections: 1 }))["cursor"]["firstBatch"][0]["info"]["uuid"];
   for (const event of stream.events) t.deepEqual(event["collectionUUID"], uuid, event["operationType"]);
   t.false("collectionUUID" in plain.events[0]!);
   const [create, createIndexes, , update, modify, dropIndexes, rename] = stream.events as Document[];
@@ -240,9 +223,9 @@ test("stages after $changeStream run on every event; refused stages, a modified 
     { $project: { operationType: 1, "fullDocument.n": 1, seen: 1 } },
     { $unset: "seen" },
   ]);
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1, n: 1, secret: "x" }, { _id: 2, n: 2, skip: true }] });
-  await ok(engine, "app", { delete: "c", deletes: [{ q: { _id: 2 }, limit: 1 }] });
-  await ok(engine, "app", { drop: "c" });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1, n: 1, secret: "x" }, { _id: 2, n: 2, skip: true }] });
+  await runOk(engine, "app", { delete: "c", deletes: [{ q: { _id: 2 }, limit: 1 }] });
+  await runOk(engine, "app", { drop: "c" });
   await next(engine, stream);
   t.deepEqual(
     stream.events.map(({ _id, ...rest }) => rest),
@@ -255,7 +238,7 @@ test("stages after $changeStream run on every event; refused stages, a modified 
   t.is(await failure(engine, "app", { aggregate: "c", pipeline: [{ $match: {} }, { $changeStream: {} }], cursor: {} }), 40602);
   t.is(await failure(engine, "app", { aggregate: "c", pipeline: [{ $changeStream: {} }, { $changeStream: {} }], cursor: {} }), 40602);
   const rewriting = await watch(engine, "app", "d", {}, [{ $project: { _id: 0 } }]);
-  await ok(engine, "app", { insert: "d", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { insert: "d", documents: [{ _id: 1 }] });
   t.is(await failure(engine, "app", { getMore: rewriting.id, collection: "d", maxTimeMS: 1 }), 280);
   t.is(await failure(engine, "app", { getMore: rewriting.id, collection: "d", maxTimeMS: 1 }), 43, "a failed getMore kills its cursor");
 });
@@ -304,11 +287,11 @@ test("postBatchResumeToken: every batch has one, an empty batch advances past un
   const first = stream.token;
   t.deepEqual(await next(engine, stream), []);
   t.deepEqual(stream.token, first, "nothing written: the position does not move");
-  await ok(engine, "app", { insert: "unrelated", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { insert: "unrelated", documents: [{ _id: 1 }] });
   t.deepEqual(await next(engine, stream), []);
   t.true(stream.token["_data"] > first["_data"], "unrelated writes move the high-water mark");
   const resumed = await watch(engine, "app", "c", { resumeAfter: stream.token });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] });
   t.deepEqual((await next(engine, stream, { batchSize: 2 })).map((event) => event["documentKey"]["_id"]), [1, 2]);
   const delivered = stream.events[1]!["_id"]["_data"] as string;
   t.true(stream.token["_data"] >= delivered, "the token covers every delivered event...");
@@ -322,11 +305,11 @@ test("postBatchResumeToken: every batch has one, an empty batch advances past un
 test("resumeAfter, startAfter and startAtOperationTime start exactly where they say", async (t) => {
   const engine = engineFor(t);
   const stream = await watch(engine, "app", "c");
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
-  const second = await ok(engine, "app", { insert: "c", documents: [{ _id: 2 }] });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 3 }] });
-  await ok(engine, "app", { drop: "c" });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 4 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
+  const second = await runOk(engine, "app", { insert: "c", documents: [{ _id: 2 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 3 }] });
+  await runOk(engine, "app", { drop: "c" });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 4 }] });
   await next(engine, stream);
   const [one, , , drop, invalidate] = stream.events as Document[];
   const ids = async (spec: Document): Promise<unknown[]> => {
@@ -350,14 +333,14 @@ test("resumeAfter, startAfter and startAtOperationTime start exactly where they 
 test("bounded history: resuming from before it fails with 286, and so does a stream that falls behind", async (t) => {
   const engine = engineFor(t, { oplogCapacity: 5 });
   const stream = await watch(engine, "app", "c");
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 0 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 0 }] });
   await next(engine, stream);
   const early = stream.events[0]!["_id"] as Document;
   const earlyTime = stream.events[0]!["clusterTime"] as Timestamp;
   const lagging = await watch(engine, "app", "c");
-  for (let i = 1; i <= 3; i++) await ok(engine, "app", { insert: "c", documents: [{ _id: i }] });
+  for (let i = 1; i <= 3; i++) await runOk(engine, "app", { insert: "c", documents: [{ _id: i }] });
   t.deepEqual((await watch(engine, "app", "c", { resumeAfter: early })).id.isZero(), false, "still within the history");
-  for (let i = 4; i <= 10; i++) await ok(engine, "app", { insert: "c", documents: [{ _id: i }] });
+  for (let i = 4; i <= 10; i++) await runOk(engine, "app", { insert: "c", documents: [{ _id: i }] });
   for (const spec of [{ resumeAfter: early }, { startAfter: early }, { startAtOperationTime: earlyTime }, { resumeAfter: stream.token }]) {
     t.is(await failure(engine, "app", { aggregate: "c", pipeline: [{ $changeStream: spec }], cursor: {} }), 286, Object.keys(spec)[0]);
   }
@@ -370,12 +353,12 @@ test("bounded history: resuming from before it fails with 286, and so does a str
 test("awaitData: a getMore waits for a matching write, ignores unrelated ones, and ends empty at maxTimeMS", async (t) => {
   const engine = engineFor(t);
   const stream = await watch(engine, "app", "c");
-  const waiting = ok(engine, "app", { getMore: stream.id, collection: "c", maxTimeMS: 60_000 });
-  await ok(engine, "app", { insert: "unrelated", documents: [{ _id: 1 }] });
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
+  const waiting = runOk(engine, "app", { getMore: stream.id, collection: "c", maxTimeMS: 60_000 });
+  await runOk(engine, "app", { insert: "unrelated", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
   const reply = await waiting;
   t.deepEqual(reply["cursor"]["nextBatch"].map((event: Document) => event["ns"]["coll"]), ["c"]);
-  const empty = await ok(engine, "app", { getMore: stream.id, collection: "c", maxTimeMS: 5 });
+  const empty = await runOk(engine, "app", { getMore: stream.id, collection: "c", maxTimeMS: 5 });
   t.deepEqual(empty["cursor"]["nextBatch"], []);
   t.truthy(empty["cursor"]["postBatchResumeToken"]);
 });
@@ -386,7 +369,7 @@ test("$currentOp lists change stream cursors (idle and awaiting) with their orig
   const busy = await watch(engine, "app", 1);
   const waiting = engine.runCommand("app", { getMore: busy.id, collection: "$cmd.aggregate", maxTimeMS: 60_000 });
   const match = { "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } };
-  const withIdle = await ok(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: match }], cursor: {} });
+  const withIdle = await runOk(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: match }], cursor: {} });
   const ops = withIdle["cursor"]["firstBatch"] as Document[];
   t.deepEqual(ops.map((op) => [op["type"], op["ns"]]).sort(), [["idleCursor", "app.flags"], ["op", "app.$cmd.aggregate"]]);
   const idleOp = ops.find((op) => op["type"] === "idleCursor")!;
@@ -396,9 +379,9 @@ test("$currentOp lists change stream cursors (idle and awaiting) with their orig
   const busyOp = ops.find((op) => op["type"] === "op")!;
   t.like(busyOp, { active: true, op: "getmore" });
   t.true(Long.fromValue(busyOp["cursor"]["cursorId"]).equals(busy.id));
-  const activeOnly = await ok(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: {} }, { $match: match }], cursor: {} });
+  const activeOnly = await runOk(engine, "admin", { aggregate: 1, pipeline: [{ $currentOp: {} }, { $match: match }], cursor: {} });
   t.deepEqual(activeOnly["cursor"]["firstBatch"].map((op: Document) => op["type"]), ["op"], "idle cursors only with idleCursors: true");
-  const killed = await ok(engine, "app", { killCursors: "$cmd.aggregate", cursors: [busyOp["cursor"]["cursorId"]] });
+  const killed = await runOk(engine, "app", { killCursors: "$cmd.aggregate", cursors: [busyOp["cursor"]["cursorId"]] });
   t.is(killed["cursorsKilled"].length, 1);
   t.is((await waiting)["code"], 43, "the waiting getMore answers CursorNotFound, which drivers resume from");
   t.is(await failure(engine, "app", { aggregate: 1, pipeline: [{ $currentOp: {} }], cursor: {} }), 73);
@@ -434,8 +417,8 @@ test("events are handed out only once their writes are durable (the journal's ba
 test("a batch boundary between a drop and its invalidate loses neither", async (t) => {
   const engine = engineFor(t);
   const stream = await watch(engine, "app", "c");
-  await ok(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
-  await ok(engine, "app", { drop: "c" });
+  await runOk(engine, "app", { insert: "c", documents: [{ _id: 1 }] });
+  await runOk(engine, "app", { drop: "c" });
   t.deepEqual(types(await next(engine, stream, { batchSize: 2 })), ["insert", "drop"]);
   t.deepEqual(stream.token, stream.events[1]!["_id"], "the invalidate is still owed: the token is the drop's");
   const resumed = await watch(engine, "app", "c", { resumeAfter: stream.token });

@@ -4,9 +4,10 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CursorItem } from "../cursors/server-cursor.js";
 import type { StoredRecord } from "../storage/stored-record.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
-import { collationArgument, countArgument, documentArgument, flagArgument, isPlainDocument } from "./command-arguments.js";
+import { countArgument, documentArgument, flagArgument, isPlainDocument } from "./command-arguments.js";
 import { explainCommand } from "./explain-command.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
+import { splitPipelinePushdown } from "./pipeline-pushdown.js";
 import { runRemainingStages } from "./pipeline-stages.js";
 import { assertValidCollectionName } from "../storage/namespace.js";
 import { openChangeStream } from "../change-streams/open-change-stream.js";
@@ -74,43 +75,8 @@ export const aggregateCommand: CommandHandler = async (ctx) => {
 async function runAggregation(ctx: CommandContext, collectionName: string | undefined, pipeline: Document[]): Promise<CursorItem[]> {
   if (collectionName === undefined) return runRemainingStages(ctx, undefined, [], pipeline);
   const collection = ctx.view.collection(ctx.db, collectionName);
-  let position = 0;
-  let filter: Document = {};
-  let sort: Document | undefined;
-  let skip = 0;
-  let limit = 0;
-  // Push down $match* $sort? ($skip|$limit)* — the shape mongod's planner takes over.
-  while (position < pipeline.length && isPlainDocument(pipeline[position]!["$match"]) && sort === undefined && skip === 0 && limit === 0) {
-    const match = pipeline[position]!["$match"] as Document;
-    filter = Object.keys(filter).length === 0 ? match : { $and: [filter, match] };
-    position += 1;
-  }
-  if (position < pipeline.length && isPlainDocument(pipeline[position]!["$sort"])) {
-    sort = pipeline[position]!["$sort"] as Document;
-    position += 1;
-  }
-  for (; position < pipeline.length; position++) {
-    const stage = pipeline[position]!;
-    const n = optionNumber(stage["$skip"] ?? stage["$limit"]);
-    if (n === undefined || n < 0 || !Number.isInteger(n)) break;
-    if ("$skip" in stage) {
-      if (limit > 0) break;
-      skip += n;
-    } else {
-      if (n === 0) throw new EngineError(15958, "the limit must be positive");
-      limit = limit > 0 ? Math.min(limit, n) : n;
-    }
-  }
-  const query = prepareQuery(collection, {
-    filter,
-    sort,
-    hint: ctx.command["hint"],
-    collation: collationArgument(ctx),
-    skip,
-    limit,
-    variables: documentArgument(ctx, "let"),
-  }, ctx.view);
-  const rest = pipeline.slice(position);
+  const { filter, sort, skip, limit, rest } = splitPipelinePushdown(pipeline);
+  const query = prepareCommandQuery(ctx, collection, { filter, sort, skip, limit });
   const count = countShape(rest);
   if (count) {
     let n = 0;

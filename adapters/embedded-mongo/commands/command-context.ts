@@ -15,7 +15,7 @@ export interface ConnectionInfo {
 
 /**
  * Everything a command handler gets. Handlers read collections and documents through `view`
- * (`view.collection(...)`, `prepareQuery(..., ctx.view)`) and write only via `commit`.
+ * (`view.collection(...)`, `prepareCommandQuery(ctx, ...)`) and write only via `commit`.
  * Outside a transaction `view` is committed data and `commit` applies the ops at once
  * (`Storage.commit`) tagged with the session; inside one, `view` is the transaction's snapshot
  * plus its own writes and `commit` buffers the ops until commitTransaction (it returns no

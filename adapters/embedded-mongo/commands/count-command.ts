@@ -1,6 +1,6 @@
 import type { CommandHandler } from "./command-context.js";
-import { collationArgument, countArgument, documentArgument, targetCollection } from "./command-arguments.js";
-import { prepareQuery } from "./query-execution.js";
+import { countArgument, documentArgument, targetCollection } from "./command-arguments.js";
+import { prepareCommandQuery } from "./query-execution.js";
 
 /**
  * `count` (what `estimatedDocumentCount` sends): with an empty query the stored count is returned
@@ -20,13 +20,7 @@ export const countCommand: CommandHandler = (ctx) => {
     const n = Math.max(0, collection.count - skip);
     return { n: limit > 0 ? Math.min(n, limit) : n, ok: 1 };
   }
-  const query = prepareQuery(collection, {
-    filter,
-    hint: ctx.command["hint"],
-    collation: collationArgument(ctx),
-    skip,
-    limit,
-  });
+  const query = prepareCommandQuery(ctx, collection, { filter, skip, limit });
   let n = 0;
   for (const _record of query.run()) n += 1;
   return { n, ok: 1 };

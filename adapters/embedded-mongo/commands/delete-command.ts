@@ -2,8 +2,8 @@ import type { Document } from "bson";
 import { optionNumber } from "../bson-number.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
-import { arrayArgument, collationArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
-import { prepareQuery } from "./query-execution.js";
+import { arrayArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
+import { prepareCommandQuery } from "./query-execution.js";
 import { writeErrorOf } from "./write-errors.js";
 
 /**
@@ -40,13 +40,7 @@ function runDeleteStatement(ctx: CommandContext, collectionName: string, stateme
   }
   const collection = ctx.view.collection(ctx.db, collectionName);
   if (!collection) return 0;
-  const query = prepareQuery(collection, {
-    filter,
-    hint: statement["hint"],
-    collation: collationArgument(ctx, statement),
-    limit,
-    variables: documentArgument(ctx, "let"),
-  }, ctx.view);
+  const query = prepareCommandQuery(ctx, collection, { filter, limit }, statement);
   // Materialize first: deleting while walking an index would skip neighbours.
   const docs = [...query.run()].map((record) => record.doc);
   for (const before of docs) ctx.commit([{ op: "delete", db: ctx.db, collection: collectionName, before }]);

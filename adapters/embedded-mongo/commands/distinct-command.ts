@@ -3,7 +3,7 @@ import { compareBson } from "../query/index.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
 import { collationArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
 
 /**
  * `distinct`: the distinct values at `key` among documents matching `query`. Arrays at the path
@@ -22,11 +22,7 @@ export const distinctCommand: CommandHandler = (ctx) => {
   const collection = ctx.view.collection(ctx.db, name);
   if (!collection) return { values: [], ok: 1 };
   const collation = collationArgument(ctx, ctx.command, collection.defaultCollation);
-  const query = prepareQuery(collection, {
-    filter: documentArgument(ctx, "query") ?? {},
-    hint: ctx.command["hint"],
-    collation,
-  }, ctx.view);
+  const query = prepareCommandQuery(ctx, collection, { filter: documentArgument(ctx, "query") ?? {}, collation });
   const parts = key.split(".");
   const values: unknown[] = [];
   for (const record of query.run()) collectValues(record.doc, parts, 0, values);

@@ -3,9 +3,10 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import { describePlan, executionStatsOf } from "../planner/explain-plan.js";
 import { REPORTED_VERSION } from "./server-commands.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
-import { collationArgument, countArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
+import { countArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { parseFind } from "./find-command.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
+import { splitPipelinePushdown } from "./pipeline-pushdown.js";
 import type { PreparedQuery } from "./query-execution.js";
 
 type Verbosity = "queryPlanner" | "executionStats" | "allPlansExecution";
@@ -79,11 +80,9 @@ function explainSimple(ctx: CommandContext, verbosity: Verbosity, filterField: s
   const name = targetCollection(ctx);
   const collection = ctx.services.storage.collection(ctx.db, name);
   const filter = documentArgument(ctx, filterField) ?? {};
-  const query = prepareQuery(collection, {
+  const query = prepareCommandQuery(ctx, collection, {
     filter,
     sort,
-    hint: ctx.command["hint"],
-    collation: collationArgument(ctx),
     skip: countArgument(ctx, "skip"),
     limit: root === "COUNT" ? countArgument(ctx, "limit") : root === "DISTINCT" ? undefined : 1,
   });
@@ -98,12 +97,7 @@ function explainWrite(ctx: CommandContext, verbosity: Verbosity, name: "update" 
   const collection = ctx.services.storage.collection(ctx.db, collectionName);
   const filter = documentArgument(ctx, "q", statement) ?? {};
   const single = name === "update" ? statement["multi"] !== true : statement["limit"] !== 0 && statement["limit"] !== undefined;
-  const query = prepareQuery(collection, {
-    filter,
-    hint: statement["hint"],
-    collation: collationArgument(ctx, statement),
-    limit: single ? 1 : 0,
-  });
+  const query = prepareCommandQuery(ctx, collection, { filter, limit: single ? 1 : 0 }, statement);
   return render(ctx, query, verbosity, { filter, root: name === "update" ? "UPDATE" : "DELETE" });
 }
 
@@ -111,14 +105,10 @@ function explainAggregate(ctx: CommandContext, verbosity: Verbosity): Document {
   const name = targetCollection(ctx);
   const collection = ctx.services.storage.collection(ctx.db, name);
   const pipeline = Array.isArray(ctx.command["pipeline"]) ? (ctx.command["pipeline"] as Document[]) : [];
-  // The leading $match (and a following $sort) are what the planner can serve from an index.
-  const leadingMatch = pipeline[0] && isPlainDocument(pipeline[0]["$match"]) ? (pipeline[0]["$match"] as Document) : undefined;
-  const rest = leadingMatch ? pipeline.slice(1) : pipeline;
-  const filter = leadingMatch ?? {};
-  const sort = rest[0] && isPlainDocument(rest[0]["$sort"]) ? (rest[0]["$sort"] as Document) : undefined;
-  const query = prepareQuery(collection, { filter, sort, hint: ctx.command["hint"], collation: collationArgument(ctx) });
-  const cursorStage = render(ctx, query, verbosity, { filter, sort });
-  return { stages: [{ $cursor: cursorStage }, ...(sort ? rest.slice(1) : rest)] };
+  const { filter, sort, skip, limit, rest } = splitPipelinePushdown(pipeline);
+  const query = prepareCommandQuery(ctx, collection, { filter, sort, skip, limit });
+  const cursorStage = render(ctx, query, verbosity, { filter, sort, skip: skip || undefined, limit: limit || undefined });
+  return { stages: [{ $cursor: cursorStage }, ...rest] };
 }
 
 function render(

@@ -3,7 +3,7 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayFiltersArgument, collationArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { compileFindProjection } from "./find-projection.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
 
 /**
@@ -35,14 +35,7 @@ export const findAndModifyCommand: CommandHandler = (ctx) => {
   const bypass = flagArgument(ctx, "bypassDocumentValidation");
   const fields = documentArgument(ctx, "fields");
   const collection = ctx.view.collection(ctx.db, collectionName);
-  const query = prepareQuery(collection, {
-    filter,
-    sort: documentArgument(ctx, "sort"),
-    hint: ctx.command["hint"],
-    collation,
-    limit: 1,
-    variables,
-  }, ctx.view);
+  const query = prepareCommandQuery(ctx, collection, { filter, sort: documentArgument(ctx, "sort"), collation, limit: 1, variables });
   const project = fields && Object.keys(fields).length > 0 ? compileFindProjection(fields, query) : (doc: Document) => doc;
   const found = query.run().next();
   const before = found.done ? undefined : found.value.doc;

@@ -1,9 +1,9 @@
 import type { Document } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
-import { collationArgument, countArgument, documentArgument, flagArgument, targetCollection } from "./command-arguments.js";
+import { countArgument, documentArgument, flagArgument, targetCollection } from "./command-arguments.js";
 import { compileFindProjection } from "./find-projection.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
 import type { PreparedQuery } from "./query-execution.js";
 import { optionNumber } from "../bson-number.js";
 
@@ -41,16 +41,7 @@ export function parseFind(ctx: CommandContext): ParsedFind {
   const filter = documentArgument(ctx, "filter") ?? {};
   const sort = documentArgument(ctx, "sort");
   const projection = documentArgument(ctx, "projection");
-  const variables = documentArgument(ctx, "let");
-  const query = prepareQuery(collection, {
-    filter,
-    sort,
-    hint: ctx.command["hint"],
-    collation: collationArgument(ctx),
-    skip,
-    limit,
-    variables,
-  }, ctx.view);
+  const query = prepareCommandQuery(ctx, collection, { filter, sort, skip, limit });
   return {
     collectionName,
     query,

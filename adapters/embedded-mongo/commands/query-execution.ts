@@ -9,6 +9,8 @@ import type { QueryPlan } from "../planner/query-planner.js";
 import type { ReadView } from "../sessions/read-view.js";
 import type { CollectionData } from "../storage/collection-data.js";
 import type { StoredRecord } from "../storage/stored-record.js";
+import { collationArgument, documentArgument } from "./command-arguments.js";
+import type { CommandContext } from "./command-context.js";
 
 export interface QueryRequest {
   readonly filter: Document;
@@ -92,4 +94,28 @@ export function prepareQuery(collection: CollectionData | undefined, request: Qu
       }
     },
   };
+}
+
+/**
+ * `prepareQuery` for a command handler: `shape` is what the command parsed itself (filter, sort,
+ * skip, limit); `hint` and `collation` come from `source` (the command, or one update/delete
+ * statement) and `let` variables from the command, the same way for every command; the data is
+ * read through `ctx.view`. A field given in `shape` wins.
+ *
+ * @example
+ * const query = prepareCommandQuery(ctx, collection, {filter, sort, limit: 1});
+ * const query = prepareCommandQuery(ctx, collection, {filter: statement.q}, statement);
+ */
+export function prepareCommandQuery(
+  ctx: CommandContext,
+  collection: CollectionData | undefined,
+  shape: QueryRequest,
+  source: Document = ctx.command,
+): PreparedQuery {
+  return prepareQuery(collection, {
+    hint: source["hint"],
+    collation: collationArgument(ctx, source),
+    variables: documentArgument(ctx, "let"),
+    ...shape,
+  }, ctx.view);
 }

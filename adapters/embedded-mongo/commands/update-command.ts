@@ -10,7 +10,7 @@ import {
   targetCollection,
   arrayFiltersArgument,
 } from "./command-arguments.js";
-import { prepareQuery } from "./query-execution.js";
+import { prepareCommandQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
 import { writeErrorOf } from "./write-errors.js";
 
@@ -79,13 +79,7 @@ function runUpdateStatement(
     throw new EngineError(ErrorCodes.FailedToParse, "multi update is not supported for replacement-style update");
   }
   const collection = ctx.view.collection(ctx.db, collectionName);
-  const query = prepareQuery(collection, {
-    filter,
-    hint: statement["hint"],
-    collation,
-    limit: multi ? 0 : 1,
-    variables,
-  }, ctx.view);
+  const query = prepareCommandQuery(ctx, collection, { filter, collation, limit: multi ? 0 : 1, variables }, statement);
   // Snapshot the matches first: updating while scanning an index could revisit moved documents.
   const matched = [...query.run()].map((record) => record.doc);
   if (matched.length === 0) {

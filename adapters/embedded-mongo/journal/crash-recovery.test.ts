@@ -1,20 +1,21 @@
 import test from "ava";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { LOCK_FILE_NAME } from "../dbpath-lock.js";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
+import { silentLogger } from "../test-support/silent-logger.js";
+import { tempDir } from "../test-support/temp-dir.js";
 
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), "crash-writer-child.ts");
+const CHILD = fileURLToPath(new URL("../test-support/crash-writer-child.ts", import.meta.url));
 
 /** Acknowledged inserts to see before the kill (enough to be mid-stream, several fsync rounds). */
 const INSERTS_BEFORE_KILL = 600;
 const COUNTER_BEFORE_KILL = 100;
 
 test("kill -9 mid-stream: every acknowledged write is there after restart", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-crash-"));
+  const dbPath = tempDir(t, "svc-crash-");
   const child = spawn(process.execPath, ["--import", "tsx", CHILD, dbPath], { stdio: ["ignore", "pipe", "pipe"] });
   const inserted: string[] = [];
   let counter = 0;
@@ -51,11 +52,8 @@ test("kill -9 mid-stream: every acknowledged write is there after restart", asyn
   // Lines the child printed but we had not read yet are acknowledged too: read them all.
   await drained;
 
-  const restarted = await startEmbeddedMongo({ dbPath, logger: { error() {}, warn() {}, info() {}, debug() {} } });
-  t.teardown(async () => {
-    await restarted.stop();
-    rmSync(dbPath, { recursive: true, force: true });
-  });
+  const restarted = await startEmbeddedMongo({ dbPath, logger: silentLogger });
+  t.teardown(() => restarted.stop());
   t.is(readFileSync(path.join(dbPath, LOCK_FILE_NAME), "utf8").trim(), String(process.pid), "the dead child's lock was taken over");
   const docs = restarted.engine.storage.collection("crash", "docs")!;
   const missing = inserted.filter((id) => !docs.findById(id));

@@ -2,12 +2,11 @@ import test from "ava";
 import { Decimal128, MongoClient, MongoServerError } from "mongodb";
 import type { CollectionInfo } from "mongodb";
 import mongoose from "mongoose";
-import path from "node:path";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
 import type { RunningEmbeddedMongo } from "../start-embedded-mongo.js";
-import { tempDir } from "../../../test/support/temp-dir.js";
+import { tempDir } from "../test-support/temp-dir.js";
+import { silentLogger } from "../test-support/silent-logger.js";
 
-const silent = { error() {}, warn() {}, info() {}, debug() {} };
 
 interface Author {
   email: string;
@@ -45,7 +44,7 @@ function connect(running: RunningEmbeddedMongo) {
 
 test("a mongoose app's data, indexes and types survive a clean restart", async (t) => {
   const dbPath = tempDir(t, "svc-journal-mongoose-");
-  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   t.teardown(() => first.stop());
   const before = connect(first);
   t.teardown(() => before.connection.close());
@@ -63,7 +62,7 @@ test("a mongoose app's data, indexes and types survive a clean restart", async (
   await before.connection.close();
   await first.stop();
 
-  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  const second = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   t.teardown(() => second.stop());
   const after = connect(second);
   t.teardown(() => after.connection.close());
@@ -91,7 +90,7 @@ test("a mongoose app's data, indexes and types survive a clean restart", async (
 
 test("change-stream history does not survive a restart: a pre-restart resume token gives 286", async (t) => {
   const dbPath = tempDir(t, "svc-journal-stream-");
-  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   t.teardown(() => first.stop());
   const firstClient = await new MongoClient(first.uri).connect();
   t.teardown(() => firstClient.close());
@@ -104,7 +103,7 @@ test("change-stream history does not survive a restart: a pre-restart resume tok
   await firstClient.close();
   await first.stop();
 
-  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  const second = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   t.teardown(() => second.stop());
   const client = await new MongoClient(second.uri).connect();
   t.teardown(() => client.close());
@@ -124,7 +123,7 @@ test("change-stream history does not survive a restart: a pre-restart resume tok
 
 test("a committed transaction is journaled as one batch and replayed in order; an aborted one leaves nothing", async (t) => {
   const dbPath = tempDir(t, "svc-journal-txn-");
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   t.teardown(() => first.stop());
   const client = await new MongoClient(first.uri).connect();
   t.teardown(() => client.close());
@@ -147,7 +146,7 @@ test("a committed transaction is journaled as one batch and replayed in order; a
   await client.close();
   await first.stop();
 
-  const second = await startEmbeddedMongo({ dbPath, logger: silent });
+  const second = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   t.teardown(() => second.stop());
   const docs = [...second.engine.storage.collection("bank", "accounts")!.records.values()].map((record) => ({
     _id: record.doc["_id"],

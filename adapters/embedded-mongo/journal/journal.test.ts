@@ -1,31 +1,18 @@
 import test from "ava";
 import { Decimal128, Double, EJSON, Int32, Long, ObjectId, UUID } from "bson";
 import type { Document } from "bson";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Engine } from "../engine.js";
-import type { EngineLogger } from "../engine-logger.js";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
 import type { RunningEmbeddedMongo, StartEmbeddedMongoOptions } from "../start-embedded-mongo.js";
 import { JournalError, JournalErrorCodes } from "./journal-error.js";
 import { segmentPath, snapshotPath } from "./journal-files.js";
-
-const silent: EngineLogger = { error() {}, warn() {}, info() {}, debug() {} };
-
-const directories: string[] = [];
-test.after.always(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-
-function dataDirectory(): string {
-  const directory = mkdtempSync(path.join(tmpdir(), "svc-journal-"));
-  directories.push(directory);
-  return directory;
-}
+import { silentLogger } from "../test-support/silent-logger.js";
+import { tempDir } from "../test-support/temp-dir.js";
 
 async function start(t: { teardown(fn: () => Promise<void>): void }, dbPath: string, options: StartEmbeddedMongoOptions = {}): Promise<RunningEmbeddedMongo> {
-  const running = await startEmbeddedMongo({ dbPath, logger: silent, ttlIntervalMs: 0, ...options });
+  const running = await startEmbeddedMongo({ dbPath, logger: silentLogger, ttlIntervalMs: 0, ...options });
   t.teardown(() => running.stop());
   return running;
 }
@@ -108,8 +95,8 @@ async function workload(engine: Engine): Promise<void> {
 }
 
 test("every kind of write is replayed from the journal alone (no snapshot)", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   await workload(first.engine);
   const before = dump(first.engine);
   await first.stop();
@@ -120,8 +107,8 @@ test("every kind of write is replayed from the journal alone (no snapshot)", asy
 });
 
 test("snapshot + compaction round trip keeps documents, indexes, options and uuids; unique still enforced", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   await workload(first.engine);
   const before = dump(first.engine);
   const clock = first.engine.storage.clock.current();
@@ -141,8 +128,8 @@ test("snapshot + compaction round trip keeps documents, indexes, options and uui
 });
 
 test("snapshot, then more writes in the journal, then a restart: both are combined", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   await workload(first.engine);
   await first.journal!.compact();
   await ok(first.engine, "app", { insert: "later", documents: [{ _id: 1, n: new Int32(1) }] });
@@ -156,8 +143,8 @@ test("snapshot, then more writes in the journal, then a restart: both are combin
 });
 
 test("compaction is triggered by journal size and old segments are deleted", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactAfterBytes: 16 * 1024, compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactAfterBytes: 16 * 1024, compactOnClose: false } });
   for (let i = 0; i < 200; i++) await ok(first.engine, "app", { insert: "c", documents: [{ _id: i, payload: "x".repeat(200) }] });
   await first.journal!.compact(); // wait for any compaction in flight, then one more
   t.true(first.journal!.stats().compactions >= 2);
@@ -170,8 +157,8 @@ test("compaction is triggered by journal size and old segments are deleted", asy
 });
 
 test("leftovers of an interrupted compaction are ignored and cleaned up", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   await ok(first.engine, "app", { insert: "c", documents: [{ _id: 1 }] });
   await first.journal!.compact(); // snapshot 2 + segment 2
   await ok(first.engine, "app", { insert: "c", documents: [{ _id: 2 }] });
@@ -194,19 +181,19 @@ test("leftovers of an interrupted compaction are ignored and cleaned up", async 
 
 /** Writes `count` documents (one batch each) and stops without a snapshot. */
 async function journalOnly(dbPath: string, count: number): Promise<void> {
-  const running = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const running = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   for (let i = 0; i < count; i++) await ok(running.engine, "app", { insert: "c", documents: [{ _id: i, text: `document ${i}` }] });
   await running.stop();
 }
 
 test("a torn last record (cut short by a few bytes) is dropped and truncated; the rest is intact", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   await journalOnly(dbPath, 10);
   const file = segmentPath(dbPath, 1);
   const size = statSync(file).size;
   truncateSync(file, size - 3);
   const warnings: string[] = [];
-  const running = await start(t, dbPath, { logger: { ...silent, warn: (message: string) => warnings.push(message) } });
+  const running = await start(t, dbPath, { logger: { ...silentLogger, warn: (message: string) => warnings.push(message) } });
   t.deepEqual(idsOf(running.engine, "app", "c"), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
   t.truthy(running.journal!.recovery.truncated);
   t.true(warnings.some((message) => message.includes("torn journal tail")));
@@ -219,7 +206,7 @@ test("a torn last record (cut short by a few bytes) is dropped and truncated; th
 });
 
 test("garbage appended after the last record is dropped", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   await journalOnly(dbPath, 5);
   const file = segmentPath(dbPath, 1);
   const size = statSync(file).size;
@@ -231,7 +218,7 @@ test("garbage appended after the last record is dropped", async (t) => {
 });
 
 test("a zero-filled tail (extended file, data never written) is dropped", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   await journalOnly(dbPath, 3);
   appendFileSync(segmentPath(dbPath, 1), Buffer.alloc(4096));
   const running = await start(t, dbPath);
@@ -239,7 +226,7 @@ test("a zero-filled tail (extended file, data never written) is dropped", async 
 });
 
 test("a damaged last record (bad checksum) is dropped", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   await journalOnly(dbPath, 4);
   const file = segmentPath(dbPath, 1);
   const bytes = readFileSync(file);
@@ -250,7 +237,7 @@ test("a damaged last record (bad checksum) is dropped", async (t) => {
 });
 
 test("corruption before the tail is a startup error naming the file and offset", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   await journalOnly(dbPath, 10);
   const file = segmentPath(dbPath, 1);
   const bytes = readFileSync(file);
@@ -259,7 +246,7 @@ test("corruption before the tail is a startup error naming the file and offset",
   for (let record = 0; record < 4; record++) damaged += 8 + bytes.readUInt32LE(damaged);
   bytes[damaged + 20]! ^= 0x01;
   writeFileSync(file, bytes);
-  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silent }), { instanceOf: JournalError });
+  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silentLogger }), { instanceOf: JournalError });
   t.is(error.code, JournalErrorCodes.Corrupt);
   t.is(error.file, file);
   t.is(error.offset, damaged);
@@ -270,32 +257,32 @@ test("corruption before the tail is a startup error naming the file and offset",
 });
 
 test("a damaged snapshot is a startup error, not an empty database", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger });
   await ok(first.engine, "app", { insert: "c", documents: Array.from({ length: 50 }, (_, i) => ({ _id: i })) });
   await first.stop();
   const file = snapshotPath(dbPath, 2);
   const bytes = readFileSync(file);
   bytes[Math.floor(bytes.length / 2)]! ^= 0x40;
   writeFileSync(file, bytes);
-  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silent }), { instanceOf: JournalError });
+  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silentLogger }), { instanceOf: JournalError });
   t.is(error.code, JournalErrorCodes.Corrupt);
   t.is(error.file, file);
 });
 
 test("a missing segment is a startup error", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   await ok(first.engine, "app", { insert: "c", documents: [{ _id: 1 }] });
   await first.journal!.compact();
   await first.stop();
   writeFileSync(segmentPath(dbPath, 4), "");
-  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silent }), { instanceOf: JournalError });
+  const error = await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silentLogger }), { instanceOf: JournalError });
   t.is(error.file, segmentPath(dbPath, 3));
 });
 
 test("group commit: concurrent writers share fsyncs", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   const running = await start(t, dbPath, { journal: { compactOnClose: false } });
   const before = running.journal!.stats();
   await Promise.all(
@@ -311,7 +298,7 @@ test("group commit: concurrent writers share fsyncs", async (t) => {
 });
 
 test("without group commit every acknowledged write pays its own fsync", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   const running = await start(t, dbPath, { journal: { compactOnClose: false, groupCommit: false } });
   const before = running.journal!.stats();
   await Promise.all(
@@ -325,8 +312,8 @@ test("without group commit every acknowledged write pays its own fsync", async (
 
 for (const fsync of ["interval", "never"] as const) {
   test(`fsync "${fsync}" still journals every acknowledged write`, async (t) => {
-    const dbPath = dataDirectory();
-    const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { fsync, fsyncIntervalMs: 5, compactOnClose: false } });
+    const dbPath = tempDir(t, "svc-journal-");
+    const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { fsync, fsyncIntervalMs: 5, compactOnClose: false } });
     for (let i = 0; i < 30; i++) await ok(first.engine, "app", { insert: "c", documents: [{ _id: i }] });
     await first.stop();
     const second = await start(t, dbPath);
@@ -335,14 +322,14 @@ for (const fsync of ["interval", "never"] as const) {
 }
 
 test("journal options are validated at start-up", async (t) => {
-  const dbPath = dataDirectory();
-  await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silent, journal: { fsync: "sometimes" as "always" } }), { instanceOf: TypeError });
+  const dbPath = tempDir(t, "svc-journal-");
+  await t.throwsAsync(startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { fsync: "sometimes" as "always" } }), { instanceOf: TypeError });
   t.false(existsSync(path.join(dbPath, "svc-db.lock")), "the lock is released after a failed start");
 });
 
 test("TTL deletes made by the background sweeper are journaled", async (t) => {
-  const dbPath = dataDirectory();
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, ttlIntervalMs: 0, journal: { compactOnClose: false } });
+  const dbPath = tempDir(t, "svc-journal-");
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, ttlIntervalMs: 0, journal: { compactOnClose: false } });
   await ok(first.engine, "app", { createIndexes: "sessions", indexes: [{ key: { at: 1 }, name: "at_1", expireAfterSeconds: 1 }] });
   await ok(first.engine, "app", { insert: "sessions", documents: [{ _id: 1, at: new Date(0) }, { _id: 2, at: new Date(Date.now() + 3_600_000) }] });
   t.is(first.engine.sweepTtl(), 1);
@@ -354,9 +341,9 @@ test("TTL deletes made by the background sweeper are journaled", async (t) => {
 // /dev/full fails every write with ENOSPC: a segment linked to it stands for a full disk.
 const fullDevice = existsSync("/dev/full") ? test : test.skip;
 fullDevice("after a journal write fails, writes are answered with an error and reads go on", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   const logged: string[] = [];
-  const running = await start(t, dbPath, { logger: { ...silent, error: (message: string) => logged.push(message) }, journal: { compactOnClose: false } });
+  const running = await start(t, dbPath, { logger: { ...silentLogger, error: (message: string) => logged.push(message) }, journal: { compactOnClose: false } });
   await ok(running.engine, "app", { insert: "c", documents: [{ _id: 1 }] });
   symlinkSync("/dev/full", segmentPath(dbPath, 2));
   const compaction = await t.throwsAsync(running.journal!.compact(), { instanceOf: JournalError });
@@ -370,9 +357,9 @@ fullDevice("after a journal write fails, writes are answered with an error and r
 });
 
 test("retryable writes journaled before a crash are recognised after the restart (not applied twice)", async (t) => {
-  const dbPath = dataDirectory();
+  const dbPath = tempDir(t, "svc-journal-");
   const lsid = { id: new UUID() };
-  const first = await startEmbeddedMongo({ dbPath, logger: silent, journal: { compactOnClose: false } });
+  const first = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose: false } });
   await ok(first.engine, "app", { insert: "c", documents: [{ _id: 1, n: new Int32(1) }], lsid, txnNumber: Long.fromNumber(1) });
   await ok(first.engine, "app", { findAndModify: "c", query: { _id: 1 }, update: { $inc: { n: new Int32(1) } }, lsid, txnNumber: Long.fromNumber(2) });
   await first.stop();

@@ -3,6 +3,7 @@ import { Decimal128, Double, Int32, Long } from "bson";
 import { runPipeline } from "./aggregate.js";
 import type { PipelineContext } from "./aggregate.js";
 import type { Document } from "./types.js";
+import { thrownCode } from "../test-support/thrown-code.js";
 
 const typed = (v: unknown) => `${(v as { _bsontype?: string } | null)?._bsontype ?? typeof v}(${String(v)})`;
 
@@ -12,15 +13,6 @@ function ctx(collections: Record<string, Document[]> = {}, extra: Partial<Pipeli
 
 function run(docs: Document[], pipeline: Document[], c: PipelineContext = ctx()): Document[] {
   return runPipeline(docs, pipeline, c).results;
-}
-
-function code(fn: () => unknown): number | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: number }).code;
-  }
-  return undefined;
 }
 
 const i = (n: number) => new Int32(n);
@@ -90,8 +82,8 @@ test("Long beyond 2^53 and Decimal128 are never rounded", (t) => {
   t.is(typed(windowed[0]!.dec), "Decimal128(1.000000000000000000000000000000001)");
   t.is(typed(windowed[0]!.rank), "Int32(1)");
   // ...and refuses to compute with them rather than return a wrong answer.
-  t.is(code(() => run(docs, [{ $setWindowFields: { sortBy: { g: 1 }, output: { s: { $sum: "$dec" } } } }])), 2);
-  t.is(code(() => run(docs, [{ $setWindowFields: { sortBy: { n: 1 }, output: { r: { $rank: {} } } } }])), 2);
+  t.is(thrownCode(() => run(docs, [{ $setWindowFields: { sortBy: { g: 1 }, output: { s: { $sum: "$dec" } } } }])), 2);
+  t.is(thrownCode(() => run(docs, [{ $setWindowFields: { sortBy: { n: 1 }, output: { r: { $rank: {} } } } }])), 2);
   t.true(run(docs, [{ $match: { n: { $gt: d(9007199254740992) } } }]).length === 2);
 });
 
@@ -114,7 +106,7 @@ test("$sort uses BSON order across types and exact numbers", (t) => {
   const docs: Document[] = [{ _id: 1, v: "a" }, { _id: 2, v: Long.fromString("9007199254740993") }, { _id: 3, v: d(9007199254740992) }, { _id: 4, v: null }, { _id: 5, v: [i(0), i(99)] }];
   t.deepEqual(run(docs, [{ $sort: { v: i(1) } }]).map((x) => x._id), [4, 5, 3, 2, 1]);
   t.deepEqual(run(docs, [{ $sort: { v: i(-1) } }]).map((x) => x._id), [1, 2, 3, 5, 4], "descending uses the largest element (99)");
-  t.is(code(() => run(docs, [{ $sort: {} }])), 15976);
+  t.is(thrownCode(() => run(docs, [{ $sort: {} }])), 15976);
 });
 
 test("$group keys use BSON equality (numbers across types, documents by value)", (t) => {
@@ -142,7 +134,7 @@ test("$unwind options", (t) => {
     [4, "-", null],
     [5, "x", null],
   ]);
-  t.is(code(() => run(docs, [{ $unwind: "a" }])), 28818);
+  t.is(thrownCode(() => run(docs, [{ $unwind: "a" }])), 28818);
 });
 
 test("$lookup: equality form and pipeline form with let", (t) => {
@@ -189,15 +181,15 @@ test("$out and $merge return a write intent instead of writing", (t) => {
   t.deepEqual(out.output, { stage: "$out", target: { coll: "archive" }, docs });
   const merged = runPipeline(docs, [{ $merge: { into: { db: "other", coll: "c" }, on: "_id", whenMatched: "replace" } }], ctx());
   t.deepEqual(merged.output, { stage: "$merge", target: { db: "other", coll: "c" }, docs, on: ["_id"], whenMatched: "replace", whenNotMatched: "insert" });
-  t.is(code(() => runPipeline(docs, [{ $out: "x" }, { $match: {} }], ctx())), 40601);
+  t.is(thrownCode(() => runPipeline(docs, [{ $out: "x" }, { $match: {} }], ctx())), 40601);
 });
 
 test("variables, $$NOW and stage errors", (t) => {
   const [o] = run([{ _id: 1 }], [{ $project: { now: "$$NOW", v: "$$limit" } }], ctx({}, { variables: { limit: i(3) } }));
   t.deepEqual(o, { _id: 1, now: new Date(0), v: i(3) });
-  t.is(code(() => run([], [{ $bogus: {} }])), 40324);
-  t.is(code(() => run([], [{ $match: {}, $limit: 1 }])), 40323);
-  t.is(code(() => run([], [{ $group: { _id: null, x: { $bogus: 1 } } }])), 15952);
+  t.is(thrownCode(() => run([], [{ $bogus: {} }])), 40324);
+  t.is(thrownCode(() => run([], [{ $match: {}, $limit: 1 }])), 40323);
+  t.is(thrownCode(() => run([], [{ $group: { _id: null, x: { $bogus: 1 } } }])), 15952);
 });
 
 test("$graphLookup runs through mingo with the collection resolver", (t) => {

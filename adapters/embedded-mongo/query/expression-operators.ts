@@ -30,6 +30,28 @@ function nullish(v: unknown): boolean {
   return v === null || v === undefined;
 }
 
+/**
+ * An operator of exactly one argument whose null or missing value gives null, MongoDB's rule for
+ * most operators; `fn` sees only present values.
+ */
+function nullPropagatingUnary(name: string, spec: unknown, env: ExprEnv, fn: (v: unknown) => unknown): Ev {
+  const [a] = arity(name, argList(spec, env), 1) as [Ev];
+  return (c) => {
+    const v = a(c);
+    return nullish(v) ? null : fn(v);
+  };
+}
+
+/** {@link nullPropagatingUnary} for operators of exactly two arguments: null if either is. */
+function nullPropagatingBinary(name: string, spec: unknown, env: ExprEnv, fn: (x: unknown, y: unknown) => unknown): Ev {
+  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
+  return (c) => {
+    const x = a(c);
+    const y = b(c);
+    return nullish(x) || nullish(y) ? null : fn(x, y);
+  };
+}
+
 function objectArgs(name: string, spec: unknown, allowed: readonly string[], required: readonly string[] = []): Record<string, unknown> {
   if (!isDocument(spec)) throw new EngineError(ErrorCodes.FailedToParse, `${name} only supports an object as its argument`);
   for (const k of Object.keys(spec)) {
@@ -72,18 +94,14 @@ function compileAdd(spec: unknown, env: ExprEnv): Ev {
 }
 
 function compileSubtract(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const x = a(c);
-    const y = b(c);
-    if (nullish(x) || nullish(y)) return null;
+  return nullPropagatingBinary(name, spec, env, (x, y) => {
     if (x instanceof Date) {
       if (y instanceof Date) return Long.fromNumber(x.getTime() - y.getTime());
       if (isNum(y)) return new Date(x.getTime() - Math.round(toDouble(y)));
     } else if (isNum(x) && isNum(y)) return subtract(x, y, "double");
     if (y instanceof Date) typeError(16556, `can't $subtract a date from a ${bsonTypeName(x)}`);
     return typeError(16556, `can't $subtract ${bsonTypeName(y)} from ${bsonTypeName(x)}`);
-  };
+  });
 }
 
 function compileMultiply(spec: unknown, env: ExprEnv): Ev {
@@ -101,18 +119,23 @@ function compileMultiply(spec: unknown, env: ExprEnv): Ev {
 }
 
 function compileDivide(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const x = a(c);
-    const y = b(c);
-    if (nullish(x) || nullish(y)) return null;
+  return nullPropagatingBinary(name, spec, env, (x, y) => {
     if (!isNum(x) || !isNum(y)) typeError(16609, `$divide only supports numeric types, not ${bsonTypeName(x)} and ${bsonTypeName(y)}`);
     try {
       return divide(x, y);
     } catch {
       return typeError(16608, "can't $divide by zero");
     }
-  };
+  });
+}
+
+/**
+ * The decimal digits of a finite double's shortest representation, so that 2.675 is handled as the
+ * decimal the user wrote, not as the binary fraction just below it.
+ */
+function shortestDecimalParts(d: number): DecimalParts {
+  const s = String(d);
+  return decimalParts(Decimal128.fromString(s.includes("e") ? d.toPrecision(17) : s));
 }
 
 /** Exact rational of a decimal-compatible value, as num / 10^scale. */
@@ -123,8 +146,7 @@ function toDecimalRational(v: unknown): { num: bigint; scale: number } | undefin
   else if (k === "double") {
     const d = toDouble(v);
     if (!Number.isFinite(d)) return undefined;
-    const s = String(d);
-    p = decimalParts(Decimal128.fromString(s.includes("e") ? d.toPrecision(17) : s));
+    p = shortestDecimalParts(d);
   } else p = { neg: false, coef: toInt64(v) ?? 0n, exp: 0 };
   if (p.special !== undefined) return undefined;
   const signed = p.neg ? -p.coef : p.coef;
@@ -132,11 +154,7 @@ function toDecimalRational(v: unknown): { num: bigint; scale: number } | undefin
 }
 
 function compileMod(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const x = a(c);
-    const y = b(c);
-    if (nullish(x) || nullish(y)) return null;
+  return nullPropagatingBinary(name, spec, env, (x, y) => {
     const kx = numericKind(x);
     const ky = numericKind(y);
     if (kx === undefined || ky === undefined) typeError(16611, `$mod only supports numeric types, not ${bsonTypeName(x)} and ${bsonTypeName(y)}`);
@@ -155,17 +173,14 @@ function compileMod(spec: unknown, env: ExprEnv, name: string): Ev {
     if (kx === "double" || ky === "double") return new Double(toDouble(x) % toDouble(y));
     const r = (toInt64(x) ?? 0n) % (toInt64(y) ?? 1n);
     return kx === "long" || ky === "long" ? Long.fromBigInt(r) : new Int32(Number(r));
-  };
+  });
 }
 
 function unaryNumeric(name: string, spec: unknown, env: ExprEnv, fn: (v: unknown) => unknown): Ev {
-  const [a] = arity(name, argList(spec, env), 1) as [Ev];
-  return (c) => {
-    const v = a(c);
-    if (nullish(v)) return null;
+  return nullPropagatingUnary(name, spec, env, (v) => {
     if (!isNum(v)) typeError(28765, `${name} only supports numeric types, not ${bsonTypeName(v)}`);
     return fn(v);
-  };
+  });
 }
 
 function compileAbs(spec: unknown, env: ExprEnv, name: string): Ev {
@@ -202,8 +217,7 @@ function roundNumber(v: unknown, place: number, mode: "even" | "trunc" | "floor"
   if (k === "double") {
     const d = toDouble(v);
     if (!Number.isFinite(d)) return new Double(d);
-    // Round the shortest decimal representation, so 2.675 rounds like the decimal the user wrote.
-    const p = decimalParts(Decimal128.fromString(String(d).includes("e") ? d.toPrecision(17) : String(d)));
+    const p = shortestDecimalParts(d);
     const r = roundParts(p, place, mode);
     const out = Number(`${r.neg ? "-" : ""}${r.coef}e${r.exp}`);
     return new Double(out === 0 && (p.neg || d < 0) ? -0 : out);
@@ -260,26 +274,18 @@ function compileExpLog(fn: (d: number) => number, positive: boolean): OperatorCo
 }
 
 function compileLog(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const x = a(c);
-    const y = b(c);
-    if (nullish(x) || nullish(y)) return null;
+  return nullPropagatingBinary(name, spec, env, (x, y) => {
     if (!isNum(x) || !isNum(y)) typeError(28756, `$log's argument must be numeric, not ${bsonTypeName(isNum(x) ? y : x)}`);
     const dx = doubleOnly(name, x);
     const dy = doubleOnly(name, y);
     if (!(dx > 0)) typeError(28758, `$log's argument must be a positive number, but is ${dx}`);
     if (!(dy > 0) || dy === 1) typeError(28759, `$log's base must be a positive number not equal to 1, but is ${dy}`);
     return new Double(Math.log(dx) / Math.log(dy));
-  };
+  });
 }
 
 function compilePow(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const base = a(c);
-    const exp = b(c);
-    if (nullish(base) || nullish(exp)) return null;
+  return nullPropagatingBinary(name, spec, env, (base, exp) => {
     const kb = numericKind(base);
     const ke = numericKind(exp);
     if (kb === undefined || ke === undefined) typeError(28762, `$pow's base must be numeric, not ${bsonTypeName(base)}`);
@@ -301,7 +307,7 @@ function compilePow(spec: unknown, env: ExprEnv, name: string): Ev {
       }
     }
     return new Double(Math.pow(toDouble(base), toDouble(exp)));
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,29 +503,21 @@ function integral(name: string, v: unknown, code: number): number {
 }
 
 function compileArrayElemAt(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a, b] = arity(name, argList(spec, env), 2) as [Ev, Ev];
-  return (c) => {
-    const arr = a(c);
-    const idx = b(c);
-    if (nullish(arr) || nullish(idx)) return null;
+  return nullPropagatingBinary(name, spec, env, (arr, idx) => {
     if (!Array.isArray(arr)) typeError(28689, `$arrayElemAt's first argument must be an array, but is ${bsonTypeName(arr)}`);
     const i = integral(name, idx, 28691);
     const at = i < 0 ? arr.length + i : i;
     return at >= 0 && at < arr.length ? arr[at] : undefined;
-  };
+  });
 }
 
 function compileFirstLast(which: "first" | "last"): OperatorCompiler {
-  return (spec, env, name) => {
-    const [a] = arity(name, argList(spec, env), 1) as [Ev];
-    return (c) => {
-      const v = a(c);
-      if (nullish(v)) return null;
+  return (spec, env, name) =>
+    nullPropagatingUnary(name, spec, env, (v) => {
       const arr = requireArray(name, v, 28689);
       if (arr.length === 0) return undefined;
       return which === "first" ? arr[0] : arr[arr.length - 1];
-    };
-  };
+    });
 }
 
 function compileSize(spec: unknown, env: ExprEnv, name: string): Ev {
@@ -597,13 +595,10 @@ function compileSlice(spec: unknown, env: ExprEnv, name: string): Ev {
 }
 
 function compileReverseArray(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a] = arity(name, argList(spec, env), 1) as [Ev];
-  return (c) => {
-    const v = a(c);
-    if (nullish(v)) return null;
+  return nullPropagatingUnary(name, spec, env, (v) => {
     if (!Array.isArray(v)) typeError(34435, `The argument to $reverseArray must be an array, but was of type: ${bsonTypeName(v)}`);
     return v.slice().reverse();
-  };
+  });
 }
 
 function compileRange(spec: unknown, env: ExprEnv, name: string): Ev {
@@ -620,10 +615,7 @@ function compileRange(spec: unknown, env: ExprEnv, name: string): Ev {
 }
 
 function compileArrayToObject(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a] = arity(name, argList(spec, env), 1) as [Ev];
-  return (c) => {
-    const v = a(c);
-    if (nullish(v)) return null;
+  return nullPropagatingUnary(name, spec, env, (v) => {
     if (!Array.isArray(v)) typeError(40386, `$arrayToObject requires an array input, found: ${bsonTypeName(v)}`);
     const out: Record<string, unknown> = {};
     for (const e of v) {
@@ -641,17 +633,14 @@ function compileArrayToObject(spec: unknown, env: ExprEnv, name: string): Ev {
       out[k] = val;
     }
     return out;
-  };
+  });
 }
 
 function compileObjectToArray(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a] = arity(name, argList(spec, env), 1) as [Ev];
-  return (c) => {
-    const v = a(c);
-    if (nullish(v)) return null;
+  return nullPropagatingUnary(name, spec, env, (v) => {
     if (!isDocument(v)) typeError(40390, `$objectToArray requires a document input, found: ${bsonTypeName(v)}`);
     return Object.keys(v).map((k) => ({ k, v: v[k] }));
-  };
+  });
 }
 
 function compileZip(spec: unknown, env: ExprEnv, name: string): Ev {
@@ -702,7 +691,11 @@ function compileSortArray(spec: unknown, env: ExprEnv, name: string): Ev {
   };
 }
 
-function compileFirstLastN(which: "first" | "last"): OperatorCompiler {
+/**
+ * The `{n, input}` array operators (`$firstN`, `$lastN`, `$minN`, `$maxN`): `n` must be a positive
+ * integer, a null or missing `input` gives null, and `pick` chooses `count` elements of the array.
+ */
+function compileNOfArray(pick: (arr: unknown[], count: number, env: ExprEnv) => unknown[]): OperatorCompiler {
   return (spec, env, name) => {
     const o = objectArgs(name, spec, ["n", "input"], ["n", "input"]);
     const n = env.compile(o.n);
@@ -712,27 +705,24 @@ function compileFirstLastN(which: "first" | "last"): OperatorCompiler {
       if (!Number.isInteger(count) || count < 1) typeError(5787908, `Value for 'n' must be a positive integer`);
       const v = input(c);
       if (nullish(v)) return null;
-      const arr = requireArray(name, v, 5788200);
-      return which === "first" ? arr.slice(0, count) : arr.slice(Math.max(0, arr.length - count));
+      return pick(requireArray(name, v, 5788200), count, env);
     };
   };
 }
 
+function compileFirstLastN(which: "first" | "last"): OperatorCompiler {
+  return compileNOfArray((arr, count) => (which === "first" ? arr.slice(0, count) : arr.slice(Math.max(0, arr.length - count))));
+}
+
 function compileMinMaxN(which: "min" | "max"): OperatorCompiler {
-  return (spec, env, name) => {
-    const o = objectArgs(name, spec, ["n", "input"], ["n", "input"]);
-    const n = env.compile(o.n);
-    const input = env.compile(o.input);
-    return (c) => {
-      const count = toDouble(n(c));
-      if (!Number.isInteger(count) || count < 1) typeError(5787908, `Value for 'n' must be a positive integer`);
-      const v = input(c);
-      if (nullish(v)) return null;
-      const arr = requireArray(name, v, 5788200).filter((e) => !nullish(e));
-      const dir = which === "min" ? 1 : -1;
-      return arr.sort((a, b) => dir * aggCompare(a, b, env.cmp)).slice(0, count);
-    };
-  };
+  const dir = which === "min" ? 1 : -1;
+  // Null and missing elements are skipped, as the accumulators of the same names do.
+  return compileNOfArray((arr, count, env) =>
+    arr
+      .filter((e) => !nullish(e))
+      .sort((a, b) => dir * aggCompare(a, b, env.cmp))
+      .slice(0, count),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -939,14 +929,7 @@ function compileConvert(spec: unknown, env: ExprEnv, name: string): Ev {
 }
 
 function compileTo(target: "double" | "string" | "objectId" | "bool" | "date" | "int" | "long" | "decimal"): OperatorCompiler {
-  return (spec, env, name) => {
-    const [a] = arity(name, argList(spec, env), 1) as [Ev];
-    return (c) => {
-      const v = a(c);
-      if (nullish(v)) return null;
-      return convertValue(v, target);
-    };
-  };
+  return (spec, env, name) => nullPropagatingUnary(name, spec, env, (v) => convertValue(v, target));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1031,15 +1014,12 @@ function compileBitwise(op: "and" | "or" | "xor"): OperatorCompiler {
 }
 
 function compileBitNot(spec: unknown, env: ExprEnv, name: string): Ev {
-  const [a] = arity(name, argList(spec, env), 1) as [Ev];
-  return (c) => {
-    const v = a(c);
-    if (nullish(v)) return null;
+  return nullPropagatingUnary(name, spec, env, (v) => {
     const k = numericKind(v);
     if (k === "int") return new Int32(~toDouble(v));
     if (k === "long") return Long.fromBigInt(BigInt.asIntN(64, ~toInt64(v)!));
     return typeError(28765, `${name} only supports int and long, not: ${bsonTypeName(v)}`);
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,21 +1,12 @@
 import test from "ava";
 import { Long } from "bson";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createEngine } from "../engine.js";
-import type { Engine } from "../engine.js";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
-import { committedDocuments, runPlain, TestSession } from "./session-test-client.js";
+import { committedDocuments, runPlain, TestSession } from "../test-support/session-test-client.js";
+import { silentLogger } from "../test-support/silent-logger.js";
+import { tempDir } from "../test-support/temp-dir.js";
+import { engineFor } from "../test-support/in-process-engine.js";
 
-const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 const toLong = (n: number): Long => Long.fromNumber(n);
-
-function engineFor(t: { teardown(fn: () => void): void }): Engine {
-  const engine = createEngine({ logger: quiet });
-  t.teardown(() => engine.close());
-  return engine;
-}
 
 test("a retried insert (same lsid and txnNumber) returns the original reply and inserts nothing", async (t) => {
   const engine = engineFor(t);
@@ -73,11 +64,10 @@ test("writes without lsid or txnNumber are never de-duplicated", async (t) => {
 });
 
 test("after a restart, journal replay rebuilds the table: retried writes and commits are still recognised", async (t) => {
-  const dbPath = mkdtempSync(path.join(tmpdir(), "svc-retryable-"));
-  t.teardown(() => rmSync(dbPath, { recursive: true, force: true }));
+  const dbPath = tempDir(t, "svc-retryable-");
   // No snapshot on stop: the restart replays the journal, as after a crash.
   const journal = { compactOnClose: false };
-  const first = await startEmbeddedMongo({ dbPath, journal, logger: quiet });
+  const first = await startEmbeddedMongo({ dbPath, journal, logger: silentLogger });
   const writer = new TestSession(first.engine);
   const insert = { insert: "c", documents: [{ _id: 1 }, { _id: 2 }] };
   t.is((await writer.retryableWrite("app", insert)).n, 2);
@@ -89,7 +79,7 @@ test("after a restart, journal replay rebuilds the table: retried writes and com
   t.is((await transactional.commit()).ok, 1);
   await first.stop();
 
-  const second = await startEmbeddedMongo({ dbPath, journal, logger: quiet });
+  const second = await startEmbeddedMongo({ dbPath, journal, logger: silentLogger });
   t.teardown(() => second.stop());
   const retryAll = async (session: TestSession, command: object, txnNumber: number) =>
     runPlain(second.engine, "app", { ...command, lsid: session.lsid, txnNumber: toLong(txnNumber) });

@@ -1,30 +1,17 @@
 import test from "ava";
 import { Long, UUID } from "bson";
-import { MongoClient, MongoServerError } from "mongodb";
+import { MongoServerError } from "mongodb";
 import type { ChangeStreamDocument, Document } from "mongodb";
 import mongoose from "mongoose";
-import { startEmbeddedMongo } from "../start-embedded-mongo.js";
-import type { RunningEmbeddedMongo } from "../start-embedded-mongo.js";
-import { opMsg, RawWireClient } from "../wire/raw-wire-client.js";
+import { opMsg, RawWireClient } from "../test-support/raw-wire-client.js";
+import { useFileEngine } from "../test-support/file-engine.js";
 
 // One engine for the file; every test uses its own database so tests can run concurrently.
-let server: RunningEmbeddedMongo;
-let client: MongoClient;
-let dbCounter = 0;
-const freshDb = (label: string): string => `txn_${label}_${dbCounter++}`;
-
-test.before(async () => {
-  server = await startEmbeddedMongo({ logger: { error() {}, warn() {}, info() {}, debug() {} } });
-  client = await new MongoClient(server.uri).connect();
-});
-
-test.after.always(async () => {
-  await client?.close();
-  await server?.stop();
-});
+const shared = useFileEngine(test, "txn");
+const { freshDb } = shared;
 
 test("mongoose session.withTransaction commits; a throwing callback aborts everything across collections", async (t) => {
-  const connection = await mongoose.createConnection(server.uri, { dbName: freshDb("mongoose") }).asPromise();
+  const connection = await mongoose.createConnection(shared.server.uri, { dbName: freshDb("mongoose") }).asPromise();
   t.teardown(() => connection.close());
   const Order = connection.model("Order", new mongoose.Schema({ item: String, qty: Number }));
   const Stock = connection.model("Stock", new mongoose.Schema({ item: { type: String, unique: true }, qty: Number }));
@@ -53,9 +40,9 @@ test("mongoose session.withTransaction commits; a throwing callback aborts every
 });
 
 test("isolation through the driver: uncommitted writes are private, later commits of others invisible", async (t) => {
-  const c = client.db(freshDb("isolation")).collection("c");
+  const c = shared.client.db(freshDb("isolation")).collection("c");
   await c.insertMany([{ _id: 1, v: "a" } as Document, { _id: 2, v: "b" }]);
-  const session = client.startSession();
+  const session = shared.client.startSession();
   t.teardown(() => session.endSession());
   session.startTransaction();
   t.is((await c.find({}, { session }).toArray()).length, 2);
@@ -69,9 +56,9 @@ test("isolation through the driver: uncommitted writes are private, later commit
 });
 
 test("WriteConflict 112 carries TransientTransactionError and withTransaction's automatic retry succeeds", async (t) => {
-  const c = client.db(freshDb("conflict")).collection("counters");
+  const c = shared.client.db(freshDb("conflict")).collection("counters");
   await c.insertOne({ _id: "hits", n: 0 } as Document);
-  const session = client.startSession();
+  const session = shared.client.startSession();
   t.teardown(() => session.endSession());
   let attempts = 0;
   const seen: Array<{ code: number | undefined; transient: boolean }> = [];
@@ -94,10 +81,10 @@ test("WriteConflict 112 carries TransientTransactionError and withTransaction's 
 });
 
 test("two open transactions: the second writer of a document gets WriteConflict, the first commits", async (t) => {
-  const c = client.db(freshDb("writers")).collection("c");
+  const c = shared.client.db(freshDb("writers")).collection("c");
   await c.insertOne({ _id: 1, owner: "nobody" } as Document);
-  const first = client.startSession();
-  const second = client.startSession();
+  const first = shared.client.startSession();
+  const second = shared.client.startSession();
   t.teardown(async () => {
     await first.endSession();
     await second.endSession();
@@ -115,13 +102,13 @@ test("two open transactions: the second writer of a document gets WriteConflict,
 
 // Serial: sweeping with a clock in the future would also expire the other tests' transactions.
 test.serial("NoSuchTransaction 251 (TransientTransactionError) once the server aborted the transaction", async (t) => {
-  const c = client.db(freshDb("expired")).collection("c");
-  const session = client.startSession();
+  const c = shared.client.db(freshDb("expired")).collection("c");
+  const session = shared.client.startSession();
   t.teardown(() => session.endSession());
   session.startTransaction();
   await c.insertOne({ a: 1 }, { session });
   // The lifetime limit (60 s) passes: simulated by sweeping with a clock two minutes ahead.
-  t.is(server.engine.sessions.sweep(Date.now() + 120_000).transactions, 1);
+  t.is(shared.server.engine.sessions.sweep(Date.now() + 120_000).transactions, 1);
   const error = await t.throwsAsync(c.insertOne({ a: 2 }, { session }), { instanceOf: MongoServerError });
   t.is(error.code, 251);
   t.is(error.codeName, "NoSuchTransaction");
@@ -132,7 +119,7 @@ test.serial("NoSuchTransaction 251 (TransientTransactionError) once the server a
 
 test("a retryable write sent twice over the wire with one lsid and txnNumber inserts once", async (t) => {
   const db = freshDb("retry");
-  const raw = await RawWireClient.connect(server.port);
+  const raw = await RawWireClient.connect(shared.server.port);
   t.teardown(() => raw.destroy());
   // Built with the bson package the raw client serializes with (the driver may bundle another copy).
   const lsid = { id: new UUID() };
@@ -145,18 +132,18 @@ test("a retryable write sent twice over the wire with one lsid and txnNumber ins
   t.is(second["n"], 1);
   t.is(second["ok"], 1);
   t.is(second["writeErrors"], undefined, "recognised as a retry, not a duplicate key");
-  t.is(await client.db(db).collection("c").countDocuments(), 1);
+  t.is(await shared.client.db(db).collection("c").countDocuments(), 1);
   raw.send(opMsg({ ...insert, txnNumber: Long.fromNumber(0), documents: [{ _id: 2 }] }, { requestId: 3 }));
   t.is((await raw.nextReply())["code"], 225);
 });
 
 test("change streams see a transaction's writes only at commit, all together; its oplog entries carry the session", async (t) => {
-  const c = client.db(freshDb("events")).collection("c");
+  const c = shared.client.db(freshDb("events")).collection("c");
   await c.insertOne({ _id: 0 } as Document);
   const stream = c.watch([], { maxAwaitTimeMS: 50 });
   t.teardown(() => stream.close());
   await stream.tryNext(); // opens the stream server-side before the transaction starts
-  const session = client.startSession();
+  const session = shared.client.startSession();
   t.teardown(() => session.endSession());
   session.startTransaction();
   await c.insertOne({ _id: 1 } as Document, { session });
@@ -171,7 +158,7 @@ test("change streams see a transaction's writes only at commit, all together; it
   t.deepEqual(events.map((event) => event.operationType), ["insert", "update"]);
   const [insertTs, updateTs] = events.map((event) => event.clusterTime!);
   t.true(insertTs!.add(1).equals(updateTs!), "one commit: consecutive timestamps");
-  const oplog = server.engine.storage.oplog;
+  const oplog = shared.server.engine.storage.oplog;
   const committed = oplog.after(oplog.oldest()!.ts).filter((entry) => entry.ts.equals(insertTs!) || entry.ts.equals(updateTs!));
   t.is(committed.length, 2);
   t.true(committed.every((entry) => entry.lsid !== undefined && entry.txnNumber !== undefined), "tagged with the session");

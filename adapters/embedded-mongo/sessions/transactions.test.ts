@@ -1,19 +1,10 @@
 import test from "ava";
 import { Long } from "bson";
 import type { Document } from "bson";
-import { createEngine } from "../engine.js";
 import type { Engine } from "../engine.js";
-import type { EngineOptions } from "../engine-options.js";
 import type { OplogEntry } from "../storage/write-ops.js";
-import { committedDocuments, runPlain, TestSession } from "./session-test-client.js";
-
-const quiet = { error() {}, warn() {}, info() {}, debug() {} };
-
-function engineFor(t: { teardown(fn: () => void): void }, options: EngineOptions = {}): Engine {
-  const engine = createEngine({ logger: quiet, ...options });
-  t.teardown(() => engine.close());
-  return engine;
-}
+import { committedDocuments, runPlain, TestSession } from "../test-support/session-test-client.js";
+import { engineFor } from "../test-support/in-process-engine.js";
 
 function recordBatches(engine: Engine): OplogEntry[][] {
   const batches: OplogEntry[][] = [];

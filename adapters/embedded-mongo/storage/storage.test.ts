@@ -5,9 +5,9 @@ import { EngineError } from "../engine-error.js";
 import { parseIndexSpec } from "./index-spec.js";
 import { Storage } from "./storage.js";
 import type { OplogEntry } from "./write-ops.js";
+import { silentLogger } from "../test-support/silent-logger.js";
 
-const silent = { error() {}, warn() {}, info() {}, debug() {} };
-const newStorage = (): Storage => new Storage({ oplogCapacity: 1000, logger: silent });
+const newStorage = (): Storage => new Storage({ oplogCapacity: 1000, logger: silentLogger });
 
 test("an insert into a missing collection creates it first and both become oplog entries", (t) => {
   const storage = newStorage();
@@ -98,7 +98,7 @@ test("collection validators reject invalid documents with 121 and honour validat
 });
 
 test("the oplog keeps a bounded history and finds entries after a timestamp", (t) => {
-  const storage = new Storage({ oplogCapacity: 10, logger: silent });
+  const storage = new Storage({ oplogCapacity: 10, logger: silentLogger });
   const all: OplogEntry[] = [];
   for (let i = 0; i < 50; i++) all.push(...storage.commit({ ops: [{ op: "insert", db: "a", collection: "c", doc: { _id: i } }] }));
   t.is(storage.oplog.size, 10);

@@ -3,7 +3,7 @@ import { deserialize } from "bson";
 import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "../index.js";
 import type { RunningEmbeddedMongo } from "../index.js";
-import { opMsg, opQuery, RawWireClient } from "./raw-wire-client.js";
+import { opMsg, opQuery, RawWireClient } from "../test-support/raw-wire-client.js";
 
 let server: RunningEmbeddedMongo;
 const logged: string[] = [];

@@ -1,12 +1,12 @@
 /**
- * Child process of `crash-recovery.test.ts` (not a test itself): opens the engine on the data
+ * Child process of `journal/crash-recovery.test.ts` (not a test itself): opens the engine on the data
  * directory given as argv[2] and writes through the real driver as fast as it can, printing
  * each write only once the server acknowledged it, until the parent kills it with SIGKILL.
  * Lines: `ready <uri>`, `insert <id>` (an acknowledged insertOne), `counter <n>` (the value an
  * acknowledged `$inc` returned). Bounded: it stops by itself after 60 s or 200 000 writes.
  *
  * @example
- * node --import tsx adapters/embedded-mongo/journal/crash-writer-child.ts /tmp/data
+ * node --import tsx adapters/embedded-mongo/test-support/crash-writer-child.ts /tmp/data
  */
 import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "../start-embedded-mongo.js";
@@ -14,6 +14,7 @@ import { startEmbeddedMongo } from "../start-embedded-mongo.js";
 const dbPath = process.argv[2];
 if (!dbPath) throw new Error("usage: crash-writer-child.ts <dbPath>");
 
+// Errors go to stderr: the parent shows them when the child stops writing too early.
 const running = await startEmbeddedMongo({ dbPath, logger: { error: console.error, warn() {}, info() {}, debug() {} } });
 const client = await new MongoClient(running.uri, { maxPoolSize: 8 }).connect();
 const db = client.db("crash");
