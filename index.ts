@@ -20,11 +20,14 @@ export {
   type SyncScope,
 } from "./contracts/model-registry.js";
 export type { MethodPermissions, PermissionCheck, PermissionContext, RestMethod } from "./contracts/model-permissions.js";
+export { SOCKET_SERVER, type SocketData, type SocketRefusal, type SocketServer, type SvcSocket } from "./contracts/socket-server.js";
+export type { AdminAccess, AdminModel, AdminModelConfig } from "./contracts/admin-model-config.js";
 
 // --- hosts ----------------------------------------------------------------------------------
 export { SvcApp, HostErrors, type SvcAppOptions, type RunningApp } from "./hosts/svc-app.js";
 export { setupServer, type SetupServerOptions, type LegacyServer } from "./hosts/setup-server.js";
 export { toAPIError } from "./hosts/error-response.js";
+export type { SocketServerOptions } from "./hosts/socket-server.js";
 
 // --- database -------------------------------------------------------------------------------
 export * from "./plugins/database/index.js";

@@ -18,6 +18,7 @@ import { compileFlag, flagUserId } from "../plugins/feature-flags/evaluate-flag.
 import { featureFlagModel } from "../plugins/feature-flags/feature-flag-model.js";
 import { featureFlagsPlugin } from "../plugins/feature-flags/feature-flags-plugin.js";
 import { flagBucketer } from "../plugins/feature-flags/flag-bucket.js";
+import { FLAG_CACHE } from "../plugins/feature-flags/flag-cache.js";
 import { flagConfigurationFor } from "../plugins/feature-flags/flag-configuration.js";
 import type { FlagDefinition } from "../plugins/feature-flags/flag-types.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
@@ -112,7 +113,7 @@ export default async function benchFeatureFlags(): Promise<void> {
   const Flag = featureFlagModel();
   await Flag.deleteMany({ key: /^bench-flag-/ });
   await Flag.insertMany(defs.map((definition) => ({ ...definition, name: definition.key })));
-  await flags.cache()!.reload();
+  await app.kernel.container.resolve(FLAG_CACHE).reload();
   try {
     // 2. Through OpenFeature.
     const client = OpenFeature.getClient(DOMAIN);

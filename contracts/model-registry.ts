@@ -1,5 +1,6 @@
 import type { Connection, Schema } from "mongoose";
 import { token } from "../kernel/container.js";
+import type { ModelAdminOptions } from "./admin-model-config.js";
 import type { MethodPermissions, RestMethod } from "./model-permissions.js";
 import type { RequestUser } from "./request-user.js";
 
@@ -25,16 +26,8 @@ export interface ModelSyncOptions {
   readonly snapshotFilter?: (user: RequestUser) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
-/** How the admin plugin shows a model (SPEC §2.6; `modelRouter(..., { admin })`). */
-export interface ModelAdminOptions {
-  readonly displayName: string;
-  readonly listFields: readonly string[];
-  readonly defaultSort?: string;
-  readonly adminAccess?: {
-    readonly resource?: string;
-    readonly authorize?: (input: { action: string; instance?: unknown; user?: RequestUser }) => boolean | Promise<boolean>;
-  };
-}
+// How the admin plugin shows a model (`modelRouter(..., { admin })`): the one admin model-config type.
+export type { ModelAdminOptions };
 
 /** The names of a model router's hooks. */
 export type ModelHookName =

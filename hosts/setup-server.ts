@@ -38,7 +38,8 @@ export interface LegacyServer {
 }
 
 /**
- * The legacy builder, kept for existing apps: builds exactly the stack `SvcApp` builds.
+ * The legacy builder, kept for existing apps: builds exactly the stack `SvcApp` builds (the
+ * `SOCKET_SERVER` port and its handshake authentication included: `sockets` options apply).
  * New code should use `SvcApp`.
  *
  * @deprecated Use `SvcApp`.

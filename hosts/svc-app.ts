@@ -10,10 +10,13 @@ import { SvcKernel, type KernelOptions } from "../kernel/kernel.js";
 import { LOGGER, type SvcLogger } from "../kernel/logger.js";
 import { isSvcPlugin, type SvcPlugin } from "../kernel/plugin.js";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../contracts/http.js";
+import { SOCKET_SERVER } from "../contracts/socket-server.js";
 import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
 import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
+import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
+import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
 
 export const HostErrors = defineErrors("HOST", {
   UNMOUNTED_ROUTER: {
@@ -48,6 +51,11 @@ export interface SvcAppOptions extends HttpStackOptions {
   info?: KernelOptions["info"];
   /** Default plugin phase limits. */
   timeouts?: KernelOptions["timeouts"];
+  /**
+   * The socket server plugins get from `SOCKET_SERVER` (created only if one resolves it): on the
+   * app's HTTP server by default; on a port of its own with `sockets.port` or `WEBSOCKET_PORT`.
+   */
+  sockets?: SocketServerOptions;
 }
 
 /** A listening app. */
@@ -57,6 +65,8 @@ export interface RunningApp {
   readonly port: number;
   /** `http://127.0.0.1:<port>` (or the bound host). */
   readonly url: string;
+  /** Where socket.io clients connect (`url` unless sockets have their own port); undefined without a socket server. */
+  readonly socketUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -81,6 +91,7 @@ export class SvcApp {
   private built?: Promise<Express>;
   private running?: RunningApp;
   private terminator?: HttpTerminator;
+  private readonly sockets: SocketServerHost;
   private signalHandler?: (signal: NodeJS.Signals) => void;
   private stopping?: Promise<void>;
 
@@ -94,9 +105,21 @@ export class SvcApp {
       timeouts: options.timeouts,
     });
     this.kernel.container.bind(LOGGER, { useValue: logger });
+    this.sockets = new SocketServerHost({
+      container: this.kernel.container,
+      logger: () => this.kernel.pluginContext.logger,
+      // Setting WEBSOCKET_PORT is what asks for a separate port; its PORT + 1 default applies then.
+      port: options.sockets?.port ?? (this.kernel.config.env.WEBSOCKET_PORT ? this.kernel.config.websocketPort : "shared"),
+      path: options.sockets?.path,
+      host: options.host,
+      cors: options.cors,
+      shutdownTimeoutMs: options.shutdownTimeoutMs,
+    });
+    this.kernel.container.bind(SOCKET_SERVER, { useFactory: () => this.sockets.open() });
     if (options.database !== false) this.kernel.add(databasePlugin(options.database ?? {}));
     // Every app gets request logging, the error tracker and slow-database-operation logging.
     this.kernel.add(loggingPlugin({ database: options.database !== false }));
+    this.kernel.add(notifiersPlugin());
   }
 
   get config(): SvcConfig {
@@ -159,13 +182,24 @@ export class SvcApp {
       server,
       gracefulTerminationTimeout: this.options.shutdownTimeoutMs ?? 10_000,
     });
+    // A socket server made while plugins started is attached now (its own port may be taken).
+    await this.sockets.listen(server).catch(async (error: unknown) => {
+      await this.terminator?.terminate();
+      throw error;
+    });
     const address = server.address() as AddressInfo;
     const host = this.options.host && this.options.host !== "::" && this.options.host !== "0.0.0.0" ? this.options.host : "127.0.0.1";
+    const origin = (port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const sockets = this.sockets;
     this.running = {
       app,
       server,
       port: address.port,
-      url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+      url: origin(address.port),
+      get socketUrl() {
+        const port = sockets.port;
+        return port === undefined ? undefined : origin(port);
+      },
       stop: () => this.stop(),
     };
     if (this.options.handleSignals ?? true) this.installSignalHandlers();
@@ -174,14 +208,19 @@ export class SvcApp {
   }
 
   /**
-   * Graceful shutdown: stop accepting connections, let in-flight requests finish (bounded by
-   * `shutdownTimeoutMs`), stop plugins in reverse order, close the database. Idempotent.
+   * Graceful shutdown: close the socket server (if any), stop accepting connections, let
+   * in-flight requests finish (bounded by `shutdownTimeoutMs`), stop plugins in reverse order,
+   * close the database. Idempotent.
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.removeSignalHandlers();
-      if (this.terminator) await this.terminator.terminate();
+      // Plugins still starting may yet resolve SOCKET_SERVER: the socket server closes after them.
       if (this.built) await this.built.catch(() => undefined);
+      // Sockets before HTTP and plugins: their handlers must not outlive the plugins they use,
+      // and closing them ends socket.io's long-polling requests, which would hold the HTTP drain.
+      await this.sockets.close();
+      if (this.terminator) await this.terminator.terminate();
       await this.kernel.stop();
     })();
     return this.stopping;

@@ -1,15 +1,12 @@
-// Feature flags for the demo: the plugin with a segment, live updates over socket.io, and two
-// example flags created on first start.
-import { Server } from "socket.io";
+// Feature flags for the demo: the plugin with a segment, live updates over the app's socket
+// server, and two example flags created on first start.
 import type { SvcPlugin } from "../../index.js";
 import { featureFlagModel, featureFlagsPlugin, type FeatureFlagDocument } from "../../plugins/feature-flags/index.js";
 
-/** The socket.io server; attached to the app's HTTP server once it listens (see main.ts). */
-export const io = new Server({ cors: { origin: "*" } });
-
+/** Signed-in socket.io clients hear `featureFlagsChanged` when a flag changes. */
 export const demoFeatureFlags = featureFlagsPlugin({
   segments: { admins: (user) => user.admin === true },
-  liveUpdates: { socketIoServer: () => io },
+  liveUpdates: true,
 });
 
 /** Creates the two example flags if they do not exist yet. */

@@ -3,7 +3,7 @@
 import { HTTP_ROUTER, SvcApp, type SvcPlugin } from "../../index.js";
 import { todoRouter } from "./todo.js";
 import { demoAuth, demoAuthEnvironment, seedAdmin } from "./auth-setup.js";
-import { demoFeatureFlags, io, seedFlags } from "./feature-flags.js";
+import { demoFeatureFlags, seedFlags } from "./feature-flags.js";
 
 /** A tiny plugin showing the shape every capability has. */
 const hello: SvcPlugin = {
@@ -34,5 +34,5 @@ const app = new SvcApp({
   .register(seedFlags);
 
 const running = await app.start();
-// Flag changes reach signed-in socket.io clients: connect with `auth: {token}`.
-io.attach(running.server);
+// Flag changes reach signed-in socket.io clients: `io(running.socketUrl, {auth: {token}})`.
+app.kernel.pluginContext.logger.info(`Sockets on ${running.socketUrl} (feature-flag live updates)`);

@@ -1,7 +1,7 @@
 import type { SvcConfig } from "../../kernel/config.js";
 import { bool, readEnvironment, str } from "../../kernel/environment.js";
 import { durationSeconds } from "./duration.js";
-import { AuthConfigErrors } from "./errors.js";
+import { AuthErrors } from "./errors.js";
 
 /** Secrets shorter than this are refused in production. */
 export const MIN_PRODUCTION_SECRET_LENGTH = 32;
@@ -41,7 +41,7 @@ const optional = { default: undefined };
 /**
  * Reads the auth variables from the app's environment. Missing or malformed variables fail the
  * start with one `CONFIG_INVALID_ENVIRONMENT` error naming each of them; equal secrets and, in
- * production, short secrets fail with `AUTH_CONFIG_*` errors.
+ * production, short secrets fail with `AUTH_SAME_SECRETS` and `AUTH_WEAK_SECRET`.
  *
  * @example
  * const env = readAuthEnvironment(ctx.config);
@@ -84,9 +84,9 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
       refreshTokenSeconds: env.REFRESH_TOKEN_EXPIRES_IN,
     };
     // One secret per purpose: a leaked or confused key must not mint the other kind of token.
-    if (jwt.tokenSecret === jwt.refreshTokenSecret) throw AuthConfigErrors.SAME_SECRETS("TOKEN_SECRET", "REFRESH_TOKEN_SECRET");
-    if (jwt.sessionSecret === jwt.tokenSecret) throw AuthConfigErrors.SAME_SECRETS("SESSION_SECRET", "TOKEN_SECRET");
-    if (jwt.sessionSecret === jwt.refreshTokenSecret) throw AuthConfigErrors.SAME_SECRETS("SESSION_SECRET", "REFRESH_TOKEN_SECRET");
+    if (jwt.tokenSecret === jwt.refreshTokenSecret) throw AuthErrors.SAME_SECRETS("TOKEN_SECRET", "REFRESH_TOKEN_SECRET");
+    if (jwt.sessionSecret === jwt.tokenSecret) throw AuthErrors.SAME_SECRETS("SESSION_SECRET", "TOKEN_SECRET");
+    if (jwt.sessionSecret === jwt.refreshTokenSecret) throw AuthErrors.SAME_SECRETS("SESSION_SECRET", "REFRESH_TOKEN_SECRET");
     secrets.push(["TOKEN_SECRET", jwt.tokenSecret], ["REFRESH_TOKEN_SECRET", jwt.refreshTokenSecret], ["SESSION_SECRET", jwt.sessionSecret]);
   }
 
@@ -111,7 +111,7 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
 
   if (config.isProduction) {
     for (const [name, value] of secrets) {
-      if ((value ?? "").length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthConfigErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
+      if ((value ?? "").length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
     }
   }
   return { provider, signupDisabled: env.SIGNUP_DISABLED, jwt, sessionAuth };

@@ -5,9 +5,8 @@ import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { setupServer } from "../../hosts/setup-server.js";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
-import { modelRouter } from "../rest/model-router.js";
-import { Permissions } from "../rest/permissions.js";
-import { authTestApp, JWT_ENV, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { modelRouter, Permissions } from "../rest/index.js";
+import { authTestApp, JWT_ENV, SESSION_ENV, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import type { SvcApp } from "../../hosts/svc-app.js";
 
 test.after.always(() => stopTestDatabase());
@@ -15,11 +14,6 @@ test.after.always(() => stopTestDatabase());
 type Http = Parameters<typeof request>[0];
 const APP = "https://app.example.com";
 const PASSWORD = "correct horse battery staple";
-const SESSION_ENV = {
-  AUTH_PROVIDER: "session-auth",
-  SESSION_AUTH_SECRET: "session-auth-secret-0123456789abcdef0123456789",
-  SESSION_AUTH_URL: "http://localhost:3000",
-};
 
 const noteSchema = new Schema(
   {
@@ -34,16 +28,12 @@ function routes(app: SvcApp): void {
   const router = express.Router();
   router.get("/whoami", (req, res) => res.json({ data: req.user ?? null }));
   app.register(router);
+  const signedIn = [Permissions.IsAuthenticated];
+  const owner = [Permissions.IsOwner];
   app.register(
     modelRouter("/notes", Note, {
       ownerField: "ownerId",
-      permissions: {
-        list: [Permissions.IsAuthenticated],
-        create: [Permissions.IsAuthenticated],
-        read: [Permissions.IsOwner],
-        update: [Permissions.IsOwner],
-        delete: [Permissions.IsAdmin],
-      },
+      permissions: { list: signedIn, create: signedIn, read: owner, update: owner, delete: [Permissions.IsAdmin] },
       preCreate: (body, req) => ({ ...body, ownerId: req.user!.id }),
     }),
   );

@@ -1,78 +1,63 @@
-import { APIError } from "../../kernel/api-error.js";
 import { defineErrors } from "../../kernel/errors.js";
 
 /**
- * Errors a client can cause. Each becomes an `APIError` with a stable `AUTH_<KEY>` code; clients
- * and tests match on the code. Titles are deliberately generic where detail would help an
- * attacker (a wrong password and an unknown email share `AUTH_INVALID_CREDENTIALS`).
+ * The auth plugin's catalogue (codes `AUTH_<KEY>`). Entries with a `title` answer clients; titles
+ * are deliberately generic where detail would help an attacker (a wrong password and an unknown
+ * email share `AUTH_INVALID_CREDENTIALS`). Entries with a `message` stop a misconfigured app at
+ * start. "Sign in required" is `HTTP_UNAUTHENTICATED` and malformed bodies are `VALIDATION_*`,
+ * as on every other route.
+ *
+ * @example
+ * throw AuthErrors.TOKEN_EXPIRED();            // 401, code "AUTH_TOKEN_EXPIRED"
+ * throw AuthErrors.SAME_SECRETS("A", "B");      // SvcError "AUTH_SAME_SECRETS" (start-up)
  */
-const HTTP_ERRORS = {
-  AUTHENTICATION_REQUIRED: { status: 401, title: "Authentication required" },
+export const AuthErrors = defineErrors("AUTH", {
+  /** Wrong password or unknown email: one answer, one cost, so neither can be told apart. */
   INVALID_CREDENTIALS: { status: 401, title: "Invalid email or password" },
+  /** An access token that is malformed, tampered, `alg: none`, foreign or a refresh token. */
   TOKEN_INVALID: { status: 401, title: "Invalid token" },
   TOKEN_EXPIRED: { status: 401, title: "Token expired" },
+  /** A refresh token that is unknown, revoked, forged or an access token. */
   REFRESH_TOKEN_INVALID: { status: 401, title: "Invalid refresh token" },
+  /** A refresh token used twice: it was copied, so its whole sign-in is revoked. */
   REFRESH_TOKEN_REUSED: { status: 401, title: "Refresh token already used; its session was revoked" },
+  /** Session auth: the cookie or session token is invalid, expired or signed out. */
   SESSION_INVALID: { status: 401, title: "Invalid or expired session" },
   USER_DISABLED: { status: 401, title: "User is disabled" },
+  /** The user was deleted (or never existed) since the credential was issued. */
   USER_NOT_FOUND: { status: 401, title: "User no longer exists" },
-  INVALID_BODY: { status: 400, title: "Invalid request body" },
-  FIELD_NOT_ALLOWED: { status: 400, title: "Field may not be set" },
+  /** The password is outside the host's policy (length); `meta` carries the bounds. */
   WEAK_PASSWORD: { status: 400, title: "Password does not meet the policy" },
+  /** `SIGNUP_DISABLED=true`: no new accounts, by email or socially. */
   SIGNUP_DISABLED: { status: 403, title: "Sign-up is disabled" },
+  /** Session auth: a state-changing request from a browser Origin outside `trustedOrigins`. */
   ORIGIN_NOT_TRUSTED: { status: 403, title: "Request origin is not trusted" },
   EMAIL_TAKEN: { status: 409, title: "An account with this email already exists" },
+  /** A social sign-in met an account it may not attach to (linking off, unverified or deleted). */
   ACCOUNT_EXISTS: { status: 409, title: "An account with this email already exists; sign in and link instead" },
   GITHUB_ALREADY_LINKED: { status: 409, title: "This GitHub account is linked to another user" },
+  /** Unlinking the identity would leave the account with no way to sign in. */
   LAST_SIGN_IN_METHOD: { status: 409, title: "Cannot remove the account's only way to sign in" },
+  /** Too many failed logins (per account or IP) or sign-ups (per IP); `Retry-After` says when. */
   RATE_LIMITED: { status: 429, title: "Too many attempts; try again later" },
+  /** The OAuth `state` is forged, expired, for another provider or from another browser. */
   OAUTH_STATE_INVALID: { status: 400, title: "Invalid or expired OAuth state" },
+  /** A one-time code that is used, expired, for another user or fails its PKCE verifier. */
   OAUTH_CODE_INVALID: { status: 400, title: "Invalid or expired authorization code" },
+  /** `returnTo`/`callbackURL` is not on an allowed origin (open-redirect protection). */
   RETURN_TO_NOT_ALLOWED: { status: 400, title: "returnTo is not an allowed destination" },
-  OAUTH_PROVIDER_FAILED: { status: 502, title: "The identity provider did not complete the sign-in" },
-} as const satisfies Record<string, { status: number; title: string }>;
+  /** Session auth: the social provider in the path is not configured. */
+  PROVIDER_NOT_CONFIGURED: { status: 404, title: "Unknown provider" },
+  /** Session auth refused a request for a reason with no code of its own (`meta.reason` says which). */
+  SESSION_REQUEST_REJECTED: { status: 400, title: "The session request was rejected" },
+  /** The identity provider failed or the user cancelled there: not our fault, so not tracked. */
+  OAUTH_PROVIDER_FAILED: { status: 502, title: "The identity provider did not complete the sign-in", track: false },
 
-export type AuthErrorKey = keyof typeof HTTP_ERRORS;
-
-type AuthErrorFactory = ((detail?: string, meta?: Record<string, unknown>) => APIError) & {
-  readonly code: string;
-  readonly status: number;
-};
-
-/**
- * The auth plugin's client-facing error catalogue.
- *
- * @example
- * throw AuthErrors.TOKEN_EXPIRED();
- * AuthErrors.TOKEN_EXPIRED.code; // "AUTH_TOKEN_EXPIRED"
- */
-export const AuthErrors = Object.fromEntries(
-  Object.entries(HTTP_ERRORS).map(([key, spec]) => {
-    const code = `AUTH_${key}`;
-    const factory = (detail?: string, meta?: Record<string, unknown>) =>
-      new APIError({
-        status: spec.status,
-        title: spec.title,
-        code,
-        detail,
-        meta,
-        // Client mistakes, and the 502 is the provider's: neither belongs in the error tracker.
-        disableExternalErrorTracking: true,
-      });
-    return [key, Object.assign(factory, { code, status: spec.status })];
-  }),
-) as { readonly [K in AuthErrorKey]: AuthErrorFactory };
-
-/**
- * Start-up (configuration) errors: the app refuses to start and says what to fix.
- *
- * @example
- * throw AuthConfigErrors.SAME_SECRETS();
- */
-export const AuthConfigErrors = defineErrors("AUTH_CONFIG", {
+  /** TOKEN_SECRET, REFRESH_TOKEN_SECRET and SESSION_SECRET must all differ. */
   SAME_SECRETS: {
     message: (a: string, b: string) => `${a} and ${b} must be different secrets`,
   },
+  /** In production every auth secret has at least 32 characters. */
   WEAK_SECRET: {
     message: (name: string, minimum: number) =>
       `${name} is too short for production: use at least ${minimum} random characters (e.g. \`openssl rand -base64 48\`)`,
@@ -80,14 +65,22 @@ export const AuthConfigErrors = defineErrors("AUTH_CONFIG", {
   USER_MODEL_REQUIRED: {
     message: () => "authPlugin needs a userModel (a mongoose model using baseUserPlugin)",
   },
+  /** A feature needs a field its schema plugin adds (email, GitHub fields, the federated id). */
   USER_MODEL_FIELD_MISSING: {
     message: (field: string, plugin: string) => `The user model has no "${field}" field: apply ${plugin} to its schema`,
   },
+  /** `profileFields` names a framework-managed field. */
   PROFILE_FIELD_FORBIDDEN: {
     message: (field: string) => `profileFields may not include "${field}": it is managed by the framework`,
   },
+  /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {
     message: (origin: string) => `"${origin}" is not an origin (expected e.g. https://app.example.com)`,
   },
-  NOT_STARTED: { message: () => "The auth plugin has not started yet" },
+  /** An auth service (AUTHENTICATOR, AUTHENTICATION_MIDDLEWARE, ACCOUNTS) was resolved before start or after stop. */
+  NOT_STARTED: { message: () => "The auth plugin has not started yet: resolve auth services per request or after it started" },
 });
+
+/** The key of an `AuthErrors` entry, e.g. `"TOKEN_EXPIRED"`. */
+export type AuthErrorKey = keyof typeof AuthErrors;
+

@@ -1,34 +1,123 @@
-import type { OpenApiRegistry, OperationObject, SchemaObject } from "../../kernel/openapi-registry.js";
+import type { OpenApiRegistry, OperationObject, ParameterObject, ResponseObject, SchemaObject } from "../../kernel/openapi-registry.js";
+import { BEARER_SCHEME } from "../../kernel/openapi-shared-components.js";
 
-const TAG = "auth";
-const bearer = [{ bearerAuth: [] }];
+// Every auth operation carries it.
+const AUTH_TAG = "auth";
 
-const json = (schema: SchemaObject) => ({ content: { "application/json": { schema } } });
-const dataOf = (schema: SchemaObject): SchemaObject => ({ type: "object", properties: { data: schema }, required: ["data"] });
-const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
-const error = (description: string) => ({ description, ...json(ref("AuthError")) });
+/** Operations that need `Authorization: Bearer <token>`. */
+export const BEARER_SECURITY: NonNullable<OperationObject["security"]> = [{ [BEARER_SCHEME]: [] }];
+
+/** `{data: <schema>}`, the envelope of every auth answer. */
+export function dataOf(schema: SchemaObject): SchemaObject {
+  return { type: "object", properties: { data: schema }, required: ["data"] };
+}
+
+/** A reference to a component schema. */
+export function schemaRef(name: string): SchemaObject {
+  return { $ref: `#/components/schemas/${name}` } as SchemaObject;
+}
+
+/** A successful answer: a description and, when it has one, the JSON body's schema. */
+export function answer(description: string, schema?: SchemaObject): ResponseObject {
+  return schema ? { description, content: { "application/json": { schema } } } : { description };
+}
+
+/** Why an operation answers with an error status; `invalid(...)` for SPEC §7's validation body. */
+export type Refusal = string | { readonly validation: string };
+
+/**
+ * A 400 whose body is always SPEC §7's validation error (a 400 that can also be something else
+ * is documented with the general error body).
+ *
+ * @example
+ * refusals: { 400: invalid("Malformed email or password"), 401: "Wrong email or password" }
+ */
+export function invalid(reason: string): Refusal {
+  return { validation: reason };
+}
+
+/** One auth operation, described by what differs between them. */
+export interface AuthOperation {
+  summary: string;
+  /** The JSON request body (required when given). */
+  body?: SchemaObject;
+  parameters?: ParameterObject[];
+  security?: OperationObject["security"];
+  /** Status → success answer. */
+  ok: Record<number, ResponseObject>;
+  /** Status → why it is refused; each gets the shared error body. */
+  refusals?: Record<number, Refusal>;
+}
+
+function toOperation(operation: AuthOperation): OperationObject {
+  const responses: Record<string, ResponseObject> = { ...operation.ok };
+  for (const [status, refusal] of Object.entries(operation.refusals ?? {})) {
+    const validation = typeof refusal !== "string";
+    responses[status] = answer(validation ? refusal.validation : refusal, schemaRef(validation ? "ValidationErrorResponse" : "ErrorResponse"));
+  }
+  const result: OperationObject = { tags: [AUTH_TAG], summary: operation.summary, responses };
+  if (operation.body) result.requestBody = { required: true, content: { "application/json": { schema: operation.body } } };
+  if (operation.parameters) result.parameters = operation.parameters;
+  if (operation.security) result.security = operation.security;
+  return result;
+}
+
+/** One documented route: method, path, operation. */
+export type AuthRoute = [method: "get" | "post" | "patch" | "delete", path: string, operation: AuthOperation];
+
+/**
+ * Email sign-up and sign-in as both providers document them: the same answers and refusals
+ * (malformed body, wrong password, taken email, rate limits); session auth adds its cookie and
+ * its Origin check.
+ *
+ * @example
+ * addAuthOperations(ctx.openapi, passwordRoutes({ signUp: "/auth/signup", signIn: "/auth/login" }, { signUpBody, signInBody, signedIn: tokens }));
+ */
+export function passwordRoutes(
+  paths: { signUp: string; signIn: string },
+  spec: { signUpBody: SchemaObject; signInBody: SchemaObject; signedIn: SchemaObject; session?: boolean },
+): AuthRoute[] {
+  const cookie = spec.session ? " (sets the httpOnly session cookie)" : "";
+  const untrusted: Record<number, Refusal> = spec.session ? { 403: "Origin not trusted" } : {};
+  return [
+    ["post", paths.signUp, {
+      summary: `Create an account${cookie}; refused when SIGNUP_DISABLED=true`,
+      body: spec.signUpBody,
+      ok: { 201: answer("Signed up", spec.signedIn) },
+      refusals: {
+        400: spec.session ? "Malformed email or password, or a weak password" : "Malformed email or password, a weak password or a field that may not be set",
+        403: spec.session ? "Sign-up disabled, or Origin not trusted" : "Sign-up disabled",
+        409: "Email already registered",
+        429: "Too many sign-ups from this IP",
+      },
+    }],
+    ["post", paths.signIn, {
+      summary: `Sign in with email and password${cookie}`,
+      body: spec.signInBody,
+      ok: { 200: answer("Signed in", spec.signedIn) },
+      refusals: {
+        400: invalid("Malformed email or password"),
+        401: "Wrong email or password, or the user is disabled",
+        ...untrusted,
+        429: "Too many failed attempts (see Retry-After)",
+      },
+    }],
+  ];
+}
+
+/**
+ * Adds operations under the `auth` tag (declared once, whichever provider documents first). The
+ * error bodies and `bearerAuth` are the registry's shared components.
+ *
+ * @example
+ * addAuthOperations(ctx.openapi, [["get", "/auth/me", { summary: "The signed-in user", security: BEARER_SECURITY, ok: { 200: answer("User", user) }, refusals: { 401: "Not signed in" } }]]);
+ */
+export function addAuthOperations(openapi: OpenApiRegistry, operations: readonly AuthRoute[]): void {
+  openapi.addTag({ name: AUTH_TAG, description: "Authentication" });
+  for (const [method, path, operation] of operations) openapi.addOperation(method, path, toOperation(operation));
+}
 
 const schemas: Record<string, SchemaObject> = {
-  AuthError: {
-    type: "object",
-    description: "Error response (ARCHITECTURE §4)",
-    properties: {
-      errors: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            status: { type: "string" },
-            title: { type: "string" },
-            detail: { type: "string" },
-            code: { type: "string", description: "Stable code, e.g. AUTH_INVALID_CREDENTIALS" },
-            meta: { type: "object" },
-          },
-        },
-      },
-      requestId: { type: "string" },
-    },
-  },
   AuthTokens: {
     type: "object",
     properties: {
@@ -50,121 +139,13 @@ const schemas: Record<string, SchemaObject> = {
   },
 };
 
-const credentials: SchemaObject = {
-  type: "object",
-  properties: {
-    email: { type: "string", format: "email", description: "Email (case-insensitive)" },
-    password: { type: "string", format: "password", description: "Password" },
-  },
-  required: ["email", "password"],
-};
-
 /**
- * Documents the JWT routes (and the GitHub ones when configured) in the app's OpenAPI document.
+ * The schemas the JWT and GitHub operations share (`AuthTokens`, `AuthUser`).
  *
  * @example
- * documentJwtRoutes(ctx.openapi, { github: true, profileFields: ["name"] });
+ * documentAuthComponents(ctx.openapi);
+ * const tokens = dataOf(schemaRef("AuthTokens"));
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, options: { github: boolean; profileFields: readonly string[] }): void {
-  openapi.addTag({ name: TAG, description: "Authentication" });
-  openapi.addSecurityScheme("bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+export function documentAuthComponents(openapi: OpenApiRegistry): void {
   for (const [name, schema] of Object.entries(schemas)) openapi.addSchema(name, schema);
-
-  const profile: Record<string, SchemaObject> = Object.fromEntries(
-    options.profileFields.map((field) => [field, { description: "Profile field allowed by the host" }]),
-  );
-  const signupBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profile } };
-  const op = (operation: OperationObject): OperationObject => ({ tags: [TAG], ...operation });
-
-  openapi.addOperation("post", "/auth/signup", op({
-    summary: "Create an account (refused when SIGNUP_DISABLED=true)",
-    requestBody: { required: true, ...json(signupBody) },
-    responses: {
-      201: { description: "Signed up", ...json(dataOf(ref("AuthTokens"))) },
-      400: error("Invalid body, weak password or a field that may not be set"),
-      403: error("Sign-up disabled"),
-      409: error("Email already registered"),
-      429: error("Too many sign-ups from this IP"),
-    },
-  }));
-  openapi.addOperation("post", "/auth/login", op({
-    summary: "Sign in with email and password",
-    requestBody: { required: true, ...json(credentials) },
-    responses: {
-      200: { description: "Signed in", ...json(dataOf(ref("AuthTokens"))) },
-      401: error("Wrong email or password, or the user is disabled"),
-      429: error("Too many failed attempts (see Retry-After)"),
-    },
-  }));
-  openapi.addOperation("post", "/auth/refresh_token", op({
-    summary: "Exchange a refresh token for a new token pair (the old refresh token is used up)",
-    requestBody: { required: true, ...json({ type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] }) },
-    responses: {
-      200: {
-        description: "Rotated",
-        ...json(dataOf({ type: "object", properties: { token: { type: "string" }, refreshToken: { type: "string" } }, required: ["token", "refreshToken"] })),
-      },
-      401: error("Invalid, expired, revoked or reused refresh token; disabled user"),
-    },
-  }));
-  openapi.addOperation("get", "/auth/me", op({
-    summary: "The signed-in user",
-    security: bearer,
-    responses: { 200: { description: "User", ...json(dataOf(ref("AuthUser"))) }, 401: error("Not signed in") },
-  }));
-  openapi.addOperation("patch", "/auth/me", op({
-    summary: "Update the signed-in user's profile (host-allowed fields only)",
-    security: bearer,
-    requestBody: { required: true, ...json({ type: "object", properties: profile, additionalProperties: false }) },
-    responses: {
-      200: { description: "Updated user", ...json(dataOf(ref("AuthUser"))) },
-      400: error("A field that may not be set"),
-      401: error("Not signed in"),
-    },
-  }));
-
-  if (!options.github) return;
-  const query = (name: string, description: string) => ({ name, in: "query" as const, required: false, schema: { type: "string" as const }, description });
-  openapi.addOperation("get", "/auth/github", op({
-    summary: "Start GitHub sign-in (302 to GitHub)",
-    parameters: [
-      query("returnTo", "Where to send the browser afterwards; must be on an allowlisted origin"),
-      query("codeChallenge", "Optional S256 challenge; the code exchange must then send its verifier"),
-    ],
-    responses: { 302: { description: "Redirect to GitHub" }, 400: error("returnTo not allowed") },
-  }));
-  openapi.addOperation("get", "/auth/github/callback", op({
-    summary: "GitHub's redirect target; sends the browser to returnTo with authCode/linkCode or authError",
-    responses: {
-      200: { description: "No returnTo: the one-time code", ...json(dataOf({ type: "object", properties: { authCode: { type: "string" }, linkCode: { type: "string" } } })) },
-      302: { description: "Redirect to returnTo" },
-      400: error("Invalid or expired state"),
-    },
-  }));
-  openapi.addOperation("post", "/auth/github/token", op({
-    summary: "Redeem a one-time authCode for tokens",
-    requestBody: { required: true, ...json({ type: "object", properties: { authCode: { type: "string" }, codeVerifier: { type: "string" } }, required: ["authCode"] }) },
-    responses: { 200: { description: "Signed in", ...json(dataOf(ref("AuthTokens"))) }, 400: error("Invalid or expired code") },
-  }));
-  openapi.addOperation("get", "/auth/github/link", op({
-    summary: "Start linking GitHub to the signed-in user: the GitHub URL to open",
-    security: bearer,
-    parameters: [query("returnTo", "Where the callback sends the browser (allowlisted origin)")],
-    responses: { 200: { description: "URL", ...json(dataOf({ type: "object", properties: { url: { type: "string" } } })) }, 401: error("Not signed in") },
-  }));
-  openapi.addOperation("post", "/auth/github/link", op({
-    summary: "Finish linking with the linkCode the callback returned",
-    security: bearer,
-    requestBody: { required: true, ...json({ type: "object", properties: { linkCode: { type: "string" } }, required: ["linkCode"] }) },
-    responses: {
-      200: { description: "Linked", ...json(dataOf(ref("AuthUser"))) },
-      400: error("Invalid code, or a code for another user"),
-      409: error("GitHub account linked to another user"),
-    },
-  }));
-  openapi.addOperation("delete", "/auth/github/unlink", op({
-    summary: "Unlink GitHub (refused when it is the account's only way to sign in)",
-    security: bearer,
-    responses: { 200: { description: "Unlinked", ...json(dataOf(ref("AuthUser"))) }, 409: error("Last sign-in method") },
-  }));
 }

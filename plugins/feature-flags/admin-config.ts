@@ -1,14 +1,8 @@
-import type { FeatureFlagModel } from "./feature-flag-model.js";
-import { featureFlagModel } from "./feature-flag-model.js";
+import type { AdminModelConfig } from "../../contracts/admin-model-config.js";
+import { featureFlagModel, type FeatureFlagModel } from "./feature-flag-model.js";
 
-/** SPEC §2.6's admin model configuration, as the admin plugin reads it. */
-export interface FeatureFlagAdminConfig {
-  readonly model: FeatureFlagModel;
-  readonly routePath: string;
-  readonly displayName: string;
-  readonly listFields: readonly string[];
-  readonly defaultSort: string;
-}
+/** The feature flags' admin configuration: the one admin model-config type, for the flag model. */
+export type FeatureFlagAdminConfig = AdminModelConfig<FeatureFlagModel>;
 
 /**
  * The pre-built admin configuration for feature flags (SPEC §2.6): display name `Feature

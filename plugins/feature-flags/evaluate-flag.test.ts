@@ -6,6 +6,10 @@ import type { FlagDefinition } from "./flag-types.js";
 
 const user = { id: "u1", email: "ada@example.com", admin: false, profile: { plan: "pro", seats: 12 } };
 
+/** An enabled variant flag with these variants and rules. */
+const variantFlag = (key: string, variants: FlagDefinition["variants"], rules: FlagDefinition["rules"] = []) =>
+  compileFlag({ key, type: "variant", enabled: true, variants, rules });
+
 test("rule 1: a disabled boolean flag is false", (t) => {
   const flag = compileFlag({ key: "f", type: "boolean", enabled: false, rolloutPercentage: 100, rules: [{ field: "id", operator: "eq", value: "u1", enabled: true }] });
   t.deepEqual(flag.evaluate(user, "u1"), { value: false, reason: "DISABLED", variant: "off" });
@@ -39,13 +43,7 @@ test("rule 4: a disabled variant flag is null", (t) => {
 });
 
 test("rule 5: an enabled variant flag maps the bucket by cumulative weight", (t) => {
-  const definition: FlagDefinition = {
-    key: "colors",
-    type: "variant",
-    enabled: true,
-    variants: [{ key: "red", weight: 20 }, { key: "green", weight: 30 }, { key: "blue", weight: 50 }],
-  };
-  const flag = compileFlag(definition);
+  const flag = variantFlag("colors", [{ key: "red", weight: 20 }, { key: "green", weight: 30 }, { key: "blue", weight: 50 }]);
   for (let i = 0; i < 300; i++) {
     const id = `user-${i}`;
     const bucket = flagBucket("colors", id);
@@ -55,13 +53,9 @@ test("rule 5: an enabled variant flag maps the bucket by cumulative weight", (t)
 });
 
 test("rule 6: a matching rule decides a variant flag", (t) => {
-  const flag = compileFlag({
-    key: "colors",
-    type: "variant",
-    enabled: true,
-    variants: [{ key: "red", weight: 100 }, { key: "blue", weight: 0 }],
-    rules: [{ field: "email", operator: "contains", value: "@example.com", variant: "blue" }],
-  });
+  const flag = variantFlag("colors", [{ key: "red", weight: 100 }, { key: "blue", weight: 0 }], [
+    { field: "email", operator: "contains", value: "@example.com", variant: "blue" },
+  ]);
   t.deepEqual(flag.evaluate(user, "u1"), { value: "blue", reason: "TARGETING_MATCH", variant: "blue", ruleIndex: 0 });
 });
 
@@ -72,17 +66,11 @@ test("rule 7: archived flags are inactive and evaluate like disabled ones", (t) 
 });
 
 test("the first matching rule wins", (t) => {
-  const flag = compileFlag({
-    key: "order",
-    type: "variant",
-    enabled: true,
-    variants: [{ key: "a", weight: 50 }, { key: "b", weight: 50 }],
-    rules: [
-      { field: "admin", operator: "eq", value: true, variant: "a" },
-      { field: "profile.seats", operator: "gt", value: 10, variant: "b" },
-      { field: "profile.plan", operator: "eq", value: "pro", variant: "a" },
-    ],
-  });
+  const flag = variantFlag("order", [{ key: "a", weight: 50 }, { key: "b", weight: 50 }], [
+    { field: "admin", operator: "eq", value: true, variant: "a" },
+    { field: "profile.seats", operator: "gt", value: 10, variant: "b" },
+    { field: "profile.plan", operator: "eq", value: "pro", variant: "a" },
+  ]);
   t.deepEqual(flag.evaluate(user, "u1"), { value: "b", reason: "TARGETING_MATCH", variant: "b", ruleIndex: 1 });
 });
 
@@ -118,7 +106,7 @@ test("defaults: boolean flags default to off, variant flags to their first varia
   const bool = compileFlag({ key: "b", type: "boolean", enabled: true });
   t.is(bool.defaultVariant, "off");
   t.deepEqual(bool.evaluate({}, undefined), { value: false, reason: "DEFAULT", variant: "off" });
-  const variant = compileFlag({ key: "v", type: "variant", enabled: true, variants: [{ key: "x", weight: 50 }, { key: "y", weight: 50 }] });
+  const variant = variantFlag("v", [{ key: "x", weight: 50 }, { key: "y", weight: 50 }]);
   t.is(variant.defaultVariant, "x");
   t.deepEqual(variant.evaluate({}, undefined), { value: "x", reason: "DEFAULT", variant: "x" });
   t.deepEqual(variant.variantKeys, ["x", "y"]);

@@ -1,6 +1,5 @@
 import mongoose, { Schema, type HydratedDocument, type Model } from "mongoose";
-import type { FindOneOrNoneStatics } from "../rest/schema/find-one-or-none.js";
-import { defaultPlugins } from "../rest/schema/default-plugins.js";
+import { defaultPlugins, type FindOneOrNoneStatics } from "../rest/index.js";
 import { RULE_OPERATORS, type FlagDefinition, type FlagRule, type FlagVariant } from "./flag-types.js";
 
 /** A stored feature flag (SPEC §2.3, plus `description`, `created`, `updated`, `deleted`). */

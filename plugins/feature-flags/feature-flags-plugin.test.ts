@@ -2,11 +2,15 @@ import test from "ava";
 import { OpenFeature, ProviderEvents } from "@openfeature/server-sdk";
 import type { Express } from "express";
 import request from "supertest";
-import { stopTestDatabase } from "../../hosts/testing.js";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { hasErrorCode } from "../../kernel/errors.js";
+import type { PluginContext } from "../../kernel/plugin.js";
 import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { FeatureFlagErrors } from "./errors.js";
 import { featureFlagsPlugin } from "./feature-flags-plugin.js";
 import { featureFlagModel } from "./feature-flag-model.js";
 import { flagBucket } from "./flag-bucket.js";
+import { FLAG_CACHE } from "./flag-cache.js";
 
 const DOMAIN = "feature-flags-plugin-test";
 const PASSWORD = "correct horse battery staple";
@@ -49,6 +53,12 @@ async function signup(http: Express, email = uniqueEmail(), admin = false): Prom
   return { token: response.body.data.token, id: response.body.data.userId };
 }
 
+/** The shared app and a fresh admin, as most tests begin. */
+async function withAdmin(): Promise<{ http: Express; admin: Caller }> {
+  const { http } = await shared;
+  return { http, admin: await signup(http, uniqueEmail("admin"), true) };
+}
+
 function as(http: Express, caller: Caller) {
   const auth = (call: request.Test) => (caller.token ? call.set("Authorization", `Bearer ${caller.token}`) : call);
   return {
@@ -77,8 +87,7 @@ async function configurationFor(http: Express, caller: Caller) {
 }
 
 test("CRUD routes are admin-only: anonymous → 401, user → 403, admin → success", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const user = await signup(http);
   const body = { key: uniqueKey("perm"), name: "Permissions", type: "boolean", enabled: true };
 
@@ -111,8 +120,7 @@ test("CRUD routes are admin-only: anonymous → 401, user → 403, admin → suc
 });
 
 test("flags get save-time defaults; keys are trimmed; bad definitions are refused with 400", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const key = uniqueKey("defaults");
   const bool = await as(http, admin).post("/feature-flags/flags").send({ key: `  ${key}  `, name: "Bool", type: "boolean" }).expect(201);
   t.is(bool.body.data.key, key);
@@ -153,8 +161,7 @@ test("flags get save-time defaults; keys are trimmed; bad definitions are refuse
 });
 
 test("DELETE soft-deletes: the record stays, marked deleted, and its key can be reused", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const key = uniqueKey("soft");
   const created = await as(http, admin).post("/feature-flags/flags").send({ key, name: "Soft", type: "boolean", enabled: true }).expect(201);
   const id = created.body.data.id ?? created.body.data._id;
@@ -166,8 +173,7 @@ test("DELETE soft-deletes: the record stays, marked deleted, and its key can be 
 });
 
 test("the flag list is paginated and sortable", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const prefix = uniqueKey("page");
   for (const suffix of ["c", "a", "b"]) {
     await as(http, admin).post("/feature-flags/flags").send({ key: `${prefix}-${suffix}`, name: suffix, type: "boolean" }).expect(201);
@@ -181,20 +187,19 @@ test("the flag list is paginated and sortable", async (t) => {
 });
 
 test("segments: admins and segmentsPermission users see the names; others get 401/403", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const allowed = await signup(http, `${uniqueKey("seg")}@segments.example`);
   const user = await signup(http);
   t.deepEqual((await as(http, admin).get("/feature-flags/segments").expect(200)).body, { data: ["staff"] });
   t.deepEqual((await as(http, allowed).get("/feature-flags/segments").expect(200)).body, { data: ["staff"] });
   const denied = await as(http, user).get("/feature-flags/segments").expect(403);
   t.is(denied.body.errors[0].code, "HTTP_FORBIDDEN");
-  await as(http, {}).get("/feature-flags/segments").expect(401);
+  const anonymous = await as(http, {}).get("/feature-flags/segments").expect(401);
+  t.is(anonymous.body.errors[0].code, "HTTP_UNAUTHENTICATED");
 });
 
 test("flagConfiguration has SPEC §2.4's exact shape per user; disabled and archived flags are omitted", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const staff = await signup(http, `${uniqueKey("s")}@staff.example`);
   const user = await signup(http);
   const keys = { on: uniqueKey("on"), split: uniqueKey("split"), off: uniqueKey("off"), archived: uniqueKey("arch"), theme: uniqueKey("theme") };
@@ -227,8 +232,7 @@ test("flagConfiguration has SPEC §2.4's exact shape per user; disabled and arch
 });
 
 test("the deprecated evaluate route keeps its shape and announces Deprecation and a Sunset ~90 days out", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const user = await signup(http);
   const on = uniqueKey("legacy-on");
   const variant = uniqueKey("legacy-variant");
@@ -253,8 +257,7 @@ test("the deprecated evaluate route keeps its shape and announces Deprecation an
 });
 
 test("the OpenFeature provider is registered under the domain and agrees with the HTTP configuration", async (t) => {
-  const { http } = await shared;
-  const admin = await signup(http, uniqueEmail("admin"), true);
+  const { http, admin } = await withAdmin();
   const user = await signup(http);
   const key = uniqueKey("provider");
   const client = OpenFeature.getClient(DOMAIN);
@@ -278,4 +281,28 @@ test("the OpenFeature provider is registered under the domain and agrees with th
   const missing = await client.getBooleanDetails(uniqueKey("missing"), true);
   t.deepEqual([missing.value, missing.errorCode], [true, "FLAG_NOT_FOUND"]);
   t.is(await client.getNumberValue(key, 42), 42);
+});
+
+test("FLAG_CACHE exists only while the plugin runs: FEATURE_FLAGS_NOT_STARTED before start and after stop", async (t) => {
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  let early: unknown;
+  // Starts before the flag plugin (registered first, no dependency on it).
+  const probe = { name: "probe", start: (ctx: PluginContext) => void (early = t.throws(() => ctx.resolve(FLAG_CACHE))) };
+  const app = (await createTestApp({ logger: silent }))
+    .register(probe)
+    .register(featureFlagsPlugin({ openFeatureDomain: `${DOMAIN}-lifecycle`, changeDetection: "poll" }));
+  t.teardown(() => app.stop());
+  await app.build();
+  t.true(hasErrorCode(early, FeatureFlagErrors.NOT_STARTED));
+  t.is(app.kernel.container.resolve(FLAG_CACHE).mode, "poll");
+  await app.stop();
+  t.true(hasErrorCode(t.throws(() => app.kernel.container.resolve(FLAG_CACHE)), FeatureFlagErrors.NOT_STARTED));
+});
+
+test("start-up mistakes have FEATURE_FLAGS_* codes: a bad basePath, live updates without auth", async (t) => {
+  t.true(hasErrorCode(t.throws(() => featureFlagsPlugin({ basePath: "flags/" })), FeatureFlagErrors.INVALID_BASE_PATH));
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const app = (await createTestApp({ logger: silent })).register(featureFlagsPlugin({ openFeatureDomain: `${DOMAIN}-no-auth`, liveUpdates: true }));
+  t.teardown(() => app.stop());
+  t.true(hasErrorCode(await t.throwsAsync(() => app.build()), FeatureFlagErrors.LIVE_UPDATES_NEED_AUTH));
 });

@@ -2,23 +2,20 @@ import { NOOP_PROVIDER, OpenFeature } from "@openfeature/server-sdk";
 import { AUTHENTICATOR } from "../../contracts/authenticator.js";
 import { HTTP_ROUTER } from "../../contracts/http.js";
 import type { RequestUser } from "../../contracts/request-user.js";
-import { defineErrors } from "../../kernel/errors.js";
+import { SOCKET_SERVER } from "../../contracts/socket-server.js";
 import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
-import { modelRouter } from "../rest/model-router.js";
-import { Permissions, type MethodPermissions } from "../rest/permissions.js";
+import { startedService } from "../../kernel/started-service.js";
+import type { MethodPermissions } from "../rest/index.js";
 import { DbFeatureFlagProvider } from "./db-feature-flag-provider.js";
+import { FeatureFlagErrors } from "./errors.js";
 import { featureFlagModel } from "./feature-flag-model.js";
-import { FlagCache } from "./flag-cache.js";
+import { readFeatureFlagsEnvironment } from "./feature-flags-environment.js";
+import { FLAG_CACHE, FlagCache } from "./flag-cache.js";
+import { flagCrudRouter } from "./flag-crud-router.js";
 import { documentFlagRoutes, mountFlagRoutes } from "./flag-routes.js";
 import type { Segment } from "./flag-types.js";
-import { attachLiveUpdates, type LiveUpdatesOptions } from "./live-updates.js";
-
-export const FeatureFlagErrors = defineErrors("FEATURE_FLAGS", {
-  LIVE_UPDATES_NEED_AUTH: {
-    message: () => "Feature-flag liveUpdates authenticate sockets through AUTHENTICATOR: register the auth plugin too",
-  },
-  INVALID_BASE_PATH: { message: (path: string) => `basePath must start with "/" and not end with one, got "${path}"` },
-});
+import { attachLiveUpdates, type LiveUpdates, type LiveUpdatesOptions } from "./live-updates.js";
+import { warnSegmentProblemsOnce } from "./segment-warnings.js";
 
 export interface FeatureFlagsOptions {
   /** Where the routes live (default `/feature-flags`). */
@@ -29,8 +26,12 @@ export interface FeatureFlagsOptions {
   permissions?: MethodPermissions;
   /** Lets non-admins list segment names. */
   segmentsPermission?: (user: RequestUser) => boolean | Promise<boolean>;
-  /** Push `{key}` to authenticated socket.io clients when a flag changes (needs a replica set). */
-  liveUpdates?: LiveUpdatesOptions;
+  /**
+   * Push `{key}` to signed-in socket.io clients of the app's socket server (`SOCKET_SERVER`) when
+   * a flag changes: `true`, or `{eventName}`. Needs the auth plugin (and, for immediacy, a
+   * replica set).
+   */
+  liveUpdates?: boolean | LiveUpdatesOptions;
   /** The OpenFeature domain the provider is registered under (default `feature-flags`). */
   openFeatureDomain?: string;
   /**
@@ -42,93 +43,64 @@ export interface FeatureFlagsOptions {
   pollIntervalMs?: number;
 }
 
-/** The plugin, plus access to its live parts once started (undefined before start and after stop). */
-export interface FeatureFlagsPlugin extends SvcPlugin {
-  /** The OpenFeature provider registered under `openFeatureDomain`. */
-  readonly provider: () => DbFeatureFlagProvider | undefined;
-  /** The in-memory flag cache (e.g. `cache()?.get("new-checkout")?.evaluate(user, user.id)`). */
-  readonly cache: () => FlagCache | undefined;
-}
-
-const ADMIN_ONLY: MethodPermissions = {
-  list: [Permissions.IsAdmin],
-  create: [Permissions.IsAdmin],
-  read: [Permissions.IsAdmin],
-  update: [Permissions.IsAdmin],
-  delete: [Permissions.IsAdmin],
-};
-
-/** Deprecated routes announce a sunset about 90 days after the app started. */
-const SUNSET_MS = 90 * 24 * 60 * 60 * 1000;
-
 /**
  * The feature-flag plugin: admin CRUD for flags (a model router; DELETE soft-deletes), segment
  * names, the per-user flag configuration, the deprecated evaluation map, an OpenFeature provider
- * under `openFeatureDomain`, and optional live updates over socket.io. Evaluation reads an
- * in-memory cache kept fresh by the flags' change stream, so it never queries per request.
+ * under `openFeatureDomain`, and optional live updates over the app's socket server. Evaluation
+ * reads an in-memory cache kept fresh by the flags' change stream, so it never queries per
+ * request; once started, the cache is `FLAG_CACHE`.
  *
  * @example
  * new SvcApp()
  *   .register(authPlugin({ userModel: User }))
- *   .register(featureFlagsPlugin({ segments: { staff: (user) => user.admin === true } }));
+ *   .register(featureFlagsPlugin({ segments: { staff: (user) => user.admin === true }, liveUpdates: true }));
  * // elsewhere:
  * const flags = OpenFeature.getClient("feature-flags");
  * await flags.getBooleanValue("new-checkout", false, { targetingKey: user.id });
  */
-export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): FeatureFlagsPlugin {
+export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin {
   const basePath = options.basePath ?? "/feature-flags";
   if (!/^\/\S*[^/]$/.test(basePath)) throw FeatureFlagErrors.INVALID_BASE_PATH(basePath);
   const domain = options.openFeatureDomain ?? "feature-flags";
   const segments = options.segments ?? {};
+  const liveUpdates = options.liveUpdates === true ? {} : options.liveUpdates || undefined;
   const model = featureFlagModel();
-  const crud = modelRouter(`${basePath}/flags`, model, {
-    permissions: options.permissions ?? ADMIN_ONLY,
-    queryFields: ["key", "type", "enabled", "archived"],
-    sort: "-created",
-  });
+  const crud = flagCrudRouter(basePath, model, options.permissions);
 
   let cache: FlagCache | undefined;
   let provider: DbFeatureFlagProvider | undefined;
-  let live: ReturnType<typeof attachLiveUpdates> | undefined;
+  let live: LiveUpdates | undefined;
 
   return {
     name: "feature-flags",
     dependsOn: ["database"],
-    provider: () => provider,
-    cache: () => cache,
     register(ctx: PluginContext) {
+      ctx.container.bind(FLAG_CACHE, startedService(() => cache, FeatureFlagErrors.NOT_STARTED));
       crud.register?.(ctx);
     },
     async start(ctx: PluginContext) {
       const logger = ctx.logger;
-      const debug = ctx.config.featureFlagsDebug;
+      const debug = readFeatureFlagsEnvironment(ctx.config.env).debug;
+      if (liveUpdates && !ctx.container.tryResolve(AUTHENTICATOR)) throw FeatureFlagErrors.LIVE_UPDATES_NEED_AUTH();
       await model.init();
       await crud.start?.(ctx);
 
-      const warned = new Set<string>();
-      cache = new FlagCache({
+      const started = new FlagCache({
         model,
         segments,
         logger,
         pollIntervalMs: options.pollIntervalMs,
         forcePolling: options.changeDetection === "poll",
-        onSegmentProblem: (flagKey, segment, error) => {
-          // Once per flag and segment: a throwing segment would otherwise log on every request.
-          const id = `${flagKey}/${segment}`;
-          if (warned.has(id)) return;
-          warned.add(id);
-          logger.warn(`Feature flag "${flagKey}": segment "${segment}" ${error ? "threw" : "is not registered"}; the rule never matches`, {
-            reason: error instanceof Error ? error.message : undefined,
-          });
-        },
+        onSegmentProblem: warnSegmentProblemsOnce(logger),
         onChange: (keys) => {
           provider?.emitConfigurationChanged(keys);
           live?.notify(keys);
         },
       });
-      await cache.start();
+      await started.start();
+      cache = started;
 
-      provider = new DbFeatureFlagProvider(cache, {
+      provider = new DbFeatureFlagProvider(started, {
         // Decisions only: never the user's field values (they may be personal data).
         onEvaluation: debug
           ? (flagKey, result) => logger.debug("Feature flag evaluated", { flagKey, value: result.value, reason: result.reason, variant: result.variant })
@@ -136,19 +108,9 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): FeatureFl
       });
       await OpenFeature.setProviderAndWait(domain, provider);
 
-      if (options.liveUpdates) {
-        const authenticator = ctx.container.tryResolve(AUTHENTICATOR);
-        if (!authenticator) throw FeatureFlagErrors.LIVE_UPDATES_NEED_AUTH();
-        live = attachLiveUpdates(options.liveUpdates, authenticator, logger);
-      }
+      if (liveUpdates) live = attachLiveUpdates(ctx.resolve(SOCKET_SERVER), liveUpdates);
 
-      mountFlagRoutes(ctx.resolve(HTTP_ROUTER), {
-        basePath,
-        cache,
-        segmentNames: Object.keys(segments),
-        segmentsPermission: options.segmentsPermission,
-        sunset: new Date(Date.now() + SUNSET_MS),
-      });
+      mountFlagRoutes(ctx.resolve(HTTP_ROUTER), { basePath, cache: started, segmentNames: Object.keys(segments), segmentsPermission: options.segmentsPermission });
       documentFlagRoutes(ctx.openapi, basePath);
     },
     async stop(ctx: PluginContext) {
@@ -156,8 +118,9 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): FeatureFl
       live = undefined;
       if (provider) await OpenFeature.setProviderAndWait(domain, NOOP_PROVIDER);
       provider = undefined;
-      await cache?.stop();
+      const stopping = cache;
       cache = undefined;
+      await stopping?.stop();
       await crud.stop?.(ctx);
     },
   };

@@ -1,4 +1,5 @@
 import type { ChangeStream, ChangeStreamDocument, ResumeToken } from "mongodb";
+import { token } from "../../kernel/container.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { FlagSource } from "./db-feature-flag-provider.js";
 import { compileFlag, type CompiledFlag, type SegmentProblem } from "./evaluate-flag.js";
@@ -244,6 +245,16 @@ export class FlagCache implements FlagSource {
     this.pollTimer.unref();
   }
 }
+
+/**
+ * The started plugin's flag cache, for the fastest evaluation (no OpenFeature client in between).
+ * Resolving it before the plugin started, or after it stopped, throws `FEATURE_FLAGS_NOT_STARTED`.
+ *
+ * @example
+ * const cache = ctx.resolve(FLAG_CACHE); // in a start() of a plugin with dependsOn: ["feature-flags"], or per request
+ * cache.get("new-checkout")?.evaluate(user, user.id).value;
+ */
+export const FLAG_CACHE = token<FlagCache>("feature-flags.FlagCache");
 
 function signature(record: FlagRecord): string {
   const { _id, created, updated, ...definition } = record as FlagRecord & { __v?: unknown };

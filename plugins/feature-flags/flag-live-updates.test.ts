@@ -1,38 +1,38 @@
 import test from "ava";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import mongoose from "mongoose";
-import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import request from "supertest";
+import { SOCKET_SERVER, type SocketRefusal } from "../../contracts/socket-server.js";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { killChangeStreamCursors } from "../../test/support/kill-change-stream-cursors.js";
 import { featureFlagsPlugin } from "./feature-flags-plugin.js";
 import { featureFlagModel } from "./feature-flag-model.js";
-import { FlagCache } from "./flag-cache.js";
+import { FLAG_CACHE, FlagCache } from "./flag-cache.js";
 
-// Change detection through the flags' change stream (the default), live updates over socket.io,
-// and recovery when the server kills the stream's cursor. One app for the file; tests use their
-// own flag keys.
+// Change detection through the flags' change stream (the default), live updates over the app's
+// socket server, and recovery when the server kills the stream's cursor. One app for the file;
+// tests use their own flag keys.
 
 const PASSWORD = "correct horse battery staple";
-const io = new Server();
-const socketServer = createServer();
-io.attach(socketServer);
-const plugin = featureFlagsPlugin({ openFeatureDomain: "flag-live-updates-test", liveUpdates: { socketIoServer: () => io } });
 
 let stopApp: (() => Promise<void> | void) | undefined;
 const shared = (async () => {
-  const built = await authTestApp({ teardown: (fn) => void (stopApp = fn) }, {}, {}, (app) => app.register(plugin));
-  await new Promise<void>((resolve) => socketServer.listen(0, "127.0.0.1", resolve));
-  return { ...built, socketUrl: `http://127.0.0.1:${(socketServer.address() as AddressInfo).port}` };
+  const built = await authTestApp(
+    { teardown: (fn) => void (stopApp = fn) },
+    {},
+    {},
+    (app) => app.register(featureFlagsPlugin({ openFeatureDomain: "flag-live-updates-test", liveUpdates: true })),
+    { port: 0, host: "127.0.0.1" },
+  );
+  const running = await built.app.start();
+  const container = built.app.kernel.container;
+  return { ...built, socketUrl: running.socketUrl!, io: container.resolve(SOCKET_SERVER), cache: container.resolve(FLAG_CACHE) };
 })();
 
 const sockets: Socket[] = [];
 test.after.always(async () => {
   for (const socket of sockets) socket.disconnect();
-  io.close();
   await stopApp?.();
   await stopTestDatabase();
 });
@@ -48,11 +48,16 @@ async function signup(admin = false) {
 let keyCounter = 0;
 const uniqueKey = (label: string) => `${label}-${process.pid}-${++keyCounter}`;
 
-/** A connected socket.io client that records every event it receives. */
-async function client(token?: string): Promise<{ socket: Socket; events: Array<[string, unknown]>; next: (name: string, where?: (payload: unknown) => boolean) => Promise<unknown> }> {
+async function open(token?: string): Promise<Socket> {
   const { socketUrl } = await shared;
   const socket = connect(socketUrl, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false });
   sockets.push(socket);
+  return socket;
+}
+
+/** A connected socket.io client that records every event it receives. */
+async function client(token?: string): Promise<{ socket: Socket; events: Array<[string, unknown]>; next: (name: string, where?: (payload: unknown) => boolean) => Promise<unknown> }> {
+  const socket = await open(token);
   const events: Array<[string, unknown]> = [];
   const waiters: Array<{ name: string; where: (payload: unknown) => boolean; resolve: (payload: unknown) => void }> = [];
   socket.onAny((name: string, payload: unknown) => {
@@ -78,7 +83,7 @@ async function client(token?: string): Promise<{ socket: Socket; events: Array<[
 const isKey = (key: string) => (payload: unknown) => (payload as { key?: string }).key === key;
 
 test.serial("a flag change reaches authenticated sockets and not anonymous ones", async (t) => {
-  const { http } = await shared;
+  const { http, io } = await shared;
   const admin = await signup(true);
   const member = await client(await signup());
   const anonymous = await client();
@@ -95,27 +100,32 @@ test.serial("a flag change reaches authenticated sockets and not anonymous ones"
   t.deepEqual(anonymous.events.filter(([name]) => name === "featureFlagsChanged"), []);
 });
 
-test.serial("a socket with a bad token is not admitted to live updates", async (t) => {
+test.serial("a socket with a bad token is refused with the app's error shape, and never hears of flag changes", async (t) => {
   const { http } = await shared;
   const admin = await signup(true);
-  const forged = await client("not-a-real-token");
+  const forged = await open("not-a-real-token");
+  const forgedEvents: string[] = [];
+  forged.onAny((name: string) => void forgedEvents.push(name));
+  const refusal = await new Promise<Error & { data?: SocketRefusal }>((resolve) => forged.once("connect_error", resolve));
+  t.is(refusal.data?.errors[0]?.status, "401");
+  t.is(refusal.data?.errors[0]?.code, "AUTH_TOKEN_INVALID");
+
   const key = uniqueKey("forged");
   const member = await client(await signup());
   await member.next("featureFlagsSubscribed");
   await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "F", type: "boolean" }).expect(201);
   await member.next("featureFlagsChanged", isKey(key));
-  io.emit("marker");
-  await forged.next("marker");
-  t.deepEqual(forged.events.filter(([name]) => name !== "marker"), []);
+  t.false(forged.connected);
+  t.deepEqual(forgedEvents, []);
 });
 
 test.serial("the cache follows the change stream: updates and deletes show up without polling", async (t) => {
-  const { http } = await shared;
+  const { http, cache } = await shared;
   const admin = await signup(true);
   const user = await signup();
   const watcher = await client(await signup());
   await watcher.next("featureFlagsSubscribed");
-  t.is(plugin.cache()!.mode, "stream");
+  t.is(cache.mode, "stream");
 
   const key = uniqueKey("follow");
   const created = await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "Follow", type: "boolean", enabled: true }).expect(201);
@@ -131,11 +141,11 @@ test.serial("the cache follows the change stream: updates and deletes show up wi
 
   await request(http).delete(`/feature-flags/flags/${id}`).set("Authorization", `Bearer ${admin}`).expect(204);
   await t.notThrowsAsync(() => watcher.next("featureFlagsChanged", isKey(key)));
-  t.is(plugin.cache()!.get(key), undefined);
+  t.is(cache.get(key), undefined);
 });
 
 test.serial("when the engine kills the change stream's cursor, the cache recovers and loses no change", async (t) => {
-  const { http } = await shared;
+  const { http, cache } = await shared;
   const admin = await signup(true);
   const watcher = await client(await signup());
   await watcher.next("featureFlagsSubscribed");
@@ -146,8 +156,8 @@ test.serial("when the engine kills the change stream's cursor, the cache recover
   const key = uniqueKey("after-kill");
   await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "After kill", type: "boolean", enabled: true }).expect(201);
   t.deepEqual(await watcher.next("featureFlagsChanged", isKey(key)), { key });
-  t.truthy(plugin.cache()!.get(key));
-  t.is(plugin.cache()!.mode, "stream");
+  t.truthy(cache.get(key));
+  t.is(cache.mode, "stream");
 
   // And it keeps following: a second kill, a second change.
   await killChangeStreamCursors(mongoose.connection.getClient(), ns);

@@ -1,11 +1,10 @@
-import type { Request, RequestHandler, Router } from "express";
-import type { RequestUser } from "../../contracts/request-user.js";
-import type { OpenApiRegistry, OperationObject } from "../../kernel/openapi-registry.js";
-import { addSharedComponents, BEARER_SCHEME } from "../rest/model-openapi.js";
-import { RestErrors } from "../rest/errors.js";
-import { flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
-import type { FlagCache } from "./flag-cache.js";
+import type { RequestHandler, Router } from "express";
+import { requireUser, type RequestUser } from "../../contracts/request-user.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
+import type { OpenApiRegistry, OperationObject } from "../../kernel/openapi-registry.js";
+import { BEARER_SCHEME, sharedResponse } from "../../kernel/openapi-shared-components.js";
+import type { FlagCache } from "./flag-cache.js";
+import { flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
 
 export interface FlagRoutesOptions {
   basePath: string;
@@ -13,15 +12,11 @@ export interface FlagRoutesOptions {
   segmentNames: readonly string[];
   /** Who may list segments besides admins. */
   segmentsPermission?: (user: RequestUser) => boolean | Promise<boolean>;
-  /** The `Sunset` date of the deprecated evaluate route. */
-  sunset: Date;
+  /** The `Sunset` date of the deprecated evaluate route (default: about 90 days after mounting). */
+  sunset?: Date;
 }
 
-/** The signed-in user, or 401 (the same error generated REST routes answer with). */
-function requireUser(req: Request): RequestUser {
-  if (!req.user) throw HttpErrors.UNAUTHENTICATED({ detail: "Sign in to read feature flags" });
-  return req.user;
-}
+const SUNSET_MS = 90 * 24 * 60 * 60 * 1000;
 
 /**
  * Mounts the per-user routes of the flag plugin (the admin CRUD routes are a model router):
@@ -29,7 +24,7 @@ function requireUser(req: Request): RequestUser {
  * routes read the in-memory cache, so they cost no database query.
  *
  * @example
- * mountFlagRoutes(router, { basePath: "/feature-flags", cache, segmentNames: ["staff"], sunset });
+ * mountFlagRoutes(router, { basePath: "/feature-flags", cache, segmentNames: ["staff"] });
  */
 export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): void {
   const { basePath, cache } = options;
@@ -42,7 +37,7 @@ export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): voi
   const configuration: RequestHandler = (req, res) => {
     res.type("application/json").send(flagConfigurationJson(cache.flags(), requireUser(req)));
   };
-  const sunset = options.sunset.toUTCString();
+  const sunset = (options.sunset ?? new Date(Date.now() + SUNSET_MS)).toUTCString();
   const evaluate: RequestHandler = (req, res) => {
     const user = requireUser(req);
     // RFC 9745 (Deprecation) and RFC 8594 (Sunset); the successor is named in a Link header.
@@ -56,12 +51,11 @@ export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): voi
   router.get(`${basePath}/evaluate`, evaluate);
 }
 
-const unauthorized = { $ref: "#/components/responses/Unauthorized" };
-const forbidden = { $ref: "#/components/responses/Forbidden" };
+const unauthorized = sharedResponse("Unauthorized");
+const forbidden = sharedResponse("Forbidden");
 
 /** Documents the routes `mountFlagRoutes` serves. */
 export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): void {
-  addSharedComponents(openapi);
   openapi.addSchema("FlagConfiguration", {
     type: "object",
     description: "Active flags resolved for the signed-in user, keyed by flag key",

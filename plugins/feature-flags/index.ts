@@ -1,8 +1,11 @@
-// The `svc/feature-flags` package entry.
-export { featureFlagsPlugin, FeatureFlagErrors, type FeatureFlagsOptions, type FeatureFlagsPlugin } from "./feature-flags-plugin.js";
+// The `svc/feature-flags` package entry: the plugin's public surface. Other plugins import the
+// feature flags only through this file.
+export { featureFlagsPlugin, type FeatureFlagsOptions } from "./feature-flags-plugin.js";
+export { FeatureFlagErrors } from "./errors.js";
+export { readFeatureFlagsEnvironment, type FeatureFlagsEnvironment } from "./feature-flags-environment.js";
 export { featureFlagModel, type FeatureFlagDocument, type FeatureFlagModel } from "./feature-flag-model.js";
 export { DbFeatureFlagProvider, type FlagSource, type EvaluationObserver } from "./db-feature-flag-provider.js";
-export { FlagCache, type FlagCacheOptions } from "./flag-cache.js";
+export { FLAG_CACHE, FlagCache, type FlagCacheOptions } from "./flag-cache.js";
 export { compileFlag, flagUserId, type CompiledFlag, type SegmentProblem } from "./evaluate-flag.js";
 export { flagBucket } from "./flag-bucket.js";
 export { compileFieldRule } from "./rule-match.js";

@@ -1,65 +1,55 @@
-import type { Server, Socket } from "socket.io";
-import type { Authenticator } from "../../contracts/authenticator.js";
-import type { SvcLogger } from "../../kernel/logger.js";
+import type { SocketServer, SvcSocket } from "../../contracts/socket-server.js";
 
+/** Settings of `liveUpdates` (`true` takes them all as default). */
 export interface LiveUpdatesOptions {
-  /** The app's socket.io server, or a function returning it (resolved when the plugin starts). */
-  socketIoServer: Server | (() => Server);
   /** Event name (default `featureFlagsChanged`). */
   eventName?: string;
 }
 
-/** The room authenticated sockets join; anonymous sockets never do, so they never hear changes. */
-const ROOM = "svc:feature-flags";
-
-/** The bearer credential a socket presented: `auth: {token}` or an `Authorization` header. */
-function handshakeToken(socket: Socket): string | undefined {
-  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-  if (typeof fromAuth === "string" && fromAuth !== "") return fromAuth.replace(/^Bearer\s+/i, "");
-  const header = socket.handshake.headers.authorization;
-  return typeof header === "string" && /^Bearer\s+\S/i.test(header) ? header.replace(/^Bearer\s+/i, "") : undefined;
+/** Live updates attached to the app's socket server. */
+export interface LiveUpdates {
+  /** Tells every signed-in socket that these flags changed. */
+  notify(keys: readonly string[]): void;
+  /** Stops admitting sockets and empties the flag room. */
+  detach(): void;
 }
 
+/** The room signed-in sockets join; anonymous sockets never do, so they never hear of changes. */
+const ROOM = "svc:feature-flags";
+
 /**
- * Tells authenticated socket.io clients which flag changed (`{key}`), so they refetch their flag
- * configuration. Sockets authenticate with the same tokens as HTTP (through `AUTHENTICATOR`);
- * the server itself is left alone — anonymous sockets stay connected for whatever else the app
- * uses them for, they just never join the flag room.
+ * Tells signed-in socket.io clients which flag changed (`{key}`), so they refetch their flag
+ * configuration. The app's socket server has already authenticated every socket (a bad token
+ * never connects), so a socket with `socket.data.user` joins the flag room and is told so with
+ * `featureFlagsSubscribed`; anonymous sockets stay connected for whatever else the app does
+ * with them, but never join.
  *
  * @example
- * const live = attachLiveUpdates({ socketIoServer: io }, authenticator, logger);
+ * const live = attachLiveUpdates(ctx.resolve(SOCKET_SERVER), { eventName: "flagsChanged" });
  * live.notify(["new-checkout"]);
  * live.detach();
  */
-export function attachLiveUpdates(options: LiveUpdatesOptions, authenticator: Authenticator, logger: SvcLogger) {
-  const io = typeof options.socketIoServer === "function" ? options.socketIoServer() : options.socketIoServer;
+export function attachLiveUpdates(io: SocketServer, options: LiveUpdatesOptions = {}): LiveUpdates {
   const eventName = options.eventName ?? "featureFlagsChanged";
   let attached = true;
 
-  const admit = async (socket: Socket): Promise<void> => {
-    const token = handshakeToken(socket);
-    if (!token) return;
-    try {
-      const user = await authenticator.authenticateToken(token);
-      if (attached && socket.connected) {
-        await socket.join(ROOM);
-        socket.emit("featureFlagsSubscribed", { userId: user.id });
-      }
-    } catch {
-      // A bad token only means no flag updates for this socket; the auth plugin already logs.
-      logger.debug("Feature flags: socket not admitted to live updates (bad token)", { socketId: socket.id });
-    }
+  const admit = async (socket: SvcSocket): Promise<void> => {
+    const user = socket.data.user;
+    if (!user) return;
+    await socket.join(ROOM);
+    if (attached && socket.connected) socket.emit("featureFlagsSubscribed", { userId: user.id });
   };
-  const onConnection = (socket: Socket) => void admit(socket);
+  const onConnection = (socket: SvcSocket) => void admit(socket);
   io.on("connection", onConnection);
+  // Sockets that connected before the plugin started are admitted too.
   for (const socket of io.of("/").sockets.values()) void admit(socket);
 
   return {
-    notify(keys: readonly string[]): void {
+    notify(keys) {
       if (!attached) return;
       for (const key of keys) io.to(ROOM).emit(eventName, { key });
     },
-    detach(): void {
+    detach() {
       attached = false;
       io.off("connection", onConnection);
       io.in(ROOM).socketsLeave(ROOM);

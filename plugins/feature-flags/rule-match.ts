@@ -92,47 +92,48 @@ export function compileFieldRule(rule: Pick<FieldRule, "field" | "operator" | "v
     case "neq": {
       const expected = operand(rule.value);
       const wantEqual = rule.operator === "eq";
-      return (user) => {
-        const raw = readSteps(user, steps);
-        const kind = kindOf(raw);
-        if (kind === Kind.None) return false;
+      return onComparable(steps, (actual, kind) => {
         const target = against(expected, kind);
-        return target !== undefined && (primitiveOf(raw, kind) === target) === wantEqual;
-      };
+        return target !== undefined && (actual === target) === wantEqual;
+      });
     }
     case "in":
     case "nin": {
       if (!Array.isArray(rule.value)) return () => false;
       const candidates = rule.value.map(operand);
       const wantFound = rule.operator === "in";
-      return (user) => {
-        const raw = readSteps(user, steps);
-        const kind = kindOf(raw);
-        if (kind === Kind.None) return false;
-        const actual = primitiveOf(raw, kind);
+      return onComparable(steps, (actual, kind) => {
         let found = false;
         for (let i = 0; i < candidates.length && !found; i++) found = against(candidates[i]!, kind) === actual;
         return found === wantFound;
-      };
+      });
     }
     case "gt":
     case "lt": {
       const expected = operand(rule.value);
       const greater = rule.operator === "gt";
-      return (user) => {
-        const raw = readSteps(user, steps);
-        const kind = kindOf(raw);
-        if (kind === Kind.None || kind === Kind.Boolean) return false;
-        const target = against(expected, kind);
+      return onComparable(steps, (actual, kind) => {
+        const target = kind === Kind.Boolean ? undefined : against(expected, kind);
         if (target === undefined) return false;
-        const actual = primitiveOf(raw, kind);
         return greater ? actual > target : actual < target;
-      };
+      });
     }
     default:
       // An operator outside the seven (bad data that slipped past validation) never matches.
       return () => false;
   }
+}
+
+/**
+ * A predicate over the user's value at `steps`, read as a comparable primitive; a missing or
+ * incomparable value matches nothing, whatever the operator.
+ */
+function onComparable(steps: readonly string[], test: (actual: string | number | boolean, kind: Kind) => boolean): (user: unknown) => boolean {
+  return (user) => {
+    const raw = readSteps(user, steps);
+    const kind = kindOf(raw);
+    return kind !== Kind.None && test(primitiveOf(raw, kind), kind);
+  };
 }
 
 /** `contains`: substring for strings, membership (same type) for arrays. */

@@ -56,16 +56,8 @@ export interface ModelRouterValidationOptions {
 
 export type { ModelMcpOptions, ModelSyncOptions, SyncScope } from "../../contracts/model-registry.js";
 
-/** How the admin plugin shows this model (SPEC §2.6; read later by that plugin). */
-export interface ModelAdminOptions {
-  readonly displayName: string;
-  readonly listFields: readonly string[];
-  readonly defaultSort?: string;
-  readonly adminAccess?: {
-    readonly resource?: string;
-    readonly authorize?: (input: { action: string; instance?: unknown; user?: RequestUser }) => MaybePromise<boolean>;
-  };
-}
+/** How the admin plugin shows this model (SPEC §2.6): the one admin model-config type, from contracts. */
+export type ModelAdminOptions = import("../../contracts/admin-model-config.js").ModelAdminOptions;
 
 /**
  * The legacy response shaper.

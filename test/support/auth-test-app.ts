@@ -1,16 +1,23 @@
 // Shared set-up for the auth plugin's HTTP tests: a user model, a test app with the plugin, a
-// counting fast hasher and captured logs.
+// counting fast hasher, captured logs, the provider variables and loopback-only networking.
+import type { TestFn } from "ava";
 import mongoose, { Schema } from "mongoose";
+import nock from "nock";
 import { createTestApp } from "../../hosts/testing.js";
-import type { SvcApp } from "../../hosts/svc-app.js";
+import type { SvcApp, SvcAppOptions } from "../../hosts/svc-app.js";
 import { createSvcLogger } from "../../plugins/logging/create-logger.js";
 import { LogCapture } from "../../plugins/logging/log-capture.js";
-import { authPlugin, type AuthPluginOptions } from "../../plugins/auth/auth-plugin.js";
-import { baseUserPlugin } from "../../plugins/auth/base-user-plugin.js";
-import { federatedIdentityPlugin } from "../../plugins/auth/federated-identity-plugin.js";
-import { githubUserPlugin } from "../../plugins/auth/github-user-plugin.js";
-import { isDisabledPlugin } from "../../plugins/auth/is-disabled-plugin.js";
-import { createScryptHasher, PASSWORD_HASHER, type PasswordHasher } from "../../plugins/auth/password-hasher.js";
+import {
+  authPlugin,
+  baseUserPlugin,
+  createScryptHasher,
+  federatedIdentityPlugin,
+  githubUserPlugin,
+  isDisabledPlugin,
+  PASSWORD_HASHER,
+  type AuthPluginOptions,
+  type PasswordHasher,
+} from "../../plugins/auth/index.js";
 
 const userSchema = new Schema(
   {
@@ -34,6 +41,13 @@ export const JWT_ENV = {
   TOKEN_ISSUER: "svc-test",
   REFRESH_TOKEN_SECRET: "test-refresh-secret-0123456789abcdef01",
   SESSION_SECRET: "test-session-secret-0123456789abcdef01",
+};
+
+/** The variables that select session auth (add `GITHUB_CLIENT_ID`/`_SECRET` for its social sign-in). */
+export const SESSION_ENV = {
+  AUTH_PROVIDER: "session-auth",
+  SESSION_AUTH_SECRET: "session-auth-secret-0123456789abcdef0123456789",
+  SESSION_AUTH_URL: "http://localhost:3000",
 };
 
 /** A fast scrypt hasher that counts how often the KDF ran. */
@@ -73,11 +87,12 @@ export async function authTestApp(
   options: Partial<AuthPluginOptions> = {},
   env: Record<string, string> = {},
   configure?: (app: SvcApp) => void,
+  appOptions: Omit<SvcAppOptions, "env" | "logger"> = {},
 ): Promise<AuthTestApp> {
   const logs = new LogCapture();
   const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [logs] });
   const hasher = countingHasher();
-  const app = (await createTestApp({ env: { ...JWT_ENV, ...env }, logger }))
+  const app = (await createTestApp({ ...appOptions, env: { ...JWT_ENV, ...env }, logger }))
     .register(authPlugin({ userModel: TestUser, ...options }))
     .override(PASSWORD_HASHER, { useValue: hasher });
   configure?.(app);
@@ -90,4 +105,33 @@ let counter = 0;
 /** A unique email per call (tests in a file share the database). */
 export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/**
+ * The `code` of an error response's first error.
+ *
+ * @example
+ * t.is(errorCode(await request(http).get("/auth/me").expect(401)), HttpErrors.UNAUTHENTICATED.code);
+ */
+export function errorCode(response: { body?: { errors?: Array<{ code?: string }> } }): string | undefined {
+  return response.body?.errors?.[0]?.code;
+}
+
+/**
+ * For a test file whose app calls out (GitHub, better-auth's providers): outbound HTTP is refused
+ * except to loopback, so only nock interceptors answer; afterwards they are cleared.
+ *
+ * @example
+ * loopbackOnlyNetwork(test);
+ * nock("https://github.com").post("/login/oauth/access_token").reply(200, { access_token: "gho_x" });
+ */
+export function loopbackOnlyNetwork(test: TestFn): void {
+  test.before(() => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+  });
+  test.after.always(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
 }

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import mongoose from "mongoose";
 import { APIError } from "../../kernel/api-error.js";
 import type { RequestUser } from "../../contracts/request-user.js";
+import type { Authenticator } from "../../contracts/authenticator.js";
 import { AUTHENTICATION_MIDDLEWARE } from "../../contracts/http.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 
@@ -34,6 +35,17 @@ export class TokenMap {
     return tokenMapAuthentication(this.tokens);
   }
 
+  /** The same map as an `AUTHENTICATOR` (what socket handshakes go through). */
+  authenticator(): Authenticator {
+    return {
+      authenticateToken: async (token) => {
+        const user = this.tokens.get(token);
+        if (!user || user.disabled === true) throw invalidToken();
+        return user;
+      },
+    };
+  }
+
   /**
    * A plugin that fills the authentication hook with this map — for hosts where `override` is
    * out of reach (`setupServer({plugins: [tokens.plugin()]})`).
@@ -61,10 +73,12 @@ export function tokenMapAuthentication(tokens: ReadonlyMap<string, RequestUser>)
     if (header === undefined) return next();
     const match = /^Bearer ([^\s]+)$/.exec(header);
     const user = match ? tokens.get(match[1]!) : undefined;
-    if (!user || user.disabled === true) {
-      return next(new APIError({ status: 401, title: "Invalid credentials", code: "TEST_AUTH_INVALID_TOKEN" }));
-    }
+    if (!user || user.disabled === true) return next(invalidToken());
     req.user = user;
     next();
   };
+}
+
+function invalidToken(): APIError {
+  return new APIError({ status: 401, title: "Invalid credentials", code: "TEST_AUTH_INVALID_TOKEN" });
 }

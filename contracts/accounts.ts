@@ -1,0 +1,26 @@
+import { token } from "../kernel/container.js";
+import type { RequestUser } from "./request-user.js";
+
+/**
+ * Server-side account administration: seed scripts, admin tools, comms flows and tests create
+ * password users and reset passwords through it, never by writing hashes themselves. The auth
+ * plugin binds it under the JWT provider; under session auth (where better-auth owns passwords)
+ * nothing binds it, so `ctx.container.tryResolve(ACCOUNTS)` is undefined. Resolving it before
+ * the auth plugin started throws `AUTH_NOT_STARTED`.
+ *
+ * @example
+ * const accounts = ctx.resolve(ACCOUNTS);
+ * await accounts.createPasswordUser({ email: "admin@example.com", admin: true }, password);
+ * await accounts.setPassword(userId, newPassword); // also ends the user's sign-ins
+ */
+export interface Accounts {
+  /**
+   * Creates a user (any fields, `admin` included: this is server code) with a password. The
+   * password policy applies (`AUTH_WEAK_PASSWORD`); an existing email is `AUTH_EMAIL_TAKEN`.
+   */
+  createPasswordUser(fields: Record<string, unknown> & { email: string }, password: string): Promise<RequestUser>;
+  /** Sets or replaces a user's password and ends every sign-in of that user. */
+  setPassword(userId: string, password: string): Promise<void>;
+}
+
+export const ACCOUNTS = token<Accounts>("auth.Accounts");

@@ -1,0 +1,51 @@
+import type { Schema } from "mongoose";
+import type { RequestUser } from "./request-user.js";
+
+/** Who may do what with a model in the admin (SPEC §2.6, when `accessControl` is set). */
+export interface AdminAccess {
+  /** The access-control resource (default `admin<ModelName>`). */
+  readonly resource?: string;
+  /** Replaces the standard decision for this model. */
+  readonly authorize?: (input: { action: string; instance?: unknown; user?: RequestUser }) => boolean | Promise<boolean>;
+}
+
+/** The least the admin plugin needs of a model; any mongoose model is one. */
+export interface AdminModel {
+  readonly modelName: string;
+  readonly schema: Schema;
+}
+
+/**
+ * How the admin plugin shows one model (SPEC §2.6's `AdminModelConfig`): the one admin
+ * model-config type. Plugins hand the admin a whole config (the feature flags'
+ * `featureFlagAdminConfig()`); a `modelRouter` gives the {@link ModelAdminOptions} part and
+ * supplies the model and its route path itself.
+ *
+ * @example
+ * const todos: AdminModelConfig = {
+ *   model: Todo,
+ *   routePath: "/todos",
+ *   displayName: "Todos",
+ *   listFields: ["title", "done", "created"],
+ *   defaultSort: "-created",
+ * };
+ */
+export interface AdminModelConfig<TModel extends AdminModel = AdminModel> {
+  readonly model: TModel;
+  /** Where the admin serves the model, e.g. `/todos` (the admin's base path is prepended). */
+  readonly routePath: string;
+  readonly displayName: string;
+  readonly listFields: readonly string[];
+  /** Default `-created`. */
+  readonly defaultSort?: string;
+  readonly adminAccess?: AdminAccess;
+}
+
+/**
+ * A `modelRouter`'s `admin` option: an {@link AdminModelConfig} without the model and route
+ * path, which the router knows.
+ *
+ * @example
+ * modelRouter("/todos", Todo, { permissions, admin: { displayName: "Todos", listFields: ["title", "done"] } });
+ */
+export type ModelAdminOptions = Omit<AdminModelConfig, "model" | "routePath">;

@@ -1,0 +1,44 @@
+import type { Request, RequestHandler, Response } from "express";
+import { isAPIError } from "../../../kernel/api-error.js";
+import { AuthErrors } from "../errors.js";
+
+/**
+ * Wraps an async auth route: adds `Retry-After` to 429s and marks every auth response
+ * `no-store`, so tokens and profiles never sit in a shared or browser cache.
+ *
+ * @example
+ * router.post("/auth/login", authRoute(async (req, res) => { res.json({ data: await service.login(credentials, clientIp(req)) }); }));
+ */
+export function authRoute(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    try {
+      await handler(req, res);
+    } catch (error) {
+      if (isAPIError(error) && error.code === AuthErrors.RATE_LIMITED.code) {
+        res.setHeader("Retry-After", String(error.meta?.retryAfterSeconds ?? 60));
+      }
+      next(error);
+    }
+  };
+}
+
+/**
+ * The client's IP as express sees it (set `trustProxy` behind a load balancer).
+ *
+ * @example
+ * await limiter.consumeSignup(clientIp(req));
+ */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/**
+ * Query parameters as plain values (express 5's simple parser gives strings or arrays).
+ *
+ * @example
+ * await github.begin(queryObject(req)); // { returnTo: "https://app.example.com/after" }
+ */
+export function queryObject(req: Request): Record<string, unknown> {
+  return (req.query ?? {}) as Record<string, unknown>;
+}

@@ -1,0 +1,81 @@
+import test from "ava";
+import type { APIError } from "../../../kernel/api-error.js";
+import { ValidationErrors } from "../../validation/index.js";
+import { credentialsBody, objectBody, profileBody, refreshTokenBody, signupBody } from "./request-bodies.js";
+
+function refusal(t: import("ava").ExecutionContext, check: () => unknown): APIError {
+  const error = t.throws(check) as APIError;
+  t.is(error.status, 400);
+  t.is(error.title, "Request validation failed");
+  t.is(typeof error.meta?.validationErrors, "string");
+  return error;
+}
+
+test("credentials: the email is trimmed and lower-cased, the password kept as sent", (t) => {
+  t.deepEqual(credentialsBody({ email: "  Ada@Example.COM ", password: " secret ", extra: 1 }), { email: "ada@example.com", password: " secret " });
+});
+
+test("credentials: a bad email or password points at the field", (t) => {
+  for (const [body, pointer] of [
+    [{ email: "not-an-email", password: "x" }, "/email"],
+    [{ email: "a@b.co" }, "/password"],
+    [{ email: "a@b.co", password: 12345678 }, "/password"],
+    [{ email: "a@b.co", password: "" }, "/password"],
+    [{ email: `${"a".repeat(250)}@b.co`, password: "x" }, "/email"],
+  ] as const) {
+    const error = refusal(t, () => credentialsBody(body));
+    t.is(error.code, ValidationErrors.INVALID_BODY.code);
+    t.is(error.source?.pointer, pointer);
+  }
+  for (const body of [undefined, null, "text", [1, 2], 42]) {
+    t.is(refusal(t, () => credentialsBody(body)).code, ValidationErrors.INVALID_BODY.code);
+  }
+});
+
+test("credentials: operators are refused before anything else", (t) => {
+  const error = refusal(t, () => credentialsBody({ email: { $gt: "" }, password: { $ne: null } }));
+  t.is(error.code, ValidationErrors.OPERATOR_IN_BODY.code);
+  t.is(error.source?.pointer, "/email/$gt");
+});
+
+test("sign-up: profile fields pass, managed fields are read-only, others unknown", (t) => {
+  const check = signupBody(["name", "settings"]);
+  t.deepEqual(check({ email: "a@b.co", password: "pw", name: "Ada", settings: { theme: "dark" } }), {
+    email: "a@b.co",
+    password: "pw",
+    profile: { name: "Ada", settings: { theme: "dark" } },
+  });
+  for (const field of ["admin", "disabled", "deleted", "_id", "githubId", "federatedId", "passwordHash"]) {
+    const error = refusal(t, () => check({ email: "a@b.co", password: "pw", [field]: true }));
+    t.is(error.code, ValidationErrors.READ_ONLY_FIELD.code, field);
+    t.is(error.source?.pointer, `/${field}`);
+  }
+  const unknown = refusal(t, () => check({ email: "a@b.co", password: "pw", nickname: "x" }));
+  t.is(unknown.code, ValidationErrors.UNKNOWN_FIELD.code);
+  t.is(unknown.source?.pointer, "/nickname");
+});
+
+test("profile: $-keys and dotted keys at any depth are refused", (t) => {
+  const check = profileBody(["name", "settings"]);
+  t.is(refusal(t, () => check({ name: { $gt: "" } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
+  t.is(refusal(t, () => check({ settings: { nested: [{ $where: "1" }] } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
+  const dotted = refusal(t, () => check({ settings: { deep: { "admin.flag": true } } }));
+  t.is(dotted.code, ValidationErrors.OPERATOR_IN_BODY.code);
+  t.is(dotted.source?.pointer, "/settings/deep");
+  t.is(refusal(t, () => check({ "settings.theme": "dark" })).code, ValidationErrors.UNKNOWN_FIELD.code);
+});
+
+test("profile: email and passwords are read-only", (t) => {
+  const check = profileBody(["name"]);
+  for (const field of ["email", "password", "admin"]) {
+    t.is(refusal(t, () => check({ name: "ok", [field]: "x" })).code, ValidationErrors.READ_ONLY_FIELD.code, field);
+  }
+  t.deepEqual(check({ name: "ok" }), { name: "ok" });
+});
+
+test("refresh and plain object bodies", (t) => {
+  t.deepEqual(refreshTokenBody({ refreshToken: "abc" }), { refreshToken: "abc" });
+  t.is(refusal(t, () => refreshTokenBody({ refreshToken: 1 })).source?.pointer, "/refreshToken");
+  t.deepEqual(objectBody({ authCode: "x" }), { authCode: "x" });
+  t.is(refusal(t, () => objectBody({ authCode: { $ne: null } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
+});

@@ -1,0 +1,177 @@
+import type { ErrorObject } from "ajv";
+import type { SchemaObject } from "openapi3-ts/oas31";
+import type { HttpErrorFactory } from "../../../kernel/errors.js";
+import {
+  ajvFor,
+  fromAjvErrors,
+  operatorKeys,
+  requestValidationError,
+  ValidationErrors,
+  type ValidationIssue,
+} from "../../validation/index.js";
+import { FORBIDDEN_PROFILE_FIELDS } from "../users/profile-fields.js";
+
+/** Checks a request body and returns the typed value the service needs, or throws SPEC §7's 400. */
+export type BodyCheck<T> = (body: unknown) => T;
+
+/** An email (trimmed, lower-cased) and a password (as sent, never trimmed). */
+export interface Credentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+/** A sign-up: credentials plus the host-allowed profile fields the client sent. */
+export interface SignupBody extends Credentials {
+  readonly profile: Record<string, unknown>;
+}
+
+// Auth bodies follow the same rules in every app, whatever its validation settings: no coercion
+// (the number 12345678 is not a password), nothing stripped (a field a client may not set is
+// refused, never silently dropped), and no `onValidationError` can wave a sign-up through.
+const ajv = ajvFor({ coerceTypes: false, removeAdditional: false });
+
+// Surrounding spaces are allowed (they are trimmed); one @ and a dot in the domain.
+const EMAIL: SchemaObject = { type: "string", maxLength: 254, pattern: "^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$" };
+// The policy (length bounds) is the service's: it answers with AUTH_WEAK_PASSWORD, not a 400 shape error.
+const PASSWORD: SchemaObject = { type: "string", minLength: 1, maxLength: 1024 };
+
+// A profile value at any depth: MongoDB reads keys with "." as paths, so none may contain one
+// (`$`-keys are refused before, by operatorKeys).
+const PLAIN_VALUE = { $ref: "#/$defs/plainValue" };
+const PLAIN_VALUE_DEFS = {
+  plainValue: { propertyNames: { pattern: "^[^.]*$" }, additionalProperties: PLAIN_VALUE, items: PLAIN_VALUE },
+};
+
+/** A body's JSON schema (with `$defs`, which openapi3-ts's type does not list). */
+type BodySchema = SchemaObject & { $defs?: Record<string, object> };
+
+const OBJECT_EXPECTED: ValidationIssue = { path: "", message: "must be a JSON object", keyword: "type" };
+const MANAGED = "is managed by the server and cannot be set";
+const DOTTED = 'has a key containing "." (paths are not accepted in bodies)';
+
+/**
+ * The one shape of every auth body check, in order: a JSON object; no `$`-key at any depth
+ * (`VALIDATION_OPERATOR_IN_BODY`); no framework-managed top-level field
+ * (`VALIDATION_READ_ONLY_FIELD`); then the schema — an undeclared field is
+ * `VALIDATION_UNKNOWN_FIELD`, a dotted key `VALIDATION_OPERATOR_IN_BODY`, anything else
+ * `VALIDATION_INVALID_BODY`, each with `source.pointer` at the first problem.
+ */
+function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (body: Record<string, unknown>) => T): BodyCheck<T> {
+  const validate = ajv.compile(schema);
+  return (body) => {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) throw requestValidationError([OBJECT_EXPECTED], "body");
+    const operators = operatorKeys(body);
+    if (operators.length > 0) throw requestValidationError(operators, "body", ValidationErrors.OPERATOR_IN_BODY);
+    const record = body as Record<string, unknown>;
+    const readOnly = Object.keys(record).filter((key) => managed.includes(key));
+    if (readOnly.length > 0) {
+      throw requestValidationError(
+        readOnly.map((path) => ({ path, message: MANAGED, keyword: "readOnly" })),
+        "body",
+        ValidationErrors.READ_ONLY_FIELD,
+      );
+    }
+    if (!validate(record)) {
+      const issues = issuesOf(validate.errors ?? []);
+      throw requestValidationError(issues, "body", classify(issues));
+    }
+    return read(record);
+  };
+}
+
+function issuesOf(errors: readonly ErrorObject[]): ValidationIssue[] {
+  // ajv reports a bad property name twice (the name's own error, then `propertyNames`): keep one.
+  return fromAjvErrors(errors.filter((error) => error.propertyName === undefined)).map((issue) =>
+    issue.keyword === "propertyNames" ? { ...issue, message: DOTTED } : issue,
+  );
+}
+
+function classify(issues: readonly ValidationIssue[]): HttpErrorFactory {
+  if (issues.some((issue) => issue.keyword === "additionalProperties")) return ValidationErrors.UNKNOWN_FIELD;
+  if (issues.some((issue) => issue.keyword === "propertyNames")) return ValidationErrors.OPERATOR_IN_BODY;
+  return ValidationErrors.INVALID_BODY;
+}
+
+const readCredentials = (body: Record<string, unknown>): Credentials => ({
+  email: (body.email as string).trim().toLowerCase(),
+  password: body.password as string,
+});
+
+/**
+ * `{email, password}` (other fields are ignored): login, and session sign-in and sign-up.
+ *
+ * @example
+ * const { email, password } = credentialsBody(req.body); // email trimmed and lower-cased
+ */
+export const credentialsBody: BodyCheck<Credentials> = bodyCheck(
+  { type: "object", properties: { email: EMAIL, password: PASSWORD }, required: ["email", "password"] },
+  [],
+  readCredentials,
+);
+
+function profileProperties(profileFields: readonly string[]): Record<string, SchemaObject> {
+  return Object.fromEntries(profileFields.map((field) => [field, PLAIN_VALUE]));
+}
+
+/**
+ * The sign-up body of the JWT provider: credentials plus `profileFields` only. A
+ * framework-managed field (`admin`, `disabled`, ids, GitHub fields...) is
+ * `VALIDATION_READ_ONLY_FIELD`, any other field outside `profileFields` `VALIDATION_UNKNOWN_FIELD`.
+ *
+ * @example
+ * const check = signupBody(["name"]);
+ * check({ email: "ada@example.com", password: "correct horse", name: "Ada" }).profile; // { name: "Ada" }
+ * check({ email: "ada@example.com", password: "correct horse", admin: true });        // throws 400
+ */
+export function signupBody(profileFields: readonly string[]): BodyCheck<SignupBody> {
+  return bodyCheck(
+    {
+      type: "object",
+      properties: { email: EMAIL, password: PASSWORD, ...profileProperties(profileFields) },
+      required: ["email", "password"],
+      additionalProperties: false,
+      $defs: PLAIN_VALUE_DEFS,
+    },
+    FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password"),
+    (body) => {
+      const { email: _email, password: _password, ...profile } = body;
+      return { ...readCredentials(body), profile };
+    },
+  );
+}
+
+/**
+ * The `PATCH /auth/me` body: `profileFields` only (`email` and passwords included among the
+ * framework-managed fields a client may never set).
+ *
+ * @example
+ * profileBody(["name", "bio"])({ name: "Linus" }); // { name: "Linus" }
+ */
+export function profileBody(profileFields: readonly string[]): BodyCheck<Record<string, unknown>> {
+  return bodyCheck(
+    { type: "object", properties: profileProperties(profileFields), additionalProperties: false, $defs: PLAIN_VALUE_DEFS },
+    FORBIDDEN_PROFILE_FIELDS,
+    (body) => ({ ...body }),
+  );
+}
+
+/**
+ * `{refreshToken}`; the token itself is judged by the token service (`AUTH_REFRESH_TOKEN_INVALID`).
+ *
+ * @example
+ * const { refreshToken } = refreshTokenBody(req.body);
+ */
+export const refreshTokenBody: BodyCheck<{ refreshToken: string }> = bodyCheck(
+  { type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] },
+  [],
+  (body) => ({ refreshToken: body.refreshToken as string }),
+);
+
+/**
+ * Any JSON object without `$`-keys, for bodies whose values are checked where they are used
+ * (one-time codes answer `AUTH_OAUTH_CODE_INVALID` whatever is wrong with them).
+ *
+ * @example
+ * await github.redeem(objectBody(req.body));
+ */
+export const objectBody: BodyCheck<Record<string, unknown>> = bodyCheck({ type: "object" }, [], (body) => body);

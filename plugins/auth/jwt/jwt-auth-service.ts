@@ -1,0 +1,158 @@
+import type { Accounts } from "../../../contracts/accounts.js";
+import { isDuplicateKeyError } from "../../../contracts/database.js";
+import type { PasswordHasher } from "../../../contracts/password-hasher.js";
+import type { RequestUser } from "../../../contracts/request-user.js";
+import { AuthErrors } from "../errors.js";
+import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
+import type { Credentials, SignupBody } from "../http/request-bodies.js";
+import type { UserDirectory, UserRecord } from "../users/user-directory.js";
+import type { PasswordCredentials } from "./password-credentials.js";
+import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
+import type { RefreshTokenStore } from "./refresh-token-store.js";
+import type { TokenService } from "./token-service.js";
+
+/** Builds the host's access-token claims from the user (SPEC §2.5); reserved claims are ignored. */
+export type GenerateJWTPayload = (user: RequestUser) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/** What signup, login and GitHub sign-in return (ARCHITECTURE §4). */
+export interface SignInResult {
+  token: string;
+  refreshToken: string;
+  userId: string;
+}
+
+export interface JwtAuthServiceOptions {
+  users: UserDirectory;
+  credentials: PasswordCredentials;
+  refreshTokens: RefreshTokenStore;
+  tokens: TokenService;
+  hasher: PasswordHasher;
+  limiter: LoginRateLimiter;
+  /** A hash of a random password, verified against when the email is unknown. */
+  dummyHash: string;
+  generateJWTPayload: GenerateJWTPayload;
+  signupDisabled: boolean;
+  passwordPolicy: PasswordPolicy;
+}
+
+/**
+ * The JWT provider's account logic, independent of HTTP (the routes check bodies first): sign-up,
+ * login, refresh-token rotation, profile updates, and the `ACCOUNTS` port for server code.
+ *
+ * @example
+ * const { token, refreshToken, userId } = await service.login({ email, password }, req.ip);
+ */
+export class JwtAuthService implements Accounts {
+  constructor(private readonly options: JwtAuthServiceOptions) {}
+
+  /** A new account from a checked sign-up body (profile fields already limited to the host's). */
+  async signup({ email, password, profile }: SignupBody, ip: string): Promise<SignInResult> {
+    const { users, credentials, hasher, limiter } = this.options;
+    if (this.options.signupDisabled) throw AuthErrors.SIGNUP_DISABLED();
+    checkPasswordPolicy(password, this.options.passwordPolicy);
+    await limiter.consumeSignup(ip);
+
+    if (await users.findOneIncludingDeleted({ email })) throw AuthErrors.EMAIL_TAKEN();
+    const passwordHash = await hasher.hash(password);
+    let created: { _id: unknown };
+    try {
+      created = await users.model.create({ ...profile, email });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN();
+      throw error;
+    }
+    const userId = String(created._id);
+    try {
+      await credentials.set(userId, passwordHash);
+    } catch (error) {
+      // Never leave an account nobody can sign in to.
+      await users.model.deleteOne({ _id: created._id });
+      throw error;
+    }
+    return this.issue(users.assertActive(await users.findById(userId)));
+  }
+
+  async login({ email, password }: Credentials, ip: string): Promise<SignInResult> {
+    const { users, credentials, hasher, limiter, dummyHash } = this.options;
+    await limiter.assertLoginAllowed(email, ip);
+
+    const record = await users.findOne({ email });
+    const userId = record ? String(record._id) : undefined;
+    const storedHash = userId ? await credentials.hashFor(userId) : undefined;
+    // Always run the KDF, against a dummy hash when there is no account or no password, so an
+    // unknown email costs the same as a wrong password and gets the same answer.
+    const matches = await hasher.verify(password, storedHash ?? dummyHash);
+    if (!matches || !record || storedHash === undefined || record.deleted === true) {
+      await limiter.recordFailure(email, ip);
+      throw AuthErrors.INVALID_CREDENTIALS();
+    }
+    const user = users.assertActive(record);
+    await limiter.recordSuccess(email);
+    if (hasher.needsRehash(storedHash)) await credentials.set(user.id, await hasher.hash(password));
+    return this.issue(user);
+  }
+
+  /** Rotates a refresh token: `{token, refreshToken}` for the same sign-in (token family). */
+  async refresh(presented: string): Promise<{ token: string; refreshToken: string }> {
+    const { userId, familyId } = await this.options.refreshTokens.consume(presented);
+    let user: RequestUser;
+    try {
+      user = await this.options.users.requireActive(userId);
+    } catch (error) {
+      await this.options.refreshTokens.revokeFamily(familyId);
+      throw error;
+    }
+    const { token, refreshToken } = await this.issue(user, familyId);
+    return { token, refreshToken };
+  }
+
+  /** Applies checked profile changes (host-allowed fields only) to the user. */
+  async updateProfile(user: RequestUser, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const { users } = this.options;
+    const document = await users.model.findOne({ _id: user._id });
+    if (!document) throw AuthErrors.USER_NOT_FOUND();
+    for (const [field, value] of Object.entries(changes)) document.set(field, value);
+    await document.save();
+    return users.toResponse(users.assertActive(await users.findById(user.id)));
+  }
+
+  /** Server-side creation of a password user (seeding, admin tools): fields are not filtered. */
+  async createPasswordUser(fields: Record<string, unknown> & { email: string }, password: string): Promise<RequestUser> {
+    const { users, credentials, hasher } = this.options;
+    checkPasswordPolicy(password, this.options.passwordPolicy);
+    const passwordHash = await hasher.hash(password);
+    let created: { _id: unknown };
+    try {
+      created = await users.model.create({ ...fields, email: fields.email.trim().toLowerCase() });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN();
+      throw error;
+    }
+    await credentials.set(String(created._id), passwordHash);
+    return users.assertActive(await users.findById(String(created._id)));
+  }
+
+  /** Sets or replaces a user's password (and ends every sign-in of that user). */
+  async setPassword(userId: string, password: string): Promise<void> {
+    checkPasswordPolicy(password, this.options.passwordPolicy);
+    await this.options.credentials.set(userId, await this.options.hasher.hash(password));
+    await this.options.refreshTokens.revokeUser(userId);
+  }
+
+  /** Issues an access token and a refresh token (new family unless given). */
+  async issue(user: RequestUser, familyId?: string): Promise<SignInResult> {
+    const claims = await this.options.generateJWTPayload(user);
+    const token = await this.options.tokens.signAccessToken(user.id, claims);
+    const refresh = await this.options.refreshTokens.issue(user.id, familyId);
+    return { token, refreshToken: refresh.token, userId: user.id };
+  }
+
+  /** The response form of a user. */
+  present(user: RequestUser | UserRecord): Record<string, unknown> {
+    return this.options.users.toResponse(user);
+  }
+}
+
+/** SPEC §2.5's default claims: `admin` (the subject is always the user id). */
+export const defaultJWTPayload: GenerateJWTPayload = (user) => ({ admin: user.admin === true });
+

@@ -1,0 +1,56 @@
+import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
+import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef } from "../openapi.js";
+
+const tokens = dataOf(schemaRef("AuthTokens"));
+const user = dataOf(schemaRef("AuthUser"));
+
+const credentials: SchemaObject = {
+  type: "object",
+  properties: {
+    email: { type: "string", format: "email", description: "Email (case-insensitive)" },
+    password: { type: "string", format: "password", description: "Password" },
+  },
+  required: ["email", "password"],
+};
+
+const rotated: SchemaObject = {
+  type: "object",
+  properties: { token: { type: "string" }, refreshToken: { type: "string" } },
+  required: ["token", "refreshToken"],
+};
+
+/**
+ * Documents the JWT routes in the app's OpenAPI document.
+ *
+ * @example
+ * documentJwtRoutes(ctx.openapi, { profileFields: ["name"] });
+ */
+export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFields: readonly string[] }): void {
+  documentAuthComponents(openapi);
+  const profile: Record<string, SchemaObject> = Object.fromEntries(
+    options.profileFields.map((field) => [field, { description: "Profile field allowed by the host" }]),
+  );
+  const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profile }, additionalProperties: false };
+  addAuthOperations(openapi, [
+    ...passwordRoutes({ signUp: "/auth/signup", signIn: "/auth/login" }, { signUpBody, signInBody: credentials, signedIn: tokens }),
+    ["post", "/auth/refresh_token", {
+      summary: "Exchange a refresh token for a new token pair (the old refresh token is used up)",
+      body: { type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] },
+      ok: { 200: answer("Rotated", dataOf(rotated)) },
+      refusals: { 400: invalid("No refreshToken string"), 401: "Invalid, expired, revoked or reused refresh token; disabled user" },
+    }],
+    ["get", "/auth/me", {
+      summary: "The signed-in user",
+      security: BEARER_SECURITY,
+      ok: { 200: answer("User", user) },
+      refusals: { 401: "Not signed in" },
+    }],
+    ["patch", "/auth/me", {
+      summary: "Update the signed-in user's profile (host-allowed fields only)",
+      security: BEARER_SECURITY,
+      body: { type: "object", properties: profile, additionalProperties: false },
+      ok: { 200: answer("Updated user", user) },
+      refusals: { 400: invalid("A field that may not be set"), 401: "Not signed in" },
+    }],
+  ]);
+}

@@ -1,0 +1,30 @@
+import { AuthErrors } from "../errors.js";
+
+/** The host's password rules for the JWT provider (session auth uses better-auth's 8–256). */
+export interface PasswordPolicy {
+  /** Default 8 (counted in characters, so an emoji is one). */
+  minLength?: number;
+  /** Default 256 (the KDF's cost does not depend on it, but the request body does). */
+  maxLength?: number;
+}
+
+/**
+ * Applies the policy to a new password (sign-up, `ACCOUNTS.createPasswordUser`/`setPassword`);
+ * logins are never judged by it, so tightening the policy locks nobody out. Outside it → 400
+ * `AUTH_WEAK_PASSWORD` pointing at `/password`, with the bounds in `meta`.
+ *
+ * @example
+ * checkPasswordPolicy("correct horse battery staple", { minLength: 12 }); // ok
+ * checkPasswordPolicy("short", {});                                       // throws AUTH_WEAK_PASSWORD
+ */
+export function checkPasswordPolicy(password: string, policy: PasswordPolicy): void {
+  const minLength = policy.minLength ?? 8;
+  const maxLength = policy.maxLength ?? 256;
+  if (typeof password !== "string" || [...password].length < minLength || password.length > maxLength) {
+    throw AuthErrors.WEAK_PASSWORD({
+      detail: `password must be ${minLength} to ${maxLength} characters`,
+      source: { pointer: "/password" },
+      meta: { minLength, maxLength },
+    });
+  }
+}

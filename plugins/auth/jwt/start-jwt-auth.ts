@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import type { Authenticator } from "../../../contracts/authenticator.js";
+import { DATABASE } from "../../../contracts/database.js";
+import { HTTP_ROUTER } from "../../../contracts/http.js";
+import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
+import type { PluginContext } from "../../../kernel/plugin.js";
+import type { AuthEnvironment } from "../auth-environment.js";
+import type { AuthRuntime } from "../auth-runtime.js";
+import type { GitHubAuthOptions } from "../github/github-auth-options.js";
+import { startGitHubSignIn } from "../github/start-github-sign-in.js";
+import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
+import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
+import type { UserDirectory } from "../users/user-directory.js";
+import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jwt-auth-service.js";
+import { documentJwtRoutes } from "./jwt-openapi.js";
+import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
+import { PasswordCredentials } from "./password-credentials.js";
+import type { PasswordPolicy } from "./password-policy.js";
+import { RefreshTokenStore } from "./refresh-token-store.js";
+import { TokenService } from "./token-service.js";
+
+/** What the JWT provider needs from the plugin's options. */
+export interface JwtAuthStart {
+  users: UserDirectory;
+  env: AuthEnvironment;
+  /** Already checked against the framework-managed fields. */
+  profileFields: readonly string[];
+  passwordPolicy?: PasswordPolicy;
+  generateJWTPayload?: GenerateJWTPayload;
+  rateLimits?: LoginRateLimits;
+  rateLimiterStores?: LoginRateLimiterStores;
+  githubAuth?: GitHubAuthOptions;
+  now?: () => Date;
+}
+
+/**
+ * Starts the JWT provider: its collections (credentials, refresh tokens), the account service,
+ * the routes of SPEC §4.2 (and GitHub's when configured) and the authenticator behind both the
+ * middleware and `AUTHENTICATOR`.
+ *
+ * @example
+ * const runtime = await startJwtAuth(ctx, { users, env, profileFields: ["name"] });
+ */
+export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Promise<AuthRuntime> {
+  const { users, env } = start;
+  const settings = env.jwt!;
+  const connection = ctx.resolve(DATABASE).connection;
+  const now = start.now ?? (() => new Date());
+  const hasher = ctx.resolve(PASSWORD_HASHER);
+  const tokens = new TokenService({
+    accessSecret: settings.tokenSecret,
+    refreshSecret: settings.refreshTokenSecret,
+    issuer: settings.issuer,
+    accessTokenSeconds: settings.accessTokenSeconds,
+    refreshTokenSeconds: settings.refreshTokenSeconds,
+    now,
+  });
+  const credentials = new PasswordCredentials(connection);
+  const refreshTokens = new RefreshTokenStore(connection, tokens, now);
+  await Promise.all([credentials.init(), refreshTokens.init()]);
+
+  const service = new JwtAuthService({
+    users,
+    credentials,
+    refreshTokens,
+    tokens,
+    hasher,
+    limiter: new LoginRateLimiter(start.rateLimits, start.rateLimiterStores),
+    // Same KDF parameters as real hashes, so a lookup miss costs what a wrong password costs.
+    dummyHash: await hasher.hash(randomBytes(32).toString("base64url")),
+    generateJWTPayload: start.generateJWTPayload ?? defaultJWTPayload,
+    signupDisabled: env.signupDisabled,
+    passwordPolicy: start.passwordPolicy ?? {},
+  });
+
+  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
+  documentJwtRoutes(ctx.openapi, { profileFields: start.profileFields });
+  const publicPaths = new Set(JWT_PUBLIC_PATHS);
+  if (start.githubAuth) {
+    const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
+      users,
+      credentials,
+      jwt: service,
+      sessionSecret: settings.sessionSecret,
+      signupDisabled: env.signupDisabled,
+      now,
+    });
+    for (const path of githubPaths) publicPaths.add(path);
+  }
+
+  const authenticator: Authenticator = {
+    async authenticateToken(token) {
+      const verified = await tokens.verifyAccessToken(token);
+      return users.requireActive(verified.userId);
+    },
+  };
+  const middleware = authenticationMiddleware(
+    async (req) => {
+      const token = bearerToken(req);
+      return token === undefined ? undefined : authenticator.authenticateToken(token);
+    },
+    (path) => publicPaths.has(path),
+  );
+  return { authenticator, accounts: service, middleware };
+}

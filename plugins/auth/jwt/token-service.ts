@@ -1,0 +1,131 @@
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { AuthErrors } from "../errors.js";
+
+/** Which kind of token a JWT is; checked on every verification so one never works as the other. */
+export type TokenUse = "access" | "refresh";
+
+/** Claims only the framework sets; a host's `generateJWTPayload` cannot override them. */
+export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "token_use", "fam"] as const;
+
+export interface TokenServiceOptions {
+  accessSecret: string;
+  refreshSecret: string;
+  issuer: string;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  /** The current time; tests inject one to issue already-expired tokens. */
+  now?: () => Date;
+}
+
+export interface VerifiedAccessToken {
+  readonly userId: string;
+  readonly claims: JWTPayload;
+}
+
+export interface VerifiedRefreshToken {
+  readonly userId: string;
+  readonly familyId: string;
+  readonly tokenId: string;
+  readonly expiresAt: Date;
+}
+
+// Pinned: jose refuses `alg: none` outright, and pinning HS256 also refuses algorithm confusion
+// (an RS256/ES256 header presented against our symmetric key).
+const ALGORITHM = "HS256";
+const ACCESS_TYPE = "at+jwt";
+const REFRESH_TYPE = "rt+jwt";
+
+/**
+ * Issues and verifies the JWT provider's tokens with jose. Access and refresh tokens use
+ * different secrets *and* carry a different `token_use` claim and `typ` header, so neither is
+ * accepted as the other even if the secrets were equal. Verification checks the signature,
+ * algorithm, issuer, expiry and token kind.
+ *
+ * @example
+ * const tokens = new TokenService({ accessSecret, refreshSecret, issuer: "svc", accessTokenSeconds: 900, refreshTokenSeconds: 2_592_000 });
+ * const jwt = await tokens.signAccessToken("66f0…", { admin: false });
+ * (await tokens.verifyAccessToken(jwt)).userId; // "66f0…"
+ */
+export class TokenService {
+  private readonly accessKey: Uint8Array;
+  private readonly refreshKey: Uint8Array;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: TokenServiceOptions) {
+    this.accessKey = new TextEncoder().encode(options.accessSecret);
+    this.refreshKey = new TextEncoder().encode(options.refreshSecret);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async signAccessToken(userId: string, claims: Readonly<Record<string, unknown>> = {}): Promise<string> {
+    const payload: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(claims)) {
+      if (!(RESERVED_CLAIMS as readonly string[]).includes(name)) payload[name] = value;
+    }
+    payload.token_use = "access" satisfies TokenUse;
+    const issuedAt = this.seconds();
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
+      .setIssuer(this.options.issuer)
+      .setSubject(userId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.options.accessTokenSeconds)
+      .sign(this.accessKey);
+  }
+
+  async signRefreshToken(userId: string, familyId: string, tokenId: string): Promise<{ token: string; expiresAt: Date }> {
+    const issuedAt = this.seconds();
+    const expires = issuedAt + this.options.refreshTokenSeconds;
+    const token = await new SignJWT({ token_use: "refresh" satisfies TokenUse, fam: familyId })
+      .setProtectedHeader({ alg: ALGORITHM, typ: REFRESH_TYPE })
+      .setIssuer(this.options.issuer)
+      .setSubject(userId)
+      .setJti(tokenId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expires)
+      .sign(this.refreshKey);
+    return { token, expiresAt: new Date(expires * 1000) };
+  }
+
+  /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_TOKEN_INVALID` (401). */
+  async verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
+    const payload = await this.verify(token, this.accessKey, ACCESS_TYPE, "access", AuthErrors.TOKEN_INVALID);
+    return { userId: payload.sub!, claims: payload };
+  }
+
+  /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_REFRESH_TOKEN_INVALID` (401). */
+  async verifyRefreshToken(token: string): Promise<VerifiedRefreshToken> {
+    const payload = await this.verify(token, this.refreshKey, REFRESH_TYPE, "refresh", AuthErrors.REFRESH_TOKEN_INVALID);
+    if (typeof payload.fam !== "string" || typeof payload.jti !== "string") throw AuthErrors.REFRESH_TOKEN_INVALID();
+    return { userId: payload.sub!, familyId: payload.fam, tokenId: payload.jti, expiresAt: new Date(payload.exp! * 1000) };
+  }
+
+  private async verify(
+    token: string,
+    key: Uint8Array,
+    typ: string,
+    use: TokenUse,
+    invalid: typeof AuthErrors.TOKEN_INVALID,
+  ): Promise<JWTPayload> {
+    if (typeof token !== "string" || token.length === 0 || token.length > 8192) throw invalid();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        algorithms: [ALGORITHM],
+        issuer: this.options.issuer,
+        typ,
+        requiredClaims: ["sub", "iat", "exp"],
+        currentDate: this.now(),
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw AuthErrors.TOKEN_EXPIRED();
+      throw invalid();
+    }
+    if (payload.token_use !== use || typeof payload.sub !== "string" || payload.sub.length === 0) throw invalid();
+    return payload;
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+}

@@ -1,0 +1,195 @@
+import test from "ava";
+import express from "express";
+import nock from "nock";
+import request from "supertest";
+import { AUTHENTICATOR } from "../../../contracts/authenticator.js";
+import type { SvcApp } from "../../../hosts/svc-app.js";
+import { stopTestDatabase } from "../../../hosts/testing.js";
+import { ConfigErrors } from "../../../kernel/environment.js";
+import { ValidationErrors } from "../../validation/index.js";
+import { AuthErrors } from "../errors.js";
+import {
+  authTestApp,
+  errorCode as code,
+  loopbackOnlyNetwork,
+  SESSION_ENV as SESSION_VARIABLES,
+  TestUser,
+  uniqueEmail,
+} from "../../../test/support/auth-test-app.js";
+
+type Http = Parameters<typeof request>[0];
+
+const APP = "https://app.example.com";
+const SESSION_ENV = { ...SESSION_VARIABLES, GITHUB_CLIENT_ID: "gh-session-client", GITHUB_CLIENT_SECRET: "gh-session-secret" };
+const PASSWORD = "correct horse battery staple";
+
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
+
+const whoami = (app: SvcApp) => {
+  const router = express.Router();
+  router.get("/whoami", (req, res) => res.json({ data: req.user ?? null }));
+  app.register(router);
+};
+
+function sessionApp(t: Parameters<typeof authTestApp>[0], env: Record<string, string> = {}) {
+  return authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, { ...SESSION_ENV, ...env }, whoami);
+}
+
+function cookiesOf(response: request.Response): string[] {
+  return ([] as string[]).concat(response.headers["set-cookie"] ?? []);
+}
+
+function cookieHeader(response: request.Response): string {
+  return cookiesOf(response)
+    .map((line) => line.split(";")[0]!)
+    .filter((pair) => !pair.endsWith("="))
+    .join("; ");
+}
+
+async function signUp(http: Http, email = uniqueEmail()) {
+  const response = await request(http).post("/api/auth/signup/email").set("Origin", APP).send({ email, password: PASSWORD, name: "Ada" }).expect(201);
+  return { email, response, cookie: cookieHeader(response), ...(response.body.data as { token: string; userId: string }) };
+}
+
+test("sign-up sets an httpOnly SameSite=Lax session cookie and returns a session token", async (t) => {
+  const { http } = await sessionApp(t);
+  const { response, token, userId, email } = await signUp(http);
+  const session = cookiesOf(response).find((line) => line.includes("session_token="))!;
+  t.truthy(session);
+  t.regex(session, /HttpOnly/i);
+  t.regex(session, /SameSite=Lax/i);
+  t.notRegex(session, /Secure/i, "not Secure outside production");
+  t.truthy(token);
+  t.like(response.body.data.user, { id: userId, email, admin: false });
+
+  const host = await TestUser.findById(userId).lean();
+  t.is(host?.email, email);
+  t.is(typeof host?.federatedId, "string");
+});
+
+test("sign-in, session, cookie and Bearer access, sign-out", async (t) => {
+  const { http } = await sessionApp(t);
+  const { email, userId } = await signUp(http);
+  const signIn = await request(http).post("/api/auth/signin/email").send({ email: email.toUpperCase(), password: PASSWORD }).expect(200);
+  const cookie = cookieHeader(signIn);
+  const { token } = signIn.body.data;
+  t.is(signIn.body.data.userId, userId);
+
+  const session = await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200);
+  t.is(session.body.data.userId, userId);
+  t.is((await request(http).get("/whoami").set("Cookie", cookie).expect(200)).body.data.id, userId);
+  t.is((await request(http).get("/whoami").set("Authorization", `Bearer ${token}`).expect(200)).body.data.id, userId);
+  t.is((await request(http).get("/whoami").expect(200)).body.data, null);
+
+  await request(http).post("/api/auth/signout").set("Cookie", cookie).set("Origin", APP).expect(200);
+  t.is(code(await request(http).get("/whoami").set("Cookie", cookie).expect(401)), AuthErrors.SESSION_INVALID.code);
+  t.is(code(await request(http).get("/whoami").set("Authorization", `Bearer ${token}`).expect(401)), AuthErrors.SESSION_INVALID.code);
+  t.is((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data, null);
+});
+
+test("an untrusted Origin is refused on state-changing requests", async (t) => {
+  const { http } = await sessionApp(t);
+  const { email, cookie } = await signUp(http);
+  const evil = "https://evil.example";
+  t.is(code(await request(http).post("/api/auth/signup/email").set("Origin", evil).send({ email: uniqueEmail(), password: PASSWORD }).expect(403)), AuthErrors.ORIGIN_NOT_TRUSTED.code);
+  t.is(code(await request(http).post("/api/auth/signin/email").set("Origin", evil).send({ email, password: PASSWORD }).expect(403)), AuthErrors.ORIGIN_NOT_TRUSTED.code);
+  t.is(code(await request(http).post("/api/auth/signout").set("Origin", evil).set("Cookie", cookie).expect(403)), AuthErrors.ORIGIN_NOT_TRUSTED.code);
+  // The session survived the forged sign-out.
+  t.truthy((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data);
+});
+
+test("duplicate sign-up is 409, a wrong password 401, and failed sign-ins are rate-limited", async (t) => {
+  const { http } = await authTestApp(
+    t,
+    { sessionAuth: { trustedOrigins: [APP] }, rateLimits: { perAccount: { points: 2, durationSeconds: 600 } } },
+    SESSION_ENV,
+  );
+  const { email } = await signUp(http);
+  t.is(code(await request(http).post("/api/auth/signup/email").send({ email: email.toUpperCase(), password: PASSWORD }).expect(409)), AuthErrors.EMAIL_TAKEN.code);
+  for (let i = 0; i < 2; i++) {
+    t.is(code(await request(http).post("/api/auth/signin/email").send({ email, password: "wrong password" }).expect(401)), AuthErrors.INVALID_CREDENTIALS.code);
+  }
+  const limited = await request(http).post("/api/auth/signin/email").send({ email, password: PASSWORD }).expect(429);
+  t.is(code(limited), AuthErrors.RATE_LIMITED.code);
+  t.truthy(limited.headers["retry-after"]);
+});
+
+test("session bodies go through the shared validator; a short password is AUTH_WEAK_PASSWORD", async (t) => {
+  const { http } = await sessionApp(t);
+  const badEmail = await request(http).post("/api/auth/signup/email").send({ email: "not-an-email", password: PASSWORD }).expect(400);
+  t.is(code(badEmail), ValidationErrors.INVALID_BODY.code);
+  t.is(badEmail.body.errors[0].source.pointer, "/email");
+  const operator = await request(http).post("/api/auth/signin/email").send({ email: { $ne: null }, password: PASSWORD }).expect(400);
+  t.is(code(operator), ValidationErrors.OPERATOR_IN_BODY.code);
+  t.is(code(await request(http).post("/api/auth/signin/email").send([1]).expect(400)), ValidationErrors.INVALID_BODY.code);
+  t.is(code(await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: "short" }).expect(400)), AuthErrors.WEAK_PASSWORD.code);
+});
+
+test("a disabled user loses the session at once and cannot sign in", async (t) => {
+  const { http } = await sessionApp(t);
+  const { email, userId, cookie, token } = await signUp(http);
+  await TestUser.updateOne({ _id: userId }, { $set: { disabled: true } });
+  t.is(code(await request(http).get("/whoami").set("Cookie", cookie).expect(401)), AuthErrors.USER_DISABLED.code);
+  t.is(code(await request(http).get("/whoami").set("Authorization", `Bearer ${token}`).expect(401)), AuthErrors.USER_DISABLED.code);
+  t.is(code(await request(http).post("/api/auth/signin/email").send({ email, password: PASSWORD }).expect(401)), AuthErrors.USER_DISABLED.code);
+});
+
+test("sign-up cannot claim an email a host user already has", async (t) => {
+  const { http } = await sessionApp(t);
+  const email = uniqueEmail("seeded");
+  await TestUser.create({ email, admin: true });
+  const response = await request(http).post("/api/auth/signup/email").send({ email, password: PASSWORD }).expect(409);
+  t.is(code(response), AuthErrors.ACCOUNT_EXISTS.code);
+});
+
+test("AUTHENTICATOR accepts session tokens", async (t) => {
+  const { app, http } = await sessionApp(t);
+  const { token, userId } = await signUp(http);
+  const authenticator = app.kernel.container.resolve(AUTHENTICATOR);
+  t.is((await authenticator.authenticateToken(token)).id, userId);
+  const error = (await t.throwsAsync(authenticator.authenticateToken(`${token}x`))) as { status?: number; code?: string };
+  t.is(error.status, 401);
+  t.is(error.code, AuthErrors.SESSION_INVALID.code);
+});
+
+test("social sign-in through GitHub: redirect → callback → session", async (t) => {
+  const { http } = await sessionApp(t);
+  const start = await request(http).get("/api/auth/signin/github").query({ callbackURL: `${APP}/home` }).expect(302);
+  const authorize = new URL(start.headers.location!);
+  t.is(authorize.origin + authorize.pathname, "https://github.com/login/oauth/authorize");
+  const state = authorize.searchParams.get("state")!;
+  const stateCookie = cookieHeader(start);
+
+  const githubId = 900_000 + process.pid;
+  const email = uniqueEmail("social");
+  nock("https://github.com").post("/login/oauth/access_token").reply(200, { access_token: "gho_session", token_type: "bearer", scope: "user:email" });
+  nock("https://api.github.com").get("/user").reply(200, { id: githubId, login: "octo-session", name: "Octo", email, avatar_url: "https://avatars.example/1" });
+  nock("https://api.github.com").get("/user/emails").reply(200, [{ email, primary: true, verified: true }]);
+
+  const back = await request(http).get("/api/auth/callback/github").query({ code: "gh-code", state }).set("Cookie", stateCookie).expect(302);
+  t.is(new URL(back.headers.location!).origin, APP);
+  const cookie = cookieHeader(back);
+  const me = await request(http).get("/whoami").set("Cookie", cookie).expect(200);
+  t.is(me.body.data.email, email);
+
+  // A forged state is refused (no session).
+  const forged = await request(http).get("/api/auth/callback/github").query({ code: "gh-code", state: "forged" }).set("Cookie", stateCookie);
+  t.true(forged.status >= 300);
+  t.false(cookiesOf(forged).some((line) => line.includes("session_token=") && !line.includes("session_token=;")));
+});
+
+test("an untrusted callbackURL is refused (no open redirect)", async (t) => {
+  const { http } = await sessionApp(t);
+  const response = await request(http).get("/api/auth/signin/github").query({ callbackURL: "https://evil.example/" });
+  t.is(response.status, 400);
+  t.is(code(response), AuthErrors.RETURN_TO_NOT_ALLOWED.code);
+  t.is(code(await request(http).get("/api/auth/signin/myspace").expect(404)), AuthErrors.PROVIDER_NOT_CONFIGURED.code);
+});
+
+test("session-auth start fails without its variables, naming them", async (t) => {
+  const error = (await t.throwsAsync(authTestApp(t, {}, { AUTH_PROVIDER: "session-auth" }))) as Error & { code?: string };
+  t.is(error.code, ConfigErrors.INVALID_ENVIRONMENT.code);
+  t.true(error.message.includes("SESSION_AUTH_SECRET"));
+  t.true(error.message.includes("SESSION_AUTH_URL"));
+});

@@ -1,0 +1,215 @@
+import { mongodbAdapter } from "@better-auth/mongo-adapter";
+import { betterAuth } from "better-auth";
+import { bearer } from "better-auth/plugins";
+import type { Authenticator } from "../../../contracts/authenticator.js";
+import { DATABASE, isDuplicateKeyError } from "../../../contracts/database.js";
+import { HTTP_ROUTER } from "../../../contracts/http.js";
+import type { RequestUser } from "../../../contracts/request-user.js";
+import type { PluginContext } from "../../../kernel/plugin.js";
+import type { AuthEnvironment } from "../auth-environment.js";
+import type { AuthRuntime } from "../auth-runtime.js";
+import { AuthErrors } from "../errors.js";
+import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
+import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
+import { normalizeOrigins } from "../http/return-to.js";
+import { DEFAULT_FEDERATED_FIELD } from "../users/federated-identity-plugin.js";
+import type { UserDirectory } from "../users/user-directory.js";
+import { toBetterAuth } from "./better-auth-errors.js";
+import type { SessionAuthOptions } from "./session-auth-options.js";
+import { documentSessionRoutes } from "./session-openapi.js";
+import { CLIENT_IP_HEADER, mountSessionRoutes, SESSION_AUTH_BASE_PATH } from "./session-routes.js";
+
+/** The social providers SPEC §4.2 names for `GET /api/auth/signin/{provider}`. */
+export const SESSION_SOCIAL_PROVIDERS = ["github", "google", "apple"] as const;
+type SocialProvider = (typeof SESSION_SOCIAL_PROVIDERS)[number];
+
+/** better-auth's collections, prefixed so they never collide with the host's. */
+const COLLECTIONS = {
+  user: "svc_session_users",
+  session: "svc_sessions",
+  account: "svc_session_accounts",
+  verification: "svc_session_verifications",
+};
+
+export interface SessionAuthStartOptions {
+  users: UserDirectory;
+  env: AuthEnvironment;
+  options: SessionAuthOptions;
+  rateLimits?: LoginRateLimits;
+  stores?: LoginRateLimiterStores;
+}
+
+/**
+ * Session-based auth on better-auth (with its MongoDB adapter on the app's connection), mapped to
+ * SPEC §4.2's paths under `/api/auth`. better-auth owns credentials and sessions (its own
+ * collections); every better-auth user is tied to one host user through the federated-identity
+ * field, so `req.user` is the host's user document exactly as under the JWT provider.
+ *
+ * @example
+ * const runtime = await startSessionAuth(ctx, { users, env, options: { trustedOrigins: ["https://app.example.com"] } });
+ */
+export async function startSessionAuth(ctx: PluginContext, start: SessionAuthStartOptions): Promise<AuthRuntime> {
+  const { users, env, options } = start;
+  const settings = env.sessionAuth!;
+  const field = options.federatedField ?? DEFAULT_FEDERATED_FIELD;
+  users.requireField(field, "federatedIdentityPlugin");
+  // The database plugin started first (dependsOn), so its connection is open.
+  const connection = ctx.resolve(DATABASE).connection;
+  const db = connection.getClient().db(connection.name);
+
+  const baseOrigin = new URL(settings.url).origin;
+  const trustedOrigins = normalizeOrigins([baseOrigin, ...(options.trustedOrigins ?? [])]);
+  const socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>> = {};
+  for (const provider of SESSION_SOCIAL_PROVIDERS) {
+    const credentials = options[`${provider}OAuth`] ?? settings.providers[provider];
+    if (credentials) socialProviders[provider] = { clientId: credentials.clientId, clientSecret: credentials.clientSecret };
+  }
+  const isProduction = ctx.config.isProduction;
+  const logger = ctx.logger;
+
+  /** The host user for a better-auth user, created on first sign-in. */
+  const hostUserFor = async (authUserId: string, email: string | undefined): Promise<RequestUser> => {
+    const existing = await users.findOneIncludingDeleted({ [field]: authUserId });
+    if (existing) return users.assertActive(existing);
+    try {
+      const created = await users.model.create({ email, [field]: authUserId });
+      return users.assertActive(await users.findById(String(created._id)));
+    } catch (error) {
+      // The email belongs to a host user who did not come from session auth (e.g. seeded or
+      // migrated): never attach a session identity to it by email alone.
+      if (isDuplicateKeyError(error)) throw AuthErrors.ACCOUNT_EXISTS();
+      throw error;
+    }
+  };
+
+  const auth = betterAuth({
+    appName: "svc",
+    baseURL: settings.url,
+    basePath: SESSION_AUTH_BASE_PATH,
+    secret: settings.secret,
+    database: mongodbAdapter(db),
+    trustedOrigins,
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: env.signupDisabled,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+    },
+    socialProviders,
+    user: { modelName: COLLECTIONS.user },
+    session: {
+      modelName: COLLECTIONS.session,
+      expiresIn: options.sessionExpiresInSeconds ?? 7 * 86_400,
+      updateAge: 86_400,
+    },
+    account: { modelName: COLLECTIONS.account, accountLinking: { enabled: false } },
+    verification: { modelName: COLLECTIONS.verification },
+    // Session tokens are also accepted as `Authorization: Bearer`, signed (a raw token copied
+    // from the database is not enough).
+    plugins: [bearer({ requireSignature: true })],
+    rateLimit: {
+      enabled: true,
+      storage: "memory",
+      window: 60,
+      max: 100,
+      // Sign-in and sign-up are throttled by our LoginRateLimiter (failures per account and per
+      // IP, sign-ups per IP), the same limits as the JWT provider.
+      customRules: { "/sign-in/email": false, "/sign-up/email": false },
+    },
+    advanced: {
+      useSecureCookies: isProduction,
+      // better-auth skips origin checks when NODE_ENV=test; we never do.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: isProduction },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    logger: {
+      level: "warn",
+      log: (level, message) => {
+        const write = level === "error" ? logger.error : level === "warn" ? logger.warn : logger.debug;
+        write.call(logger, `session-auth: ${message}`);
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            if (env.signupDisabled) throw toBetterAuth(AuthErrors.SIGNUP_DISABLED());
+            const email = typeof user.email === "string" ? user.email.trim().toLowerCase() : undefined;
+            if (email && (await users.findOneIncludingDeleted({ email }))) {
+              throw toBetterAuth(AuthErrors.ACCOUNT_EXISTS());
+            }
+          },
+        },
+      },
+      session: {
+        create: {
+          // Every new session (sign-up, sign-in, social callback) is refused for disabled or
+          // deleted host users, and provisions the host user on first sign-in.
+          before: async (session, endpoint) => {
+            try {
+              const authUser = await endpoint?.context.internalAdapter.findUserById(session.userId);
+              await hostUserFor(session.userId, authUser?.email?.trim().toLowerCase());
+            } catch (error) {
+              throw toBetterAuth(error);
+            }
+          },
+        },
+      },
+    },
+  });
+
+  const context = await auth.$context;
+  const sessionCookieName = context.authCookies.sessionToken.name;
+  const limiter = new LoginRateLimiter(start.rateLimits, start.stores);
+
+  /** Resolves better-auth's session for these headers to the host user (or undefined). */
+  const resolveSession = async (headers: Headers): Promise<{ user: RequestUser; setCookies: string[] } | undefined> => {
+    const result = await auth.api.getSession({ headers, returnHeaders: true });
+    const session = result.response;
+    if (!session) return undefined;
+    const user = await users.findOneIncludingDeleted({ [field]: session.user.id });
+    return { user: users.assertActive(user), setCookies: result.headers.getSetCookie() };
+  };
+
+  const authenticator: Authenticator = {
+    async authenticateToken(token) {
+      if (typeof token !== "string" || token.length === 0 || token.length > 4096) throw AuthErrors.SESSION_INVALID();
+      const resolved = await resolveSession(new Headers({ authorization: `Bearer ${token}` }));
+      if (!resolved) throw AuthErrors.SESSION_INVALID();
+      return resolved.user;
+    },
+  };
+
+  const middleware = authenticationMiddleware(
+    async (req, res) => {
+      const token = bearerToken(req);
+      const hasCookie = typeof req.headers.cookie === "string" && req.headers.cookie.includes(sessionCookieName);
+      if (token === undefined && !hasCookie) return undefined;
+      if (token === "") throw AuthErrors.SESSION_INVALID();
+      const headers = new Headers();
+      if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+      else headers.set("cookie", req.headers.cookie!);
+      const resolved = await resolveSession(headers);
+      if (!resolved) throw AuthErrors.SESSION_INVALID();
+      // A session extended on use gets its cookie extended too.
+      if (token === undefined) for (const cookie of resolved.setCookies) res.append("Set-Cookie", cookie);
+      return resolved.user;
+    },
+    (path) => path === SESSION_AUTH_BASE_PATH || path.startsWith(`${SESSION_AUTH_BASE_PATH}/`),
+  );
+
+  mountSessionRoutes(ctx.resolve(HTTP_ROUTER), {
+    handler: (request) => auth.handler(request),
+    baseOrigin,
+    trustedOrigins,
+    limiter,
+    providers: Object.keys(socialProviders),
+    resolveSession,
+    present: (user) => users.toResponse(user),
+  });
+  documentSessionRoutes(ctx.openapi);
+  return { middleware, authenticator };
+}

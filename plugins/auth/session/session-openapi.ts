@@ -1,0 +1,59 @@
+import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
+import { addAuthOperations, answer, BEARER_SECURITY, passwordRoutes } from "../openapi.js";
+
+const SESSION_COOKIE = "sessionCookie";
+
+const signedIn: SchemaObject = {
+  type: "object",
+  properties: {
+    data: {
+      type: "object",
+      properties: {
+        token: { type: "string", description: "Session token; also usable as `Authorization: Bearer`" },
+        userId: { type: "string" },
+        user: { type: "object", additionalProperties: true },
+      },
+    },
+  },
+};
+
+const credentials: SchemaObject = {
+  type: "object",
+  properties: { email: { type: "string", format: "email" }, password: { type: "string", format: "password" }, name: { type: "string" } },
+  required: ["email", "password"],
+};
+
+/**
+ * Documents the session-auth endpoints of SPEC §4.2.
+ *
+ * @example
+ * documentSessionRoutes(ctx.openapi);
+ */
+export function documentSessionRoutes(openapi: OpenApiRegistry): void {
+  openapi.addSecurityScheme(SESSION_COOKIE, { type: "apiKey", in: "cookie", name: "better-auth.session_token" });
+  const provider = { name: "provider", in: "path" as const, required: true, schema: { type: "string" as const, enum: ["github", "google", "apple"] } };
+  addAuthOperations(openapi, [
+    ...passwordRoutes({ signUp: "/api/auth/signup/email", signIn: "/api/auth/signin/email" }, { signUpBody: credentials, signInBody: credentials, signedIn, session: true }),
+    ["get", "/api/auth/signin/{provider}", {
+      summary: "Start social sign-in (github, google, apple): 302 to the provider",
+      parameters: [provider, { name: "callbackURL", in: "query", required: false, schema: { type: "string" }, description: "Trusted-origin URL to land on afterwards" }],
+      ok: { 302: answer("Redirect to the provider") },
+      refusals: { 400: "callbackURL not on a trusted origin", 404: "Provider not configured" },
+    }],
+    ["get", "/api/auth/callback/{provider}", {
+      summary: "The provider's redirect target: creates the session and redirects to callbackURL",
+      parameters: [{ ...provider, schema: { type: "string" } }],
+      ok: { 302: answer("Redirect to callbackURL") },
+    }],
+    ["post", "/api/auth/signout", {
+      summary: "End the session",
+      ok: { 200: answer("Signed out") },
+      refusals: { 403: "Origin not trusted" },
+    }],
+    ["get", "/api/auth/session", {
+      summary: "The current session's user, or null",
+      security: [{ [SESSION_COOKIE]: [] }, ...BEARER_SECURITY],
+      ok: { 200: answer("Session", { type: "object", properties: { data: { type: ["object", "null"] } } }) },
+    }],
+  ]);
+}

@@ -1,0 +1,107 @@
+import mongoose, { type Model } from "mongoose";
+import type { RequestUser } from "../../../contracts/request-user.js";
+import { AuthErrors } from "../errors.js";
+
+/**
+ * The host's user model as the auth plugin needs it. Any mongoose model whose schema uses
+ * `baseUserPlugin` fits (plus `isDisabledPlugin`, `githubUserPlugin` or
+ * `federatedIdentityPlugin` for the features that need them).
+ */
+// `any`: host models have their own document types; mongoose models are not assignable to one
+// another's types otherwise.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type UserModel = Model<any>;
+
+/** A user document read lean from the database. */
+export type UserRecord = Record<string, unknown> & { _id: unknown };
+
+/** Keys never returned to clients, even if a legacy document still has them. */
+const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v"];
+
+/**
+ * Reads users for authentication: one indexed lookup per request, lean, refusing users who are
+ * disabled or deleted at this moment (not when their token was issued).
+ *
+ * @example
+ * const user = await users.requireActive(verified.userId); // RequestUser, or throws 401
+ */
+export class UserDirectory {
+  constructor(readonly model: UserModel) {}
+
+  /**
+   * Fails the start (`AUTH_USER_MODEL_FIELD_MISSING`) when the model lacks a field a feature
+   * needs, naming the schema plugin that adds it.
+   */
+  requireField(field: string, plugin: string): void {
+    if (!this.model.schema.path(field)) throw AuthErrors.USER_MODEL_FIELD_MISSING(field, plugin);
+  }
+
+  /** The user as `req.user`, or 401 `AUTH_USER_NOT_FOUND` / `AUTH_USER_DISABLED`. */
+  async requireActive(userId: string): Promise<RequestUser> {
+    const record = await this.findById(userId);
+    return this.assertActive(record);
+  }
+
+  /** Refuses missing, deleted (`deleted: true`) and disabled users with 401. */
+  assertActive(record: UserRecord | null): RequestUser {
+    if (!record || record.deleted === true) throw AuthErrors.USER_NOT_FOUND();
+    if (record.disabled === true) throw AuthErrors.USER_DISABLED();
+    return toRequestUser(record);
+  }
+
+  async findById(userId: string): Promise<UserRecord | null> {
+    try {
+      // isDeletedPlugin hides deleted users from findOne; the `deleted` check above covers
+      // models without it.
+      return (await this.model.findOne({ _id: userId }).select("-__v").lean()) as UserRecord | null;
+    } catch (error) {
+      // A token whose subject is not a valid id for this model is simply not a user.
+      if (error instanceof mongoose.Error.CastError) return null;
+      throw error;
+    }
+  }
+
+  async findOne(filter: Record<string, unknown>): Promise<UserRecord | null> {
+    return (await this.model.findOne(filter).select("-__v").lean()) as UserRecord | null;
+  }
+
+  /**
+   * Like `findOne`, but also finds soft-deleted users: isDeletedPlugin hides them unless the
+   * query names `deleted`, and a deleted account still owns its email and linked identities.
+   */
+  async findOneIncludingDeleted(filter: Record<string, unknown>): Promise<UserRecord | null> {
+    const named = this.model.schema.path("deleted") ? { ...filter, deleted: { $in: [true, false, null] } } : filter;
+    return this.findOne(named);
+  }
+
+  /** The user as API responses show it: the model's `toJSON` (virtuals included), minus secrets. */
+  toResponse(user: RequestUser | UserRecord): Record<string, unknown> {
+    let json: Record<string, unknown>;
+    try {
+      json = this.model.hydrate(stripId(user)).toJSON({ virtuals: true }) as Record<string, unknown>;
+    } catch {
+      json = { ...user };
+    }
+    for (const key of SECRET_KEYS) delete json[key];
+    json.id = String(user._id);
+    return json;
+  }
+}
+
+/**
+ * The lean user document as `req.user`: every field, `id` as the string `_id`, never a secret.
+ *
+ * @example
+ * toRequestUser({ _id: new ObjectId(), email: "a@b.c", admin: false }).id; // "66f0…"
+ */
+export function toRequestUser(record: UserRecord): RequestUser {
+  const user: Record<string, unknown> = { ...record };
+  for (const key of SECRET_KEYS) delete user[key];
+  user.id = String(record._id);
+  return user as unknown as RequestUser;
+}
+
+function stripId(user: RequestUser | UserRecord): Record<string, unknown> {
+  const { id: _unused, ...rest } = user as Record<string, unknown>;
+  return rest;
+}
