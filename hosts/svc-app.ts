@@ -109,7 +109,7 @@ export class SvcApp {
       container: this.kernel.container,
       logger: () => this.kernel.pluginContext.logger,
       // Setting WEBSOCKET_PORT is what asks for a separate port; its PORT + 1 default applies then.
-      port: options.sockets?.port ?? (this.kernel.config.env.WEBSOCKET_PORT ? this.kernel.config.websocketPort : "shared"),
+      port: options.sockets?.port ?? this.kernel.config.websocketPort ?? "shared",
       path: options.sockets?.path,
       host: options.host,
       cors: options.cors,

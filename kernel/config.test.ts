@@ -8,7 +8,7 @@ test("defaults follow SPEC §8", (t) => {
   t.is(config.nodeEnv, "development");
   t.false(config.isProduction);
   t.is(config.port, 3000);
-  t.is(config.websocketPort, 3001);
+  t.is(config.websocketPort, undefined);
   t.is(config.host, undefined);
   t.false(config.enableApiDocsUi);
 });
@@ -17,7 +17,7 @@ test("WEBSOCKET_PORT and HOST are read when set", (t) => {
   const config = loadConfig({ PORT: "4000", WEBSOCKET_PORT: "4100", HOST: "127.0.0.1" });
   t.is(config.websocketPort, 4100);
   t.is(config.host, "127.0.0.1");
-  t.is(loadConfig({ PORT: "4000" }).websocketPort, 4001);
+  t.is(loadConfig({ PORT: "4000" }).websocketPort, undefined);
 });
 
 for (const [name, value] of [

@@ -13,8 +13,8 @@ export interface SvcConfig {
   readonly isProduction: boolean;
   /** `PORT`, default 3000. */
   readonly port: number;
-  /** `WEBSOCKET_PORT`, default `PORT + 1`. */
-  readonly websocketPort: number;
+  /** `WEBSOCKET_PORT`: a separate port for the socket server; undefined shares the HTTP server. */
+  readonly websocketPort?: number;
   /** `HOST`: the interface servers listen on; undefined means all interfaces. */
   readonly host?: string;
   /** `ENABLE_API_DOCS_UI`, default false: serve the interactive API docs at `/docs`. */
@@ -44,7 +44,7 @@ export function loadConfig(environment: Environment = process.env): SvcConfig {
     nodeEnv,
     isProduction: nodeEnv === "production",
     port: env.PORT,
-    websocketPort: env.WEBSOCKET_PORT ?? env.PORT + 1,
+    websocketPort: env.WEBSOCKET_PORT,
     host: env.HOST?.trim() ? env.HOST.trim() : undefined,
     enableApiDocsUi: env.ENABLE_API_DOCS_UI,
     env: Object.freeze({ ...environment }),
