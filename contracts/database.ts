@@ -34,9 +34,26 @@ export interface Database {
   readonly connection: Connection;
   readonly kind: OpenDatabase["kind"];
   readonly displayUri: string;
+  /**
+   * Throws `DATABASE_SECOND_MONGOOSE` or `DATABASE_MODEL_ON_OTHER_CONNECTION` when `model` can
+   * never reach this database. Plugins that take a user's model call it in `start()`, before the
+   * first query, so a misconfigured install fails at once with its cause.
+   *
+   * @example
+   * ctx.resolve(DATABASE).checkModel(options.userModel, "authPlugin userModel");
+   */
+  checkModel(model: ModelOnConnection, usedBy: string): void;
 }
 
 export const DATABASE = token<Database>("database.Database");
+
+/** What a model must show for `Database.checkModel`: its name, connection and mongoose instance. */
+export interface ModelOnConnection {
+  readonly modelName: string;
+  readonly db: Connection;
+  /** The mongoose instance that created the model (`Model.base`). */
+  readonly base?: unknown;
+}
 
 /** MongoDB's duplicate-key error as the driver reports it (code 11000). */
 export interface DuplicateKeyError {

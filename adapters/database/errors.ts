@@ -20,4 +20,17 @@ export const DatabaseErrors = defineErrors("DATABASE", {
       `mongoose's default connection is already open on ${current}; cannot also open ${wanted} in this process`,
   },
   CONNECT_FAILED: { message: (uri: string, reason: string) => `Could not connect to ${uri}: ${reason}` },
+  SECOND_MONGOOSE: {
+    message: (model: string, usedBy: string, theirs: string, ours: string) =>
+      `Model "${model}" (${usedBy}) was created with another copy of mongoose (${theirs}) than the one svc ` +
+      `connects (${ours}), so its queries would wait forever. Install one copy: mongoose is a peer ` +
+      "dependency of svc; `npm ls mongoose` lists the copies. A linked or file: install of svc keeps its own " +
+      "node_modules/mongoose: install svc from the registry or a tarball (`npm pack`) instead, or remove that folder.",
+  },
+  MODEL_ON_OTHER_CONNECTION: {
+    message: (model: string, usedBy: string) =>
+      `Model "${model}" (${usedBy}) is declared on a connection svc does not open (one from ` +
+      "mongoose.createConnection()?), so its queries would wait forever. Declare models with " +
+      "mongoose.model(...) on the default connection; svc connects it.",
+  },
 });

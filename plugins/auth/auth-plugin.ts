@@ -1,6 +1,7 @@
 import { createScryptHasher } from "../../adapters/password-hasher/scrypt.js";
 import { ACCOUNTS } from "../../contracts/accounts.js";
 import { AUTHENTICATOR } from "../../contracts/authenticator.js";
+import { DATABASE } from "../../contracts/database.js";
 import { AUTHENTICATION_MIDDLEWARE } from "../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../contracts/password-hasher.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
@@ -82,6 +83,7 @@ export function authPlugin(options: AuthPluginOptions): SvcPlugin {
     async start(ctx) {
       const users = new UserDirectory(options.userModel);
       users.requireField("email", "baseUserPlugin");
+      ctx.resolve(DATABASE).checkModel(options.userModel, "authPlugin userModel");
       // Wait for the user model's indexes (the unique email index enforces case-insensitive uniqueness).
       await options.userModel.init();
       if (env!.provider === "session-auth") {

@@ -5,6 +5,9 @@ import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { SvcApp } from "../../hosts/svc-app.js";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
+import { JWT_ENV } from "../../test/support/auth-test-app.js";
+import { authPlugin, baseUserPlugin } from "../auth/index.js";
+import { Permissions, modelRouter } from "../rest/index.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -59,4 +62,36 @@ test.serial("resolving the database before start is a coded error", (t) => {
   app.kernel.register();
   const error = t.throws(() => app.kernel.container.resolve(DATABASE));
   t.true(hasErrorCode(error, DatabaseErrors.NOT_STARTED));
+});
+
+// A linked install of svc keeps its own node_modules/mongoose: the user's models then belong to a
+// mongoose svc never connects. A separate Mongoose instance is exactly that situation in one process.
+test.serial("a model from a second mongoose copy fails the start at once, naming the cause and the fix", async (t) => {
+  const { uri, dbName } = await startTestDatabase();
+  const otherCopy = new mongoose.Mongoose();
+  const Post = otherCopy.model("Post", new otherCopy.Schema({ title: String }));
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: { uri, dbName }, logger: silent, handleSignals: false }).register(
+    modelRouter("/posts", Post as never, { permissions: { list: [Permissions.IsAuthenticated] } }),
+  );
+  const error = await t.throwsAsync(() => app.build());
+  t.true(hasErrorCode(error, DatabaseErrors.SECOND_MONGOOSE));
+  t.regex(error!.message, /Post.*modelRouter "\/posts".*npm ls mongoose/s);
+  // The failed start let go of the shared connection.
+  t.is(mongoose.connection.readyState, mongoose.ConnectionStates.disconnected);
+});
+
+test.serial("a user model on a connection svc does not open fails the auth start at once", async (t) => {
+  const { uri, dbName } = await startTestDatabase();
+  const elsewhere = mongoose.createConnection();
+  t.teardown(() => elsewhere.close());
+  const User = elsewhere.model("User", new mongoose.Schema({ email: String }).plugin(baseUserPlugin));
+  const app = new SvcApp({
+    env: { NODE_ENV: "test", ...JWT_ENV },
+    database: { uri, dbName },
+    logger: silent,
+    handleSignals: false,
+  }).register(authPlugin({ userModel: User }));
+  const error = await t.throwsAsync(() => app.build());
+  t.true(hasErrorCode(error, DatabaseErrors.MODEL_ON_OTHER_CONNECTION), error?.message);
+  t.regex(error!.message, /User.*authPlugin userModel.*mongoose\.model/s);
 });

@@ -1,7 +1,9 @@
 import { createEmbeddedConnector } from "../../adapters/database/embedded.js";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { createExternalConnector } from "../../adapters/database/external.js";
-import { DATABASE, DATABASE_CONNECTOR, type OpenDatabase } from "../../contracts/database.js";
+import { checkModelConnection } from "../../adapters/database/model-connection.js";
+import { DATABASE, DATABASE_CONNECTOR, type Database } from "../../contracts/database.js";
+import { MODEL_REGISTRY } from "../../contracts/model-registry.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { startedService } from "../../kernel/started-service.js";
 import { readDatabaseEnvironment } from "./database-environment.js";
@@ -26,7 +28,12 @@ export interface DatabasePluginOptions {
  * kernel.add(databasePlugin({ dbPath: ".svc/data" }));
  */
 export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
-  let open: OpenDatabase | undefined;
+  let open: (Database & { close(): Promise<void> }) | undefined;
+  const release = async (): Promise<void> => {
+    const closing = open;
+    open = undefined;
+    await closing?.close();
+  };
 
   return {
     name: "database",
@@ -44,13 +51,18 @@ export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
       ctx.container.bind(DATABASE, startedService(() => open, DatabaseErrors.NOT_STARTED));
     },
     async start(ctx) {
-      open = await ctx.resolve(DATABASE_CONNECTOR).open();
+      const opened = await ctx.resolve(DATABASE_CONNECTOR).open();
+      open = { ...opened, checkModel: (model, usedBy) => checkModelConnection(opened.connection, model, usedBy) };
       ctx.logger.info(`Database connected: ${open.displayUri}`);
+      // Every model router registered before any plugin starts: check them all now, so a second
+      // mongoose copy fails here instead of hanging the first query.
+      try {
+        for (const entry of ctx.container.tryResolve(MODEL_REGISTRY)?.list() ?? []) open.checkModel(entry.model, `modelRouter "${entry.path}"`);
+      } catch (error) {
+        await release();
+        throw error;
+      }
     },
-    async stop() {
-      const closing = open;
-      open = undefined;
-      await closing?.close();
-    },
+    stop: release,
   };
 }
