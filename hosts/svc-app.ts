@@ -16,6 +16,7 @@ import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
 import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
+import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
 
 export const HostErrors = defineErrors("HOST", {
@@ -45,7 +46,10 @@ export interface SvcAppOptions extends HttpStackOptions {
   handleSignals?: boolean;
   /** Port for `start()`; default `PORT` (3000). 0 picks a free port. */
   port?: number;
-  /** Host interface for `start()`; default all interfaces. */
+  /**
+   * Interface `start()` listens on (and a separate socket port, if any); default `HOST`, which
+   * itself defaults to `127.0.0.1` outside production and to all interfaces in production.
+   */
   host?: string;
   /** The OpenAPI document's info block. */
   info?: KernelOptions["info"];
@@ -63,7 +67,10 @@ export interface RunningApp {
   readonly app: Express;
   readonly server: Server;
   readonly port: number;
-  /** `http://127.0.0.1:<port>` (or the bound host). */
+  /**
+   * A URL a client on this machine can use: the bound address (`http://127.0.0.1:3000`,
+   * `http://[::1]:3000`), or loopback when the server listens on every interface.
+   */
   readonly url: string;
   /** Where socket.io clients connect (`url` unless sockets have their own port); undefined without a socket server. */
   readonly socketUrl?: string;
@@ -111,7 +118,7 @@ export class SvcApp {
       // Setting WEBSOCKET_PORT is what asks for a separate port; its PORT + 1 default applies then.
       port: options.sockets?.port ?? this.kernel.config.websocketPort ?? "shared",
       path: options.sockets?.path,
-      host: options.host,
+      host: options.host ?? this.kernel.config.host,
       cors: options.cors,
       shutdownTimeoutMs: options.shutdownTimeoutMs,
     });
@@ -170,10 +177,11 @@ export class SvcApp {
     if (this.running) return this.running;
     const app = await this.build();
     const port = this.options.port ?? this.config.port;
+    const host = this.options.host ?? this.config.host;
     const server = createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen({ port, host: this.options.host }, () => {
+      server.listen({ port, host }, () => {
         server.off("error", reject);
         resolve();
       });
@@ -187,23 +195,24 @@ export class SvcApp {
       await this.terminator?.terminate();
       throw error;
     });
+    // What was really bound, not what was asked for: `localhost` may become `::1`, no host `::`.
     const address = server.address() as AddressInfo;
-    const host = this.options.host && this.options.host !== "::" && this.options.host !== "0.0.0.0" ? this.options.host : "127.0.0.1";
-    const origin = (port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const listening = describeListenAddress(address);
     const sockets = this.sockets;
     this.running = {
       app,
       server,
       port: address.port,
-      url: origin(address.port),
+      url: listening.url,
       get socketUrl() {
         const port = sockets.port;
-        return port === undefined ? undefined : origin(port);
+        // A socket port of its own listens on the same interface as the HTTP server.
+        return port === undefined ? undefined : httpOrigin(listening.clientHost, port);
       },
       stop: () => this.stop(),
     };
     if (this.options.handleSignals ?? true) this.installSignalHandlers();
-    this.kernel.pluginContext.logger.info(`svc listening on ${this.running.url}`);
+    this.kernel.pluginContext.logger.info(listening.message);
     return this.running;
   }
 

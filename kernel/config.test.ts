@@ -9,8 +9,17 @@ test("defaults follow SPEC §8", (t) => {
   t.false(config.isProduction);
   t.is(config.port, 3000);
   t.is(config.websocketPort, undefined);
-  t.is(config.host, undefined);
+  t.is(config.host, "127.0.0.1");
   t.false(config.enableApiDocsUi);
+});
+
+test("HOST defaults to this machine only outside production and to all interfaces in production", (t) => {
+  t.is(loadConfig({ NODE_ENV: "development" }).host, "127.0.0.1");
+  t.is(loadConfig({ NODE_ENV: "test" }).host, "127.0.0.1");
+  t.is(loadConfig({ NODE_ENV: "production" }).host, undefined, "undefined: every interface");
+  t.is(loadConfig({ NODE_ENV: "production", HOST: "  " }).host, undefined, "a blank HOST counts as unset");
+  t.is(loadConfig({ NODE_ENV: "development", HOST: "0.0.0.0" }).host, "0.0.0.0");
+  t.is(loadConfig({ NODE_ENV: "production", HOST: "10.0.0.5" }).host, "10.0.0.5");
 });
 
 test("WEBSOCKET_PORT and HOST are read when set", (t) => {

@@ -15,7 +15,10 @@ export interface SvcConfig {
   readonly port: number;
   /** `WEBSOCKET_PORT`: a separate port for the socket server; undefined shares the HTTP server. */
   readonly websocketPort?: number;
-  /** `HOST`: the interface servers listen on; undefined means all interfaces. */
+  /**
+   * `HOST`: the interface servers listen on. Unset, it is `127.0.0.1` (this machine only) outside
+   * production, and undefined — all interfaces — in production.
+   */
   readonly host?: string;
   /** `ENABLE_API_DOCS_UI`, default false: serve the interactive API docs at `/docs`. */
   readonly enableApiDocsUi: boolean;
@@ -40,12 +43,16 @@ export function loadConfig(environment: Environment = process.env): SvcConfig {
     ENABLE_API_DOCS_UI: bool({ default: false }),
   });
   const nodeEnv = env.NODE_ENV as NodeEnv;
+  const isProduction = nodeEnv === "production";
+  // A development server (demo data, debug settings, no TLS) should not be reachable from the
+  // network by default; production, behind a load balancer or container network, needs every interface.
+  const host = env.HOST?.trim() ? env.HOST.trim() : isProduction ? undefined : "127.0.0.1";
   return Object.freeze({
     nodeEnv,
-    isProduction: nodeEnv === "production",
+    isProduction,
     port: env.PORT,
     websocketPort: env.WEBSOCKET_PORT,
-    host: env.HOST?.trim() ? env.HOST.trim() : undefined,
+    host,
     enableApiDocsUi: env.ENABLE_API_DOCS_UI,
     env: Object.freeze({ ...environment }),
   });
