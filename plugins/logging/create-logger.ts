@@ -2,6 +2,7 @@ import path from "node:path";
 import winston from "winston";
 import type TransportStream from "winston-transport";
 import type { SvcLogger } from "../../kernel/logger.js";
+import { consoleColorsEnabled } from "./console-colors.js";
 import { correlationFormat, redactionFormat, textLineFormat } from "./log-formats.js";
 
 /** Options of `setupLogging` and `createSvcLogger`. */
@@ -10,7 +11,10 @@ export interface SetupLoggingOptions {
   level?: string;
   /** No `logs/*.log` files. Default: off in tests (`NODE_ENV=test`), on otherwise. */
   disableFileLogging?: boolean;
-  /** Plain console output (e.g. when a log collector does not understand ANSI colours). */
+  /**
+   * `true`: plain console text; `false`: ANSI colours even when piped. Unset (the default):
+   * colours only on a terminal, never with `NO_COLOR`, always with `FORCE_COLOR`.
+   */
   disableConsoleColors?: boolean;
   /** Drop the console transport (the file and extra transports stay). */
   disableConsoleLogging?: boolean;
@@ -20,29 +24,40 @@ export interface SetupLoggingOptions {
   logDirectory?: string;
   /** Console line shape: `json` (default in production) or `text` (human-readable, default elsewhere). */
   consoleFormat?: "json" | "text";
-  /** Environment to read `NODE_ENV` from (default `process.env`). */
+  /** Environment to read `NODE_ENV`, `NO_COLOR` and `FORCE_COLOR` from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A winston logger that also satisfies the kernel's `SvcLogger` surface. */
 export type WinstonSvcLogger = winston.Logger & SvcLogger;
 
-/** Resolved winston settings for `SetupLoggingOptions`; shared by `createSvcLogger` and `setupLogging`. */
-export function loggerSettings(options: SetupLoggingOptions = {}): winston.LoggerOptions {
+/** What the console transport writes to; a parameter so tests decide it rather than the runner's stdout. */
+export interface ConsoleTarget {
+  readonly isTTY: boolean | undefined;
+}
+
+/**
+ * Resolved winston settings for `SetupLoggingOptions`; shared by `createSvcLogger` and `setupLogging`.
+ *
+ * @example
+ * winston.createLogger(loggerSettings({ level: "debug" }));
+ */
+export function loggerSettings(options: SetupLoggingOptions = {}, consoleTarget: ConsoleTarget = process.stdout): winston.LoggerOptions {
   const env = options.env ?? process.env;
   const isTest = env.NODE_ENV === "test";
   const isProduction = env.NODE_ENV === "production";
   const transports: TransportStream[] = [];
   if (!options.disableConsoleLogging) {
     const shape = options.consoleFormat ?? (isProduction ? "json" : "text");
+    const colors = consoleColorsEnabled({ disableConsoleColors: options.disableConsoleColors, env, isTTY: consoleTarget.isTTY });
     transports.push(
       new winston.transports.Console({
         format:
           shape === "json"
             ? winston.format.json()
-            : options.disableConsoleColors
-              ? textLineFormat
-              : winston.format.combine(winston.format.colorize(), textLineFormat),
+            : colors
+              ? winston.format.combine(winston.format.colorize(), textLineFormat)
+              : textLineFormat,
       }),
     );
   }

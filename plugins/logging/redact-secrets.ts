@@ -1,35 +1,58 @@
 /** What a redacted value is replaced with. */
 export const REDACTED = "[REDACTED]";
 
-// Compared after lower-casing and dropping "-" and "_", so `api_key`, `X-API-Key` and `apiKey` match.
-const SECRET_SUFFIXES = [
-  "password",
-  "passwd",
-  "passphrase",
-  "secret",
-  "token",
-  "apikey",
+// Names are split into words at camelCase humps, acronyms and any punctuation (`X-Api-Key`,
+// `refresh_token`, `APIKey`, `client.secret`), lower-cased, then checked in three ways.
+
+// 1. The joined words end with one of these: long enough that no ordinary word ends with them,
+// so they also catch names written in one lower-case run (`accesstoken`, `newpassword`).
+const SECRET_ENDINGS = [
+  "password", "passwd", "passphrase", "passcode",
+  "secret", "secrets",
+  "token", "tokens",
   "authorization",
-  "cookie",
-  "privatekey",
-  "credentials",
+  "cookie", "cookies",
+  "credential", "credentials",
   "signature",
+  // Keys and codes only with a qualifier: `apiKey` and `authCode`, not `sortKey` or `errorCode`.
+  "apikey", "apikeys", "privatekey", "secretkey", "accesskey", "signingkey", "encryptionkey", "masterkey", "sessionkey",
+  "authcode", "authorizationcode", "verificationcode", "otpcode", "mfacode", "totpcode", "smscode", "resetcode",
+  "recoverycode", "recoverycodes", "backupcode", "backupcodes", "confirmationcode", "securitycode", "logincode",
+  "onetimecode", "codeverifier",
 ];
-const SECRET_NAMES = new Set(["pwd", "pass", "otp", "pin", "cvv", "cvc", "auth", "jwt"]);
+// 2. The last word is one of these: short words, secret only as a whole word (`userPin`, `smsOtp`,
+// `basic_auth`), never inside another (`spin`, `bypass`, `oauth`, `monkey`).
+const SECRET_LAST_WORDS = new Set(["pwd", "pass", "pin", "otp", "totp", "hotp", "cvv", "cvc", "jwt", "auth"]);
+// 3. These appear anywhere in the joined words: a password's hash, confirmation or repeat is as
+// secret as the password (`passwordHash`, `password_confirmation`, `password2`).
+const SECRET_ANYWHERE = ["password", "passwd", "passphrase"];
+// Query strings carry a few more, by convention: OAuth's `code`, `key` (Google-style API keys), `sig`.
+const SECRET_QUERY_NAMES = new Set(["code", "key", "sig"]);
 const MAX_DEPTH = 12;
 
 /**
- * True for keys that look like they hold a secret: `password`, `newPassword`, `token`,
- * `refreshToken`, `authorization`, `apiKey`/`x-api-key`, `cookie`/`set-cookie`, `clientSecret`...
- * Correlation fields such as `sessionId` are not secrets.
+ * True for keys that look like they hold a secret, in any spelling (camelCase, snake_case,
+ * kebab-case, header case): `password`, `newPassword`, `passwordHash`, `token`, `accessToken`,
+ * `refresh_token`, `idToken`, `clientSecret`, `apiKey`/`X-Api-Key`, `privateKey`,
+ * `Authorization`, `Cookie`/`Set-Cookie`, `credentials`, `signature`, `otp`, `pin`,
+ * `verificationCode`, `codeVerifier`... Ordinary names that merely contain such a word are not:
+ * `monkey`, `sortKey`, `errorCode`, `tokenCount`, `passengers`, and correlation fields such as
+ * `sessionId`.
  *
  * @example
  * isSecretKey("refresh_token"); // true
- * isSecretKey("email"); // false
+ * isSecretKey("X-Api-Key"); // true
+ * isSecretKey("monkey"); // false
  */
 export function isSecretKey(key: string): boolean {
-  const normalized = key.toLowerCase().replace(/[-_]/g, "");
-  return SECRET_NAMES.has(normalized) || SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
+  const words = nameWords(key);
+  if (words.length === 0) return false;
+  const joined = words.join("");
+  return (
+    SECRET_ENDINGS.some((ending) => joined.endsWith(ending)) ||
+    SECRET_LAST_WORDS.has(words[words.length - 1]!) ||
+    SECRET_ANYWHERE.some((word) => joined.includes(word))
+  );
 }
 
 /**
@@ -68,7 +91,8 @@ function redact(value: unknown, depth: number, seen: WeakSet<object>): unknown {
 }
 
 /**
- * A URL (path and query) with secret-looking query parameters redacted, for logging request lines.
+ * A URL (path and query) with secret-looking query parameters redacted, for logging request lines:
+ * every name `isSecretKey` matches, plus `code` (OAuth callbacks), `key` and `sig`.
  *
  * @example
  * redactUrl("/reset?token=abc&email=x"); // "/reset?token=%5BREDACTED%5D&email=x"
@@ -79,10 +103,20 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(mark + 1));
   let changed = false;
   for (const key of new Set(params.keys())) {
-    if (isSecretKey(key)) {
+    if (isSecretKey(key) || SECRET_QUERY_NAMES.has(key.toLowerCase())) {
       params.set(key, REDACTED);
       changed = true;
     }
   }
   return changed ? `${url.slice(0, mark)}?${params.toString()}` : url;
+}
+
+// "X-APIKey_id" → ["x", "api", "key", "id"]
+function nameWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
 }

@@ -1,7 +1,10 @@
 import test from "ava";
 import nock from "nock";
 import express from "express";
+import mongoose from "mongoose";
 import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { modelRouter, Permissions } from "../../index.js";
 import { correlationMiddleware } from "./correlation-middleware.js";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
@@ -9,6 +12,7 @@ import { requestLoggingMiddleware } from "./request-logging-middleware.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
+test.after.always(() => stopTestDatabase());
 
 /** A clock that advances by `step` ms on every read: the request "takes" exactly `step` ms. */
 function steppingClock(step: number) {
@@ -57,4 +61,69 @@ test("with logAllRequests false only slow requests are logged", async (t) => {
   const slow = app({ step: 5000, threshold: 3000, logAll: false });
   await request(slow.server).post("/echo").send({}).expect(200);
   t.is(slow.capture.lines.length, 1);
+});
+
+test("bodies lose every secret-looking field at any depth, not only passwords", async (t) => {
+  const { server, capture } = app({ step: 1, threshold: 3000 });
+  const body = {
+    email: "a@b.c",
+    password: "pw-secret",
+    passwordConfirmation: "pw-secret",
+    client: { clientSecret: "cs-secret", apiKey: "ak-secret", private_key: "pk-secret" },
+    grants: [{ accessToken: "at-secret", refresh_token: "rt-secret", idToken: "it-secret", scope: "read" }],
+    mfa: { otp: "123456", verificationCode: "654321" },
+    headers: { Authorization: "Bearer hdr-secret", Cookie: "sid=ck-secret", "X-Api-Key": "xk-secret" },
+    monkey: "banana",
+    sortKey: "title",
+  };
+  await request(server).post("/echo").send(body).expect(200);
+  const line = capture.lines[0]!;
+  for (const secret of ["pw-secret", "cs-secret", "ak-secret", "pk-secret", "at-secret", "rt-secret", "it-secret", "123456", "654321", "hdr-secret", "ck-secret", "xk-secret"]) {
+    t.false(capture.text().includes(secret), secret);
+  }
+  t.like(line.body, {
+    email: "a@b.c",
+    password: "[REDACTED]",
+    client: { clientSecret: "[REDACTED]", apiKey: "[REDACTED]", private_key: "[REDACTED]" },
+    headers: { Authorization: "[REDACTED]", Cookie: "[REDACTED]", "X-Api-Key": "[REDACTED]" },
+    monkey: "banana",
+    sortKey: "title",
+  });
+  t.deepEqual((line.body as { grants: unknown[] }).grants, [{ accessToken: "[REDACTED]", refresh_token: "[REDACTED]", idToken: "[REDACTED]", scope: "read" }]);
+});
+
+test("lines name the full path, router mount prefixes included, with secret query parameters redacted", async (t) => {
+  const capture = new LogCapture();
+  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [capture] });
+  const server = express();
+  server.use(correlationMiddleware());
+  server.use(requestLoggingMiddleware({ logger, now: steppingClock(1) }));
+  const items = express.Router();
+  items.get("/:id", (req, res) => res.json({ id: req.params.id }));
+  const v1 = express.Router();
+  v1.use("/items", items);
+  server.use("/api/v1", v1);
+  await request(server).get("/api/v1/items/42?access_token=at-secret&view=full").expect(200);
+  t.like(capture.lines[0], { message: "GET /api/v1/items/42?access_token=%5BREDACTED%5D&view=full 200 1ms", url: "/api/v1/items/42?access_token=%5BREDACTED%5D&view=full" });
+  t.false(capture.text().includes("at-secret"));
+});
+
+test("model router requests are logged with their mount path on the real stack", async (t) => {
+  const Note = mongoose.models.LoggedPathNote ?? mongoose.model("LoggedPathNote", new mongoose.Schema({ title: String }));
+  const capture = new LogCapture();
+  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [capture] });
+  const open = [Permissions.IsAny];
+  const svcApp = (await createTestApp({ logger })).register(
+    modelRouter("/notes", Note, { permissions: { list: open, create: open, read: open, update: open, delete: open } }),
+  );
+  t.teardown(() => svcApp.stop());
+  const http = await svcApp.build();
+  const created = await request(http).post("/notes").send({ title: "a" }).expect(201);
+  const id = (created.body as { data: { id: string } }).data.id;
+  await request(http).get(`/notes/${id}?apiKey=ak-secret`).expect(200);
+  const lines = capture.lines.filter((line) => typeof line.url === "string");
+  t.like(lines[0], { method: "POST", url: "/notes", status: 201 });
+  t.like(lines[1], { method: "GET", url: `/notes/${id}?apiKey=%5BREDACTED%5D`, status: 200 });
+  t.true(lines[1]!.message.startsWith(`GET /notes/${id}?apiKey=%5BREDACTED%5D 200 `));
+  t.false(capture.text().includes("ak-secret"));
 });

@@ -18,9 +18,11 @@ export interface RequestLoggingOptions {
 
 /**
  * The request-logging hook of the middleware stack (it runs after authentication, so the user is
- * known). When the response finishes it writes one line — method, URL (secret query parameters
- * redacted), status, duration, the body with `password` and other secret-looking fields redacted
- * at any depth, and `app_version` — in the request's correlation scope. Requests above the slow
+ * known). When the response finishes it writes one line — method, full URL (`req.originalUrl`, so
+ * router mount prefixes are included: `/todos/123`, not `/123`; secret query parameters
+ * redacted), status, duration, the body with every secret-looking field (`password`, tokens,
+ * secrets, API keys, cookies, one-time codes...) redacted at any depth, and `app_version` — in
+ * the request's correlation scope. Requests above the slow
  * threshold are logged at `warn` with `slow: true`, whether or not every request is logged.
  *
  * @example
@@ -42,6 +44,7 @@ export function requestLoggingMiddleware(options: RequestLoggingOptions): Reques
       const durationMs = Math.round((now() - started) * 10) / 10;
       const slow = durationMs > threshold;
       if (!logAll && !slow) return;
+      // originalUrl, not url: routers strip their mount path from req.url while they run.
       const url = redactUrl(req.originalUrl || req.url);
       const meta: Record<string, unknown> = {
         method: req.method,

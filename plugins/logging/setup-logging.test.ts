@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import winston from "winston";
-import { createSvcLogger, loggerSettings } from "./create-logger.js";
+import type TransportStream from "winston-transport";
+import { createSvcLogger, loggerSettings, type ConsoleTarget, type SetupLoggingOptions } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 
 function transportKinds(settings: winston.LoggerOptions): string[] {
@@ -49,4 +50,37 @@ test("log files go to the configured directory", async (t) => {
     log.end();
   });
   t.deepEqual((await readdir(directory)).sort(), ["combined.log", "error.log"]);
+});
+
+// ESC [: the start of every ANSI colour sequence.
+const ANSI = /\u001b\[/;
+// Where winston formats leave the finished line (triple-beam's MESSAGE).
+const MESSAGE = Symbol.for("message");
+
+/** The line the console transport of these settings would write for one entry. */
+function consoleLine(options: SetupLoggingOptions, target: ConsoleTarget): string {
+  const transports = ([] as TransportStream[]).concat(loggerSettings({ disableFileLogging: true, ...options }, target).transports ?? []);
+  const format = transports.find((transport) => transport instanceof winston.transports.Console)!.format!;
+  const info = format.transform({ level: "warn", message: "Disk almost full", [Symbol.for("level")]: "warn" }, format.options);
+  return (info as Record<symbol, string>)[MESSAGE]!;
+}
+
+test("console text has ANSI colours on a terminal and none when piped", (t) => {
+  const env = { NODE_ENV: "development" };
+  t.regex(consoleLine({ env }, { isTTY: true }), ANSI);
+  const piped = consoleLine({ env }, { isTTY: false });
+  t.notRegex(piped, ANSI);
+  t.true(piped.includes("warn: Disk almost full"));
+});
+
+test("NO_COLOR removes colours on a terminal; FORCE_COLOR puts them into a pipe", (t) => {
+  t.notRegex(consoleLine({ env: { NODE_ENV: "development", NO_COLOR: "1" } }, { isTTY: true }), ANSI);
+  t.regex(consoleLine({ env: { NODE_ENV: "development", FORCE_COLOR: "1" } }, { isTTY: false }), ANSI);
+});
+
+test("disableConsoleColors decides in code; JSON lines are never coloured", (t) => {
+  const env = { NODE_ENV: "development" };
+  t.notRegex(consoleLine({ env, disableConsoleColors: true }, { isTTY: true }), ANSI);
+  t.regex(consoleLine({ env, disableConsoleColors: false }, { isTTY: false }), ANSI);
+  t.notRegex(consoleLine({ env: { NODE_ENV: "production", FORCE_COLOR: "1" } }, { isTTY: true }), ANSI);
 });
