@@ -4,6 +4,7 @@ import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcLogger } from "../kernel/logger.js";
 import type { ErrorTracker } from "../contracts/error-tracker.js";
 import { getRequestContext } from "../kernel/request-context.js";
+import { redactUrl } from "../plugins/logging/redact-secrets.js";
 import { toAPIError } from "./error-response.js";
 
 /**
@@ -39,7 +40,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     if (apiError.status >= 500) {
       const cause = apiError.cause ?? apiError;
       const context = getRequestContext();
-      options.logger().error(`${req.method} ${req.originalUrl} failed: ${describe(cause)}`, {
+      options.logger().error(`${req.method} ${redactUrl(req.originalUrl)} failed: ${describe(cause)}`, {
         requestId,
         status: apiError.status,
         stack: cause instanceof Error ? cause.stack : undefined,

@@ -98,6 +98,16 @@ test("a thrown error becomes an opaque 500 that leaks nothing", async (t) => {
   t.regex(String(logged[0]!.meta?.stack), /hunter2/);
 });
 
+test("the 500 log line names the full URL with secret query parameters redacted", async (t) => {
+  const logged: string[] = [];
+  const { app, http } = await build({ logger: { ...silent, error: (message: string) => void logged.push(message) } });
+  t.teardown(() => app.stop());
+  await request(http).get("/boom?token=s3cr3t-value&page=2").expect(500);
+  t.is(logged.length, 1);
+  t.regex(logged[0]!, /^GET \/boom\?token=.*page=2 failed/);
+  t.false(logged[0]!.includes("s3cr3t-value"));
+});
+
 test("APIErrors keep their status, code and detail", async (t) => {
   const { app, http } = await build();
   t.teardown(() => app.stop());
