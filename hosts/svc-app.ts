@@ -15,6 +15,7 @@ import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/
 import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
 import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
+import { warnWhenAuthenticationMissing } from "./authentication-warning.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
@@ -167,6 +168,7 @@ export class SvcApp {
       this.kernel.register();
       for (const apply of this.overrides) apply(this.kernel);
       await this.kernel.start();
+      warnWhenAuthenticationMissing(this.kernel);
       return app;
     })();
     return this.built;
