@@ -6,12 +6,15 @@ const require = createRequire(import.meta.url);
 
 /**
  * The interactive API documentation (Swagger UI) at `/docs`, served from the locally installed
- * `swagger-ui-dist` (no CDN) and pointed at this app's `/openapi.json`.
+ * `swagger-ui-dist` (no CDN) and pointed at this app's `/openapi.json`. Every URL it hands the
+ * browser is relative (assets, the document, the `/docs` → `/docs/` redirect), so the page keeps
+ * working when the app is mounted under a prefix or served behind a proxy that adds one.
+ * `specUrl` is resolved by the browser against the page (`<mount>/docs/`).
  *
  * @example
- * if (config.enableApiDocsUi) app.use("/docs", docsUiRouter("/openapi.json"));
+ * if (config.enableApiDocsUi) app.use("/docs", docsUiRouter());
  */
-export function docsUiRouter(specUrl: string): Router {
+export function docsUiRouter(specUrl = "../openapi.json"): Router {
   const assets = path.dirname(require.resolve("swagger-ui-dist/package.json"));
   const router = express.Router();
   const page = `<!doctype html>
@@ -29,14 +32,23 @@ export function docsUiRouter(specUrl: string): Router {
 </body>
 </html>`;
   // The initializer is a separate file (not inline) so a strict Content-Security-Policy still works.
+  // A relative `url` resolves against the page (/prefix/docs/), so ../openapi.json is the
+  // document of this app wherever it is mounted.
   const init = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: "#swagger-ui",
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" });`;
   router.get("/", (req, res) => {
-    // Relative asset URLs need the trailing slash: /docs → /docs/.
-    if (!req.originalUrl.split("?")[0]!.endsWith("/")) return res.redirect(301, `${req.baseUrl}/`);
+    // Relative asset URLs need the trailing slash: /docs → /docs/. The redirect is relative too
+    // (`docs/`): a proxy that strips a prefix leaves the app unaware of it, but the browser is not.
+    const [pathname, query] = splitUrl(req.originalUrl);
+    if (!pathname.endsWith("/")) return res.redirect(301, `${pathname.slice(pathname.lastIndexOf("/") + 1)}/${query}`);
     res.type("html").send(page);
   });
   router.get("/init.js", (_req, res) => res.type("application/javascript").send(init));
   router.use(express.static(assets, { index: false, fallthrough: true }));
   return router;
+}
+
+function splitUrl(url: string): [path: string, query: string] {
+  const at = url.indexOf("?");
+  return at === -1 ? [url, ""] : [url.slice(0, at), url.slice(at)];
 }

@@ -99,7 +99,7 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
       res.type("application/json").send(json);
     }),
   );
-  app.use("/docs", named("svcDocsUi", kernel.config.enableApiDocsUi ? docsUiRouter("/openapi.json") : passThrough));
+  app.use("/docs", named("svcDocsUi", kernel.config.enableApiDocsUi ? docsUiRouter() : passThrough));
   app.use(notFoundHandler());
   app.use(
     errorHandler({

@@ -32,3 +32,20 @@ test("the ETag is the SHA-256 of the served JSON and changes with the document",
   registry.addTag({ name: "todos" });
   t.not(registry.serialized().etag, first.etag);
 });
+
+test("an operationId may be used once", (t) => {
+  const registry = new OpenApiRegistry({ title: "t", version: "1" });
+  registry.addOperation("get", "/todos", { operationId: "listTodos", responses: {} });
+  t.true(registry.hasOperationId("listTodos"));
+  t.false(registry.hasOperationId("readTodo"));
+  const error = t.throws(() => registry.addOperation("get", "/other-todos", { operationId: "listTodos", responses: {} }));
+  t.true(hasErrorCode(error, OpenApiErrors.DUPLICATE_OPERATION_ID));
+  t.false("/other-todos" in registry.document().paths!, "a refused operation is not documented");
+});
+
+test("a tag is declared once; the first declaration's description stays", (t) => {
+  const registry = new OpenApiRegistry({ title: "t", version: "1" });
+  registry.addTag({ name: "auth", description: "Authentication" });
+  registry.addTag({ name: "auth", description: "Something else" });
+  t.deepEqual(registry.document().tags, [{ name: "auth", description: "Authentication" }]);
+});

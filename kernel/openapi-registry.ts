@@ -28,6 +28,10 @@ export const OpenApiErrors = defineErrors("OPENAPI", {
   DUPLICATE_OPERATION: {
     message: (method: string, path: string) => `OpenAPI already documents ${method.toUpperCase()} ${path}`,
   },
+  DUPLICATE_OPERATION_ID: {
+    message: (operationId: string, method: string, path: string, existing: string) =>
+      `OpenAPI operationId "${operationId}" of ${method.toUpperCase()} ${path} is already used by ${existing}`,
+  },
   DUPLICATE_COMPONENT: {
     message: (kind: string, name: string) => `OpenAPI component ${kind} "${name}" is already defined differently`,
   },
@@ -55,6 +59,8 @@ export interface SerializedOpenApi {
 export class OpenApiRegistry {
   private readonly builder: OpenApiBuilder;
   private cached?: SerializedOpenApi;
+  // operationId → "METHOD /path", so a clash names the operation that already holds the id.
+  private readonly operationIds = new Map<string, string>();
 
   constructor(info: { title: string; version: string; description?: string }) {
     this.builder = OpenApiBuilder.create({
@@ -69,13 +75,27 @@ export class OpenApiRegistry {
     });
   }
 
-  /** Documents one operation; documenting the same method and path twice is an error. */
+  /**
+   * Documents one operation. Documenting the same method and path twice is an error, and so is
+   * reusing an `operationId`: client generators turn ids into method names, so they must be unique.
+   */
   addOperation(method: (typeof METHODS)[number], path: string, operation: OperationObject): this {
     const openApiPath = toOpenApiPath(path);
     const existing = this.builder.rootDoc.paths?.[openApiPath];
     if (existing?.[method]) throw OpenApiErrors.DUPLICATE_OPERATION(method, openApiPath);
+    const { operationId } = operation;
+    if (operationId !== undefined) {
+      const holder = this.operationIds.get(operationId);
+      if (holder !== undefined) throw OpenApiErrors.DUPLICATE_OPERATION_ID(operationId, method, openApiPath, holder);
+      this.operationIds.set(operationId, `${method.toUpperCase()} ${openApiPath}`);
+    }
     this.builder.addPath(openApiPath, { [method]: operation });
     return this.changed();
+  }
+
+  /** True when an operation already uses `operationId` (lets a contributor pick another). */
+  hasOperationId(operationId: string): boolean {
+    return this.operationIds.has(operationId);
   }
 
   /** Merges a whole path item (every method in it must be new). */
@@ -103,6 +123,11 @@ export class OpenApiRegistry {
     return this;
   }
 
+  /**
+   * Declares a tag in the document's `tags` list (where Swagger UI reads its description). The
+   * first declaration of a name wins; later ones are ignored, so every router of one model may
+   * declare its tag.
+   */
   addTag(tag: TagObject): this {
     const tags = this.builder.rootDoc.tags ?? [];
     if (!tags.some((existing) => existing.name === tag.name)) this.builder.addTag(tag);

@@ -13,8 +13,8 @@ const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("types
 
 // A separate project installs this repo by path and uses it the way a user would: the built
 // ESM entry at runtime and the emitted .d.ts files at compile time.
-/** What `npm pack` would publish; test helpers and fixtures must not be in it. */
-const TEST_ONLY = /(^|\/)(test-support|test-fixtures|fixtures)\/|\.test\.|session-test-client|raw-wire-client|crash-writer-child/;
+/** What `npm pack` would publish; test helpers, fixtures and snapshots (ava's .snap and .md reports) must not be in it. */
+const TEST_ONLY = /(^|\/)(test-support|test-fixtures|fixtures|snapshots|__snapshots__)\/|\.test\.|\.snap$|session-test-client|raw-wire-client|crash-writer-child/;
 
 test("a project that installs svc by path can import SvcApp, with types", async (t) => {
   // The build script starts from an empty dist/, so nothing stale is published.

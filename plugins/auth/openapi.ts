@@ -1,8 +1,9 @@
 import type { OpenApiRegistry, OperationObject, ParameterObject, ResponseObject, SchemaObject } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME } from "../../kernel/openapi-shared-components.js";
 
-// Every auth operation carries it.
+// The auth plugin's one tag: every provider's operations carry it (docs/rest.md, "Tags").
 const AUTH_TAG = "auth";
+const AUTH_TAG_DESCRIPTION = "Sign-up, sign-in, tokens, sessions and the signed-in user";
 
 /** Operations that need `Authorization: Bearer <token>`. */
 export const BEARER_SECURITY: NonNullable<OperationObject["security"]> = [{ [BEARER_SCHEME]: [] }];
@@ -38,6 +39,8 @@ export function invalid(reason: string): Refusal {
 
 /** One auth operation, described by what differs between them. */
 export interface AuthOperation {
+  /** Unique in the document and stable across releases: client generators name methods after it. */
+  operationId: string;
   summary: string;
   /** The JSON request body (required when given). */
   body?: SchemaObject;
@@ -55,7 +58,7 @@ function toOperation(operation: AuthOperation): OperationObject {
     const validation = typeof refusal !== "string";
     responses[status] = answer(validation ? refusal.validation : refusal, schemaRef(validation ? "ValidationErrorResponse" : "ErrorResponse"));
   }
-  const result: OperationObject = { tags: [AUTH_TAG], summary: operation.summary, responses };
+  const result: OperationObject = { tags: [AUTH_TAG], operationId: operation.operationId, summary: operation.summary, responses };
   if (operation.body) result.requestBody = { required: true, content: { "application/json": { schema: operation.body } } };
   if (operation.parameters) result.parameters = operation.parameters;
   if (operation.security) result.security = operation.security;
@@ -81,6 +84,8 @@ export function passwordRoutes(
   const untrusted: Record<number, Refusal> = spec.session ? { 403: "Origin not trusted" } : {};
   return [
     ["post", paths.signUp, {
+      // The same ids under either provider: an app runs one, and clients call them alike.
+      operationId: "signUp",
       summary: `Create an account${cookie}; refused when SIGNUP_DISABLED=true`,
       body: spec.signUpBody,
       ok: { 201: answer("Signed up", spec.signedIn) },
@@ -92,6 +97,7 @@ export function passwordRoutes(
       },
     }],
     ["post", paths.signIn, {
+      operationId: "logIn",
       summary: `Sign in with email and password${cookie}`,
       body: spec.signInBody,
       ok: { 200: answer("Signed in", spec.signedIn) },
@@ -110,10 +116,10 @@ export function passwordRoutes(
  * error bodies and `bearerAuth` are the registry's shared components.
  *
  * @example
- * addAuthOperations(ctx.openapi, [["get", "/auth/me", { summary: "The signed-in user", security: BEARER_SECURITY, ok: { 200: answer("User", user) }, refusals: { 401: "Not signed in" } }]]);
+ * addAuthOperations(ctx.openapi, [["get", "/auth/me", { operationId: "readMe", summary: "The signed-in user", security: BEARER_SECURITY, ok: { 200: answer("User", user) }, refusals: { 401: "Not signed in" } }]]);
  */
 export function addAuthOperations(openapi: OpenApiRegistry, operations: readonly AuthRoute[]): void {
-  openapi.addTag({ name: AUTH_TAG, description: "Authentication" });
+  openapi.addTag({ name: AUTH_TAG, description: AUTH_TAG_DESCRIPTION });
   for (const [method, path, operation] of operations) openapi.addOperation(method, path, toOperation(operation));
 }
 

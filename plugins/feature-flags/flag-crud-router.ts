@@ -1,5 +1,6 @@
 import { modelRouter, Permissions, type MethodPermissions, type ModelRouter } from "../rest/index.js";
 import type { FeatureFlagDocument, FeatureFlagModel } from "./feature-flag-model.js";
+import { FEATURE_FLAGS_TAG } from "./flag-openapi-tag.js";
 
 const ADMIN_ONLY: MethodPermissions = {
   list: [Permissions.IsAdmin],
@@ -22,5 +23,7 @@ export function flagCrudRouter(basePath: string, model: FeatureFlagModel, permis
     permissions,
     queryFields: ["key", "type", "enabled", "archived"],
     sort: "-created",
+    // The plugin's one tag; the ids stay the model's (listFeatureFlags, readFeatureFlag...).
+    openApi: { tag: FEATURE_FLAGS_TAG.name, tagDescription: FEATURE_FLAGS_TAG.description },
   });
 }

@@ -4,6 +4,7 @@ import { HttpErrors } from "../../kernel/http-errors.js";
 import type { OpenApiRegistry, OperationObject } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME, sharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { FlagCache } from "./flag-cache.js";
+import { FEATURE_FLAGS_TAG } from "./flag-openapi-tag.js";
 import { flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
 
 export interface FlagRoutesOptions {
@@ -54,8 +55,9 @@ export function mountFlagRoutes(router: Router, options: FlagRoutesOptions): voi
 const unauthorized = sharedResponse("Unauthorized");
 const forbidden = sharedResponse("Forbidden");
 
-/** Documents the routes `mountFlagRoutes` serves. */
+/** Documents the routes `mountFlagRoutes` serves, under the plugin's one tag. */
 export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): void {
+  openapi.addTag(FEATURE_FLAGS_TAG);
   openapi.addSchema("FlagConfiguration", {
     type: "object",
     description: "Active flags resolved for the signed-in user, keyed by flag key",
@@ -70,7 +72,7 @@ export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): 
     },
   });
   const secured = (operation: OperationObject): OperationObject => ({
-    tags: ["feature-flags"],
+    tags: [FEATURE_FLAGS_TAG.name],
     security: [{ [BEARER_SCHEME]: [] }],
     ...operation,
   });
@@ -78,6 +80,7 @@ export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): 
     "get",
     `${basePath}/segments`,
     secured({
+      operationId: "listFlagSegments",
       summary: "List segment names",
       description: "Admins (or users allowed by segmentsPermission) see the registered segment names.",
       responses: {
@@ -94,6 +97,7 @@ export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): 
     "get",
     `${basePath}/flagConfiguration`,
     secured({
+      operationId: "readFlagConfiguration",
       summary: "Flag configuration for the signed-in user",
       responses: {
         200: {
@@ -108,6 +112,7 @@ export function documentFlagRoutes(openapi: OpenApiRegistry, basePath: string): 
     "get",
     `${basePath}/evaluate`,
     secured({
+      operationId: "evaluateFlags",
       summary: "Evaluate every active flag for the signed-in user (deprecated)",
       deprecated: true,
       description: `Use ${basePath}/flagConfiguration. Responses carry Deprecation and Sunset headers.`,

@@ -5,6 +5,7 @@ export type {
   MaybePromise,
   ModelAdminOptions,
   ModelMcpOptions,
+  ModelRouterOpenApiOptions,
   ModelRouterOptions,
   ModelRouterValidationOptions,
   ModelSyncOptions,

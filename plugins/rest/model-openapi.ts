@@ -1,9 +1,11 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
-import { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE } from "./list-query.js";
+import { MAX_PAGE } from "./list-query.js";
+import { listFilterParameter } from "./list-filter-openapi.js";
 import type { ModelAnalysis, ModelSchemas } from "./model-analysis.js";
 import type { ModelRouterOptions } from "./model-router-options.js";
+import { modelOperationNames } from "./operation-names.js";
 import { requiresAuthentication, type RestMethod } from "./permissions.js";
 
 /**
@@ -23,7 +25,10 @@ function addModelSchema(openapi: OpenApiRegistry, name: string, fallback: string
 
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
-/** `/api/todo-items` → `ApiTodoItems`: a stable operation-id stem per router path. */
+/**
+ * `/api/todo-items` → `ApiTodoItems`: the suffix that keeps a router's schema names and operation
+ * ids apart from another router's of the same model.
+ */
 export function pathIdentifier(path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Root";
@@ -34,7 +39,11 @@ export function pathIdentifier(path: string): string {
  * update schemas as components (descriptions, enums, defaults, refs, required), each permitted
  * operation with its parameters (list: `limit`, `page`, `sort` and one deepObject parameter per
  * query field), security (optional or required bearer auth, from the permission checks) and the
- * shared error responses. Methods nobody may call are left out.
+ * shared error responses. Methods nobody may call are left out. Operation ids are `listPosts`,
+ * `createPost`, `readPost`, `updatePost`, `deletePost` (`openApi.singular`/`plural` rename them);
+ * a second router of the same model, whose ids would clash, suffixes its ids with its path
+ * (`listPosts_AdminPosts`), as it does its schema names. Every operation carries the router's one
+ * tag, declared once in the document's `tags` list.
  *
  * @example
  * documentModelRouter(ctx.openapi, "/todos", analysis, schemas, options);
@@ -51,9 +60,14 @@ export function documentModelRouter<T>(
   const responseName = addModelSchema(openapi, name, `${name}_${stem}`, { ...schemas.response, description: options.openApi?.description });
   const createName = addModelSchema(openapi, `${name}Create`, `${name}Create_${stem}`, schemas.create);
   const updateName = addModelSchema(openapi, `${name}Update`, `${name}Update_${stem}`, schemas.update);
-  const tags = [options.openApi?.tag ?? name];
+  const tag = options.openApi?.tag ?? name;
+  const tags = [tag];
   const itemPath = `${path.replace(/\/+$/, "")}/:id`;
   const allowed = (method: RestMethod) => (options.permissions[method]?.length ?? 0) > 0;
+  const operationIds = modelOperationIds(openapi, name, stem, options, allowed);
+  if (Object.keys(operationIds).length > 0) {
+    openapi.addTag({ name: tag, description: options.openApi?.tagDescription ?? `${name} records` });
+  }
 
   const operation = (method: RestMethod, base: OperationObject, errors: SharedResponse[]): OperationObject => {
     const checks = options.permissions[method] ?? [];
@@ -63,7 +77,7 @@ export function documentModelRouter<T>(
     return {
       ...base,
       tags,
-      operationId: `${method}${stem}`,
+      operationId: operationIds[method],
       security: authRequired ? [{ [BEARER_SCHEME]: [] }] : [{}, { [BEARER_SCHEME]: [] }],
       responses,
     };
@@ -91,9 +105,11 @@ export function documentModelRouter<T>(
         {
           summary: `List ${name} records`,
           description:
-            `Pages through ${name} records visible to the caller. Filters: \`field=value\` or \`field[$op]=value\` on the ` +
-            `query fields, with ${ALLOWED_OPERATORS.join(" ")}; \`$in\`/\`$nin\` take comma-separated values; ` +
-            "`$regex` matches its text literally (`/text/i` ignores case).",
+            `Pages through ${name} records visible to the caller.` +
+            (analysis.queryFields.size > 0
+              ? " Each filter parameter takes `field=value` (equal) or `field[$op]=value` (an operator, as a deepObject); " +
+                "several filters narrow the list together."
+              : ""),
           parameters: listParameters(analysis, schemas),
           responses: {
             200: {
@@ -207,23 +223,10 @@ function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): Paramet
     },
   ];
   const properties = schemas.response.properties ?? {};
-  for (const field of analysis.queryFields.keys()) {
-    const fieldSchema = stripNull(fieldSchemaAt(properties, field));
-    const operators: Record<string, SchemaObject> = {};
-    for (const op of ALLOWED_OPERATORS) {
-      if (op === "$in" || op === "$nin") operators[op] = { type: "array", items: fieldSchema, maxItems: MAX_IN_VALUES };
-      else if (op === "$exists") operators[op] = { type: "boolean" };
-      else if (op === "$regex") operators[op] = { type: "string", maxLength: 100 };
-      else operators[op] = fieldSchema;
-    }
-    parameters.push({
-      name: field,
-      in: "query",
-      style: "deepObject",
-      explode: true,
-      description: `Filter on ${field}: \`${field}=value\` or \`${field}[$op]=value\``,
-      schema: { anyOf: [fieldSchema, { type: "object", properties: operators, additionalProperties: false }] },
-    });
+  for (const [field, schemaType] of analysis.queryFields) {
+    // Responses and clients say `id`; the parser takes `id` and `_id` alike.
+    const name = field === "_id" ? "id" : field;
+    parameters.push(listFilterParameter(name, stripNull(fieldSchemaAt(properties, name)), schemaType));
   }
   return parameters;
 }
@@ -235,7 +238,8 @@ function fieldSchemaAt(properties: Record<string, SchemaObject | ReferenceObject
   }
   const found = (current ?? {}) as SchemaObject;
   // Filters compare against one element of an array field.
-  return found.type === "array" || (Array.isArray(found.type) && found.type.includes("array")) ? ((found.items as SchemaObject) ?? {}) : found;
+  const isArray = found.type === "array" || (Array.isArray(found.type) && found.type.includes("array"));
+  return isArray ? { description: found.description, ...(found.items as SchemaObject | undefined) } : found;
 }
 
 function stripNull(schema: SchemaObject): SchemaObject {
@@ -253,4 +257,24 @@ function sortText(sort: Readonly<Record<string, 1 | -1>>): string {
   return Object.entries(sort)
     .map(([path, direction]) => (direction === -1 ? `-${path}` : path))
     .join(",");
+}
+
+type OperationIds = Partial<Record<RestMethod, string>>;
+
+/** The router's operation ids, suffixed with its path when another router already took them. */
+function modelOperationIds<T>(
+  openapi: OpenApiRegistry,
+  modelName: string,
+  stem: string,
+  options: ModelRouterOptions<T>,
+  allowed: (method: RestMethod) => boolean,
+): OperationIds {
+  const { one, many } = modelOperationNames(modelName, options.openApi ?? {});
+  const wanted: Record<RestMethod, string> = { list: `list${many}`, create: `create${one}`, read: `read${one}`, update: `update${one}`, delete: `delete${one}` };
+  const ids: OperationIds = {};
+  for (const method of Object.keys(wanted) as RestMethod[]) if (allowed(method)) ids[method] = wanted[method];
+  // One suffix for all of the router's ids, so a client sees its operations as one family.
+  if (!Object.values(ids).some((id) => openapi.hasOperationId(id))) return ids;
+  for (const method of Object.keys(ids) as RestMethod[]) ids[method] = `${ids[method]}_${stem}`;
+  return ids;
 }

@@ -72,6 +72,29 @@ export interface LegacyTransformer<T> {
 }
 
 /**
+ * How a model router's operations appear in `/openapi.json`. Operation ids are `list<Plural>`,
+ * `create<Singular>`, `read<Singular>`, `update<Singular>` and `delete<Singular>`, from the model
+ * name unless `singular`/`plural` say otherwise; all operations carry one tag, declared once in
+ * the document's `tags` list.
+ *
+ * @example
+ * modelRouter("/people", Person, { permissions, openApi: { plural: "Persons", tagDescription: "Everyone we know" } });
+ * // operation ids: listPersons, createPerson, readPerson, updatePerson, deletePerson
+ */
+export interface ModelRouterOpenApiOptions {
+  /** The operations' tag (default: the model name). */
+  readonly tag?: string;
+  /** The tag's description in the document's `tags` list (the first router declaring a tag sets it). */
+  readonly tagDescription?: string;
+  /** Description of the model's response schema. */
+  readonly description?: string;
+  /** The one-record name in operation ids (default: the model name): `readPost`. */
+  readonly singular?: string;
+  /** The list name in operation ids (default: the plural of `singular`): `listPosts`. */
+  readonly plural?: string;
+}
+
+/**
  * Options of `modelRouter`. Only `permissions` is required; every method without checks (or with
  * an empty list) is denied.
  *
@@ -125,8 +148,8 @@ export interface ModelRouterOptions<T> {
   responseSerializer?: (doc: ResponseDocument, method: RestMethod, req: Request) => MaybePromise<unknown>;
 
   validation?: ModelRouterValidationOptions;
-  /** OpenAPI tag and description of the generated operations (default: the model name). */
-  openApi?: { readonly tag?: string; readonly description?: string };
+  /** How the generated operations are documented (see `ModelRouterOpenApiOptions`). */
+  openApi?: ModelRouterOpenApiOptions;
 
   /** Stored on the router for the MCP plugin. */
   mcp?: ModelMcpOptions;

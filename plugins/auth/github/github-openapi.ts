@@ -22,6 +22,7 @@ export function documentGitHubRoutes(openapi: OpenApiRegistry): void {
   const user = answer("User", dataOf(schemaRef("AuthUser")));
   addAuthOperations(openapi, [
     ["get", "/auth/github", {
+      operationId: "startGitHubSignIn",
       summary: "Start GitHub sign-in (302 to GitHub)",
       parameters: [
         query("returnTo", "Where to send the browser afterwards; must be on an allowlisted origin"),
@@ -31,6 +32,7 @@ export function documentGitHubRoutes(openapi: OpenApiRegistry): void {
       refusals: { 400: "returnTo not allowed, or a malformed codeChallenge" },
     }],
     ["get", "/auth/github/callback", {
+      operationId: "finishGitHubSignIn",
       summary: "GitHub's redirect target; sends the browser to returnTo with authCode/linkCode or authError",
       ok: {
         200: answer("No returnTo: the one-time code (authCode, or linkCode when linking)", dataOf({ ...codeBody("authCode", "linkCode"), required: [] })),
@@ -39,12 +41,14 @@ export function documentGitHubRoutes(openapi: OpenApiRegistry): void {
       refusals: { 400: "Invalid or expired state" },
     }],
     ["post", "/auth/github/token", {
+      operationId: "redeemGitHubAuthCode",
       summary: "Redeem a one-time authCode for tokens",
       body: codeBody("authCode", "codeVerifier"),
       ok: { 200: answer("Signed in", dataOf(schemaRef("AuthTokens"))) },
       refusals: { 400: "Invalid or expired code" },
     }],
     ["get", "/auth/github/link", {
+      operationId: "startGitHubLink",
       summary: "Start linking GitHub to the signed-in user: the GitHub URL to open",
       security: BEARER_SECURITY,
       parameters: [query("returnTo", "Where the callback sends the browser (allowlisted origin)")],
@@ -52,6 +56,7 @@ export function documentGitHubRoutes(openapi: OpenApiRegistry): void {
       refusals: { 401: "Not signed in" },
     }],
     ["post", "/auth/github/link", {
+      operationId: "linkGitHub",
       summary: "Finish linking with the linkCode the callback returned",
       security: BEARER_SECURITY,
       body: codeBody("linkCode"),
@@ -59,6 +64,7 @@ export function documentGitHubRoutes(openapi: OpenApiRegistry): void {
       refusals: { 400: "Invalid code, or a code for another user", 409: "GitHub account linked to another user" },
     }],
     ["delete", "/auth/github/unlink", {
+      operationId: "unlinkGitHub",
       summary: "Unlink GitHub (refused when it is the account's only way to sign in)",
       security: BEARER_SECURITY,
       ok: { 200: user },

@@ -34,18 +34,21 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFi
   addAuthOperations(openapi, [
     ...passwordRoutes({ signUp: "/auth/signup", signIn: "/auth/login" }, { signUpBody, signInBody: credentials, signedIn: tokens }),
     ["post", "/auth/refresh_token", {
+      operationId: "refreshToken",
       summary: "Exchange a refresh token for a new token pair (the old refresh token is used up)",
       body: { type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] },
       ok: { 200: answer("Rotated", dataOf(rotated)) },
       refusals: { 400: invalid("No refreshToken string"), 401: "Invalid, expired, revoked or reused refresh token; disabled user" },
     }],
     ["get", "/auth/me", {
+      operationId: "readMe",
       summary: "The signed-in user",
       security: BEARER_SECURITY,
       ok: { 200: answer("User", user) },
       refusals: { 401: "Not signed in" },
     }],
     ["patch", "/auth/me", {
+      operationId: "updateMe",
       summary: "Update the signed-in user's profile (host-allowed fields only)",
       security: BEARER_SECURITY,
       body: { type: "object", properties: profile, additionalProperties: false },

@@ -35,22 +35,26 @@ export function documentSessionRoutes(openapi: OpenApiRegistry): void {
   addAuthOperations(openapi, [
     ...passwordRoutes({ signUp: "/api/auth/signup/email", signIn: "/api/auth/signin/email" }, { signUpBody: credentials, signInBody: credentials, signedIn, session: true }),
     ["get", "/api/auth/signin/{provider}", {
+      operationId: "startSocialSignIn",
       summary: "Start social sign-in (github, google, apple): 302 to the provider",
       parameters: [provider, { name: "callbackURL", in: "query", required: false, schema: { type: "string" }, description: "Trusted-origin URL to land on afterwards" }],
       ok: { 302: answer("Redirect to the provider") },
       refusals: { 400: "callbackURL not on a trusted origin", 404: "Provider not configured" },
     }],
     ["get", "/api/auth/callback/{provider}", {
+      operationId: "finishSocialSignIn",
       summary: "The provider's redirect target: creates the session and redirects to callbackURL",
       parameters: [{ ...provider, schema: { type: "string" } }],
       ok: { 302: answer("Redirect to callbackURL") },
     }],
     ["post", "/api/auth/signout", {
+      operationId: "logOut",
       summary: "End the session",
       ok: { 200: answer("Signed out") },
       refusals: { 403: "Origin not trusted" },
     }],
     ["get", "/api/auth/session", {
+      operationId: "readSession",
       summary: "The current session's user, or null",
       security: [{ [SESSION_COOKIE]: [] }, ...BEARER_SECURITY],
       ok: { 200: answer("Session", { type: "object", properties: { data: { type: ["object", "null"] } } }) },

@@ -1,0 +1,78 @@
+import test from "ava";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import mongoose from "mongoose";
+import request from "supertest";
+import { modelRouter, Permissions } from "../index.js";
+import { featureFlagsPlugin } from "../plugins/feature-flags/index.js";
+import { authTestApp, loopbackOnlyNetwork } from "../test/support/auth-test-app.js";
+import { stopTestDatabase } from "./testing.js";
+
+// Checks the whole served document rather than one plugin's part, so a plugin added to this app
+// later is held to the same rules without a test of its own.
+
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
+
+const strict = { strict: "throw" as const, toJSON: { virtuals: true }, toObject: { virtuals: true } };
+const Note = mongoose.model("OpenApiDocNote", new mongoose.Schema({ text: { type: String, description: "Text" } }, strict));
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+type Operation = { operationId?: string; tags?: string[] };
+type Document = { paths: Record<string, Record<string, Operation>>; tags?: Array<{ name: string; description?: string }> };
+
+let apps = 0;
+async function servedDocument(t: import("ava").ExecutionContext): Promise<Document> {
+  // Tests run concurrently: each app registers its flag provider under its own OpenFeature domain.
+  const openFeatureDomain = `openapi-document-test-${++apps}`;
+  const { http } = await authTestApp(
+    t,
+    { githubAuth: { clientId: "gh", clientSecret: "gh-secret", callbackURL: "http://localhost:3000/auth/github/callback", allowedReturnOrigins: ["https://app.example.com"] } },
+    {},
+    (app) =>
+      app
+        .register(modelRouter("/notes", Note, { permissions: { list: [Permissions.IsAny], create: [Permissions.IsAuthenticated], read: [Permissions.IsAny], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, queryFields: ["text"] }))
+        .register(featureFlagsPlugin({ openFeatureDomain, changeDetection: "poll" })),
+  );
+  return (await request(http).get("/openapi.json").expect(200)).body as Document;
+}
+
+function operationsOf(document: Document): Array<{ where: string; operation: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, operation })),
+  );
+}
+
+test("every operation of an app with REST, auth and feature flags has its own operationId", async (t) => {
+  const document = await servedDocument(t);
+  const operations = operationsOf(document);
+  t.true(operations.length >= 5 + 11 + 8, "REST, auth (JWT and GitHub) and feature-flag operations are all there");
+  const seen = new Map<string, string>();
+  for (const { where, operation } of operations) {
+    t.regex(operation.operationId ?? "", /^[a-z][A-Za-z0-9_]*$/, `${where} has an identifier-like operationId`);
+    const previous = seen.get(operation.operationId!);
+    t.is(previous, undefined, `${where} reuses ${previous}'s operationId ${operation.operationId}`);
+    seen.set(operation.operationId!, where);
+  }
+});
+
+test("every operation has one tag, declared once in the document's tags with a description", async (t) => {
+  const document = await servedDocument(t);
+  const declared = document.tags ?? [];
+  t.is(new Set(declared.map((tag) => tag.name)).size, declared.length, "no tag declared twice");
+  for (const tag of declared) t.truthy(tag.description, `tag ${tag.name} has a description`);
+  const used = new Set<string>();
+  for (const { where, operation } of operationsOf(document)) {
+    t.is(operation.tags?.length, 1, `${where} has one tag`);
+    used.add(operation.tags![0]!);
+  }
+  t.deepEqual([...used].sort(), declared.map((tag) => tag.name).sort(), "the declared tags are exactly the used ones");
+  t.true(used.has("auth") && used.has("feature-flags") && used.has("OpenApiDocNote"));
+});
+
+test("the served document validates as OpenAPI 3.1", async (t) => {
+  const document = await servedDocument(t);
+  const result = await new Validator().validate(document as never);
+  t.deepEqual(result.errors ?? [], []);
+});

@@ -1,0 +1,62 @@
+import test from "ava";
+import request from "supertest";
+import { stopTestDatabase } from "../../hosts/testing.js";
+import { authTestApp, loopbackOnlyNetwork, SESSION_ENV } from "../../test/support/auth-test-app.js";
+
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
+
+type Document = { paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>; tags?: Array<{ name: string; description?: string }> };
+
+const GITHUB = { clientId: "gh-client", clientSecret: "gh-secret", callbackURL: "http://localhost:3000/auth/github/callback", allowedReturnOrigins: ["https://app.example.com"] };
+
+/** `"METHOD /path": operationId` for every auth operation, and the tags they carry. */
+function authOperations(document: Document) {
+  const ids: Record<string, string | undefined> = {};
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.includes("/auth")) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      ids[`${method.toUpperCase()} ${path}`] = operation.operationId;
+      for (const tag of operation.tags ?? []) tags.add(tag);
+    }
+  }
+  return { ids, tags: [...tags] };
+}
+
+test("JWT and GitHub routes carry stable operation ids and the one auth tag", async (t) => {
+  const { http } = await authTestApp(t, { githubAuth: GITHUB });
+  const document = (await request(http).get("/openapi.json").expect(200)).body as Document;
+  const { ids, tags } = authOperations(document);
+  t.deepEqual(ids, {
+    "POST /auth/signup": "signUp",
+    "POST /auth/login": "logIn",
+    "POST /auth/refresh_token": "refreshToken",
+    "GET /auth/me": "readMe",
+    "PATCH /auth/me": "updateMe",
+    "GET /auth/github": "startGitHubSignIn",
+    "GET /auth/github/callback": "finishGitHubSignIn",
+    "POST /auth/github/token": "redeemGitHubAuthCode",
+    "GET /auth/github/link": "startGitHubLink",
+    "POST /auth/github/link": "linkGitHub",
+    "DELETE /auth/github/unlink": "unlinkGitHub",
+  });
+  t.deepEqual(tags, ["auth"]);
+  t.is(document.tags?.filter((tag) => tag.name === "auth").length, 1);
+  t.truthy(document.tags?.find((tag) => tag.name === "auth")?.description);
+});
+
+test("session routes share the sign-up and sign-in ids, so clients call either provider alike", async (t) => {
+  const { http } = await authTestApp(t, { sessionAuth: { trustedOrigins: ["https://app.example.com"] } }, SESSION_ENV);
+  const document = (await request(http).get("/openapi.json").expect(200)).body as Document;
+  const { ids, tags } = authOperations(document);
+  t.deepEqual(ids, {
+    "POST /api/auth/signup/email": "signUp",
+    "POST /api/auth/signin/email": "logIn",
+    "GET /api/auth/signin/{provider}": "startSocialSignIn",
+    "GET /api/auth/callback/{provider}": "finishSocialSignIn",
+    "POST /api/auth/signout": "logOut",
+    "GET /api/auth/session": "readSession",
+  });
+  t.deepEqual(tags, ["auth"]);
+});
