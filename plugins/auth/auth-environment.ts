@@ -1,6 +1,7 @@
 import type { SvcConfig } from "../../kernel/config.js";
 import { bool, readEnvironment, str } from "../../kernel/environment.js";
 import { durationSeconds } from "./duration.js";
+import { developmentAuthEnvironment } from "./development-secrets.js";
 import { AuthErrors } from "./errors.js";
 
 /** Secrets shorter than this are refused in production. */
@@ -54,7 +55,13 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
   const provider = overrides.provider ?? (providerFromEnv as AuthProvider);
   const isJwt = provider === "jwt";
   const isSession = provider === "session-auth";
-  const env = readEnvironment(config.env, {
+  // Development only (never production or tests): unset secrets come from a generated file, so
+  // sign-ins survive restarts without any set-up.
+  const environment =
+    config.nodeEnv === "development"
+      ? developmentAuthEnvironment(config.env, { jwt: isJwt, sessionAuth: isSession && !overrides.sessionAuthSecret })
+      : config.env;
+  const env = readEnvironment(environment, {
     TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     TOKEN_ISSUER: str({ default: undefined, requiredWhen: () => isJwt }),
     REFRESH_TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),

@@ -77,6 +77,11 @@ export const AuthErrors = defineErrors("AUTH", {
   INVALID_RETURN_ORIGIN: {
     message: (origin: string) => `"${origin}" is not an origin (expected e.g. https://app.example.com)`,
   },
+  /** Development only: the generated secrets file (`SVC_DEV_SECRETS_FILE`) is not a JSON object of strings. */
+  DEVELOPMENT_SECRETS_INVALID: {
+    message: (file: string) =>
+      `${file} is not a JSON object of secrets: fix it, or delete it to generate new development secrets (this signs everyone out)`,
+  },
   /** An auth service (AUTHENTICATOR, AUTHENTICATION_MIDDLEWARE, ACCOUNTS) was resolved before start or after stop. */
   NOT_STARTED: { message: () => "The auth plugin has not started yet: resolve auth services per request or after it started" },
 });
