@@ -1,40 +1,48 @@
 import test from "ava";
-import type mongoose from "mongoose";
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import type mongoose from "mongoose";
+import request from "supertest";
 import { SvcApp } from "../../index.js";
-import { demoAuth, demoAuthEnvironment, seedAdmin } from "./auth-setup.js";
-import { Todo, todoRouter } from "./todo.js";
+import { bearer } from "../../hosts/testing.js";
+import { demoAppOptions, withDemoPlugins } from "./app.js";
+import { seedAdmin } from "./auth-setup.js";
+import { Todo } from "./todo.js";
 import { User } from "./user.js";
 import { tempDir } from "../../test/support/temp-dir.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const ADMIN_PASSWORD = "demo-restart-password";
 
-/** The demo as `npm start` builds it (embedded engine persisted in a data directory), minus listening. */
-function demoApp(dbPath: string): SvcApp {
-  return new SvcApp({
-    database: { dbPath, dbName: "svc_demo" },
-    env: demoAuthEnvironment({ NODE_ENV: "development", ADMIN_PASSWORD: "demo-restart-password" }),
-    logger: silent,
-    handleSignals: false,
-  })
-    .register(todoRouter)
-    .register(demoAuth)
-    .register(seedAdmin);
+/**
+ * The demo as `npm start` builds it in development (embedded engine persisted in a data directory,
+ * auth secrets generated into a secrets file), minus listening; both in a temp directory.
+ */
+function demoApp(dir: string): SvcApp {
+  const options = demoAppOptions({
+    NODE_ENV: "development",
+    ADMIN_PASSWORD,
+    SVC_DEV_SECRETS_FILE: path.join(dir, "secrets.json"),
+  });
+  const database = { ...options.database, dbPath: path.join(dir, "data") };
+  return withDemoPlugins(new SvcApp({ ...options, database, logger: silent, handleSignals: false })).register(seedAdmin);
 }
 
-test("the demo's data survives a restart of the app on the same data directory", async (t) => {
-  const dbPath = tempDir(t, "svc-demo-data-");
-  const first = demoApp(dbPath);
-  await first.build();
+test("the demo's data and sign-ins survive a restart of the app on the same directory", async (t) => {
+  const dir = tempDir(t, "svc-demo-");
+  const first = demoApp(dir);
+  const firstHttp = await first.build();
   const admin = await User.findOne({ email: "admin@example.com" }).lean<{ _id: mongoose.Types.ObjectId }>();
   t.truthy(admin, "the first start seeded the admin");
   await Todo.create({ title: "survive a restart", ownerId: admin!._id, tags: ["durable"] });
+  const login = await request(firstHttp).post("/auth/login").send({ email: "admin@example.com", password: ADMIN_PASSWORD }).expect(200);
+  const { token, refreshToken } = login.body.data as { token: string; refreshToken: string };
   await first.stop();
-  t.true(readdirSync(dbPath).some((file) => file.startsWith("snapshot-")), "a clean stop leaves a snapshot");
+  t.true(readdirSync(path.join(dir, "data")).some((file) => file.startsWith("snapshot-")), "a clean stop leaves a snapshot");
+  if (process.platform !== "win32") t.is(statSync(path.join(dir, "secrets.json")).mode & 0o777, 0o600, "only the owner reads the secrets");
 
-  const second = demoApp(dbPath);
-  await second.build();
+  const second = demoApp(dir);
+  const http = await second.build();
   t.teardown(() => second.stop());
   const admins = await User.find({ email: "admin@example.com" }).lean<Array<{ _id: mongoose.Types.ObjectId }>>();
   t.is(admins.length, 1, "the seed found the admin instead of creating another");
@@ -42,4 +50,9 @@ test("the demo's data survives a restart of the app on the same data directory",
   const todo = await Todo.findOne({ title: "survive a restart" }).lean();
   t.deepEqual(todo?.tags, ["durable"]);
   t.is(String(todo?.ownerId), String(admin!._id));
+
+  // Same secrets after the restart: the old access and refresh tokens still work.
+  const me = await request(http).get("/auth/me").set(bearer(token)).expect(200);
+  t.is(me.body.data.email, "admin@example.com");
+  await request(http).post("/auth/refresh_token").send({ refreshToken }).expect(200);
 });

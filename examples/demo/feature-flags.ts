@@ -3,11 +3,16 @@
 import type { SvcPlugin } from "../../index.js";
 import { featureFlagModel, featureFlagsPlugin, type FeatureFlagDocument } from "../../plugins/feature-flags/index.js";
 
-/** Signed-in socket.io clients hear `featureFlagsChanged` when a flag changes. */
-export const demoFeatureFlags = featureFlagsPlugin({
-  segments: { admins: (user) => user.admin === true },
-  liveUpdates: true,
-});
+/**
+ * Signed-in socket.io clients hear `featureFlagsChanged` when a flag changes. A new instance per
+ * app: the plugin keeps its cache and provider per app.
+ */
+export function demoFeatureFlags(): SvcPlugin {
+  return featureFlagsPlugin({
+    segments: { admins: (user) => user.admin === true },
+    liveUpdates: true,
+  });
+}
 
 /** Creates the two example flags if they do not exist yet. */
 export const seedFlags: SvcPlugin = {

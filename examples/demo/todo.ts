@@ -31,12 +31,14 @@ export const Todo = mongoose.model<TodoFields>("Todo", todoSchema);
 
 const ownerOnly = [Permissions.IsOwner];
 
-/** `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag. */
-export const todoRouter = modelRouter("/todos", Todo, {
-  permissions: { list: ownerOnly, create: ownerOnly, read: ownerOnly, update: ownerOnly, delete: ownerOnly },
-  queryFilter: OwnerQueryFilter,
-  queryFields: ["done", "priority", "dueOn", "tags"],
-  sort: "-created",
-  defaultLimit: 50,
-  openApi: { tag: "todos", description: "A todo of the signed-in user" },
-});
+/** `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag. One router per app. */
+export function todoRouter() {
+  return modelRouter("/todos", Todo, {
+    permissions: { list: ownerOnly, create: ownerOnly, read: ownerOnly, update: ownerOnly, delete: ownerOnly },
+    queryFilter: OwnerQueryFilter,
+    queryFields: ["done", "priority", "dueOn", "tags"],
+    sort: "-created",
+    defaultLimit: 50,
+    openApi: { tag: "todos", description: "A todo of the signed-in user" },
+  });
+}

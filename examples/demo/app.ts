@@ -1,0 +1,50 @@
+// The demo app as the server and the commands both build it: one factory, so `npm start` and
+// `npm run create-admin` see the same plugins, database and user model.
+import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
+import { demoAuth } from "./auth-setup.js";
+import { demoFeatureFlags } from "./feature-flags.js";
+import { todoRouter } from "./todo.js";
+
+/** A tiny plugin showing the shape every capability has. */
+const hello: SvcPlugin = {
+  name: "hello",
+  dependsOn: ["database"],
+  start(ctx) {
+    ctx.resolve(HTTP_ROUTER).get("/", (_req, res) => {
+      res.json({ data: { name: "svc demo", docs: "/openapi.json" } });
+    });
+    ctx.openapi.addOperation("get", "/", {
+      summary: "Describe the demo app",
+      tags: ["demo"],
+      responses: { 200: { description: "The app's name and where its API documentation lives" } },
+    });
+  },
+};
+
+/**
+ * The demo's options: the embedded engine persisted in `.svc/data`, unless `DB_URI` points at a
+ * MongoDB (whose URI then names the database). Auth secrets need no set-up in development: the
+ * auth plugin keeps generated ones in `.svc/secrets.json`.
+ *
+ * @example
+ * const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env)));
+ */
+export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
+  const external = Boolean(env.DB_URI?.trim() || env.DB_CONNECTION?.trim());
+  return {
+    database: external ? {} : { dbPath: ".svc/data", dbName: "svc_demo" },
+    info: { title: "svc demo", version: "1.0.0" },
+    env,
+  };
+}
+
+/**
+ * Registers the demo's plugins on an app (the server's, a command's or a test's). Plugin
+ * instances keep per-app state, so each call makes new ones.
+ *
+ * @example
+ * const app = withDemoPlugins(await createTestApp());
+ */
+export function withDemoPlugins(app: SvcApp): SvcApp {
+  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags());
+}

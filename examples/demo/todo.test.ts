@@ -1,0 +1,37 @@
+// The demo's Todo API tested the way docs/testing.md tells a project to test its own: the app's
+// plugins on a test app, users and tokens from svc/testing, requests through the real stack.
+import test from "ava";
+import request from "supertest";
+import { createScryptHasher, HttpErrors, PASSWORD_HASHER } from "../../index.js";
+import { bearer, createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
+import { withDemoPlugins } from "./app.js";
+
+test.after.always(() => stopTestDatabase());
+
+async function demo(t: { teardown(fn: () => Promise<void>): void }) {
+  const app = withDemoPlugins(await createTestApp()).override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  t.teardown(() => app.stop());
+  return { app, http: await app.build() };
+}
+
+test("each user sees and changes only their own todos", async (t) => {
+  const { app, http } = await demo(t);
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const bob = bearer(await loginAs(app, await createUser(app, { name: "Bob" })));
+
+  const created = await request(http).post("/todos").set(ada).send({ title: "write the tests", tags: ["docs"] }).expect(201);
+  const id = created.body.data.id as string;
+
+  const mine = await request(http).get("/todos").set(ada).expect(200);
+  t.deepEqual(mine.body.data.map((todo: { id: string }) => todo.id), [id]);
+  const theirs = await request(http).get("/todos").set(bob).expect(200);
+  t.deepEqual(theirs.body.data, []);
+  await request(http).patch(`/todos/${id}`).set(bob).send({ done: true }).expect(404);
+  await request(http).patch(`/todos/${id}`).set(ada).send({ done: true }).expect(200);
+});
+
+test("anonymous requests are refused", async (t) => {
+  const { http } = await demo(t);
+  const response = await request(http).get("/todos").expect(401);
+  t.is(response.body.errors[0].code, HttpErrors.UNAUTHENTICATED.code);
+});
