@@ -5,7 +5,7 @@ export * from "./kernel/index.js";
 
 // --- contracts (ports and their tokens) -------------------------------------------------------
 export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
-export type { RequestUser } from "./contracts/request-user.js";
+export { requireUser, type RequestUser } from "./contracts/request-user.js";
 export { DATABASE, DATABASE_CONNECTOR, type Database, type DatabaseConnector, type OpenDatabase } from "./contracts/database.js";
 export { ERROR_TRACKER, type ErrorTracker, type ErrorTrackerContext } from "./contracts/error-tracker.js";
 export { captureRawBody } from "./contracts/raw-body.js";
@@ -19,7 +19,7 @@ export {
   type ModelSyncOptions,
   type SyncScope,
 } from "./contracts/model-registry.js";
-export type { MethodPermissions, PermissionCheck, PermissionContext, RestMethod } from "./contracts/model-permissions.js";
+export type { MethodPermissions, PermissionCheck, PermissionContext, PermissionObject, RestMethod } from "./contracts/model-permissions.js";
 export { SOCKET_SERVER, type SocketData, type SocketRefusal, type SocketServer, type SvcSocket } from "./contracts/socket-server.js";
 export type { AdminAccess, AdminModel, AdminModelConfig } from "./contracts/admin-model-config.js";
 

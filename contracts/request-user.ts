@@ -3,13 +3,25 @@ import type { HttpErrorDetails } from "../kernel/errors.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 
 /**
- * The authenticated user as every part of the framework sees it: `req.user`, permission checks,
- * hooks and socket handlers get the same object under both auth providers. It is the user
- * document loaded for this request (so host-defined fields are there too); `id` is always the
- * string form of `_id`.
+ * The authenticated user as every part of the framework sees it: `req.user` (undefined for
+ * anonymous requests; `requireUser(req)` answers 401 instead), permission checks, query filters,
+ * socket handlers (`socket.data.user`) and `AUTHENTICATOR` get the same object under both auth
+ * providers. It is the user document read (lean) for this request, without secrets: `id` (the
+ * string form of `_id`), `_id`, `email`, `admin`, `disabled`, and every field the host's schema
+ * adds, typed `unknown` until declared.
+ *
+ * Declare the host's own fields once by merging them into this interface; every place that sees
+ * the user then knows them:
  *
  * @example
- * if (req.user?.admin) { ... }
+ * declare module "svc" {
+ *   interface RequestUser {
+ *     readonly name?: string;
+ *     readonly role?: "editor" | "viewer";
+ *   }
+ * }
+ * const user = requireUser(req);
+ * if (user.admin || user.role === "editor") { ... }
  */
 export interface RequestUser {
   readonly id: string;

@@ -16,11 +16,22 @@ import type { PasswordPolicy } from "./jwt/password-policy.js";
 import { startJwtAuth } from "./jwt/start-jwt-auth.js";
 import type { SessionAuthOptions } from "./session/session-auth-options.js";
 import { checkProfileFields } from "./users/profile-fields.js";
-import { UserDirectory, type UserModel } from "./users/user-directory.js";
+import { UserDirectory } from "./users/user-directory.js";
+import type { CheckedUserModel, UserModel } from "./users/user-model.js";
 
-export interface AuthPluginOptions {
-  /** The host's user model (its schema uses `baseUserPlugin`; see docs/auth.md). */
-  userModel: UserModel;
+/**
+ * Options of `authPlugin`. `M` is the user model's type, inferred from `userModel`.
+ *
+ * @example
+ * const options: AuthPluginOptions = { userModel: User, profileFields: ["name"] };
+ */
+export interface AuthPluginOptions<M extends UserModel = UserModel> {
+  /**
+   * The host's user model: any mongoose model whose schema uses `baseUserPlugin` (see
+   * docs/auth.md). A value that is not a model, or a model whose document type declares auth's
+   * fields wrongly (or, when written by hand, lacks `email`), is a type error.
+   */
+  userModel: CheckedUserModel<M>;
   /** Access-token claims for a user; default `{admin}`. `sub`, `iss`, `exp`… are always the framework's. */
   generateJWTPayload?: GenerateJWTPayload;
   /**
@@ -56,7 +67,7 @@ export interface AuthPluginOptions {
  *   githubAuth: { clientId, clientSecret, callbackURL, allowedReturnOrigins: ["https://app.example.com"] },
  * }));
  */
-export function authPlugin(options: AuthPluginOptions): SvcPlugin {
+export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): SvcPlugin {
   let env: AuthEnvironment | undefined;
   let profileFields: readonly string[] = [];
   let runtime: AuthRuntime | undefined;

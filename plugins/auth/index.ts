@@ -17,7 +17,7 @@ export { isDisabledPlugin } from "./users/is-disabled-plugin.js";
 export { federatedIdentityPlugin, DEFAULT_FEDERATED_FIELD, type FederatedIdentityOptions } from "./users/federated-identity-plugin.js";
 export { githubUserPlugin, GITHUB_FIELDS } from "./users/github-user-plugin.js";
 export { FORBIDDEN_PROFILE_FIELDS } from "./users/profile-fields.js";
-export type { UserModel } from "./users/user-directory.js";
+export type { AuthUserFields, CheckedUserModel, UserModel, UserModelProblem } from "./users/user-model.js";
 
 // Provider options and building blocks.
 export type { GitHubAuthOptions } from "./github/github-auth-options.js";

@@ -18,10 +18,6 @@ mongoose.model(
   "DocPerson",
   new mongoose.Schema({ name: { type: String, description: "Display name" } }, strict),
 );
-interface DocTodoFields {
-  title: string;
-  status?: string;
-}
 const schema = new mongoose.Schema(
   {
     title: { type: String, required: true, maxlength: 200, description: "What to do" },
@@ -40,7 +36,7 @@ const schema = new mongoose.Schema(
 schema.plugin(defaultPlugins);
 const DocTodo = mongoose.model("DocTodo", schema);
 
-const options: ModelRouterOptions<DocTodoFields> = {
+const options: ModelRouterOptions<mongoose.InferSchemaType<typeof schema>> = {
   permissions: {
     list: [Permissions.IsAuthenticatedOrReadOnly],
     create: [Permissions.IsAuthenticated],

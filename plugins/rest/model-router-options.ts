@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import type { HydratedDocument, Model } from "mongoose";
+import type { Connection, HydratedDocument, Schema } from "mongoose";
 import type { ModelMcpOptions, ModelSyncOptions } from "../../contracts/model-registry.js";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
@@ -9,12 +9,29 @@ import type { ValidationIssue } from "../validation/index.js";
 /**
  * Any mongoose model whose documents have the fields `T`, whatever its virtuals, instance
  * methods and query helpers (mongoose's full `Model` type is invariant in those, so a structural
- * subset keeps `modelRouter("/todos", Todo, ...)` type-checking for every model).
+ * subset keeps `modelRouter("/todos", Todo, ...)` type-checking for every model). `T` is read
+ * from `castObject`, which mongoose types as returning the model's raw document type: the
+ * schema's inferred fields, or the interface given to `new Schema<T>()` / `mongoose.model<T>()`.
+ *
+ * @example
+ * const todos: RestModel<{ title?: string | null; done?: boolean | null }> = mongoose.model("Todo", todoSchema);
  */
-export type RestModel<T> = Pick<Model<T>, "modelName" | "schema" | "db" | "find" | "findById" | "countDocuments" | "hydrate">;
+export interface RestModel<T> {
+  readonly modelName: string;
+  readonly schema: Schema;
+  readonly db: Connection;
+  castObject(obj: Record<string, unknown>, options?: { ignoreCastErrors?: boolean }): T;
+}
 
-/** A request body as hooks see it: the validated JSON object. */
-export type RequestBody<T> = Partial<T> & Record<string, unknown>;
+/**
+ * A request body as hooks see it: the validated JSON object, with the model's fields (each
+ * optional). Validation refuses or strips unknown fields (unless it is off for the route), so
+ * reading one — a misspelt field, say — is a type error rather than an `unknown`.
+ *
+ * @example
+ * const trimTitle = (body: RequestBody<TodoFields>) => ({ ...body, title: body.title?.trim() });
+ */
+export type RequestBody<T> = Partial<T>;
 
 /** A document as responses carry it: plain data, ids as strings once serialized. */
 export type ResponseDocument = Record<string, unknown>;
@@ -96,7 +113,10 @@ export interface ModelRouterOpenApiOptions {
 
 /**
  * Options of `modelRouter`. Only `permissions` is required; every method without checks (or with
- * an empty list) is denied.
+ * an empty list) is denied. `T` is the model's document type: written inline in
+ * `modelRouter(path, Model, {...})` it comes from `Model`, so hooks and object checks are typed by
+ * its fields; declared apart, give it (`mongoose.InferSchemaType<typeof schema>` or the interface
+ * of `new Schema<T>()`).
  *
  * @example
  * const options: ModelRouterOptions<Todo> = {
@@ -108,7 +128,8 @@ export interface ModelRouterOpenApiOptions {
  * };
  */
 export interface ModelRouterOptions<T> {
-  permissions: MethodPermissions;
+  /** Checks per method; inline checks see `object` typed as the model's documents. */
+  permissions: MethodPermissions<T>;
   /** The field naming a record's owner (default `ownerId`): set from `req.user` on create, never writable by clients. */
   ownerField?: string;
   /** Restricts lists (function or `OwnerQueryFilter`); null → empty list. */

@@ -13,7 +13,7 @@ import { createListQueryParser } from "./list-query.js";
 import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
 import { documentModelRouter } from "./model-openapi.js";
 import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
-import type { RestMethod } from "./permissions.js";
+import type { MethodPermissions, RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
 import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
@@ -42,6 +42,11 @@ export interface PathlessModelRouter<T> extends PathlessRouter, RequestHandler {
   [MOUNT_AT](path: string): ModelRouter<T>;
 }
 
+// `T` comes from the model alone (`NoInfer` on the options), so hooks and inline checks are typed
+// by the model's documents rather than widened by what they happen to accept. The path form is
+// declared last because `Parameters<typeof modelRouter>` reads the last overload.
+/** @see modelRouter — the legacy form, for `setupServer`'s `addRoutes`. */
+export function modelRouter<T>(model: RestModel<T>, options: ModelRouterOptions<NoInfer<T>>): PathlessModelRouter<T>;
 /**
  * Serves a mongoose model as REST at `path`: list (GET `path`), create (POST `path`), read (GET
  * `path/:id`), update (PATCH `path/:id`), delete (DELETE `path/:id`), PUT → 405; bodies wrapped
@@ -57,10 +62,10 @@ export interface PathlessModelRouter<T> extends PathlessRouter, RequestHandler {
  *   queryFilter: OwnerQueryFilter,
  *   queryFields: ["done"],
  * }));
+ * // Inline checks and hooks are typed by the model: `doc.publshed` would not compile.
+ * modelRouter("/posts", Post, { permissions: { read: [(_method, _user, doc) => doc?.published === true] } });
  */
-export function modelRouter<T>(path: string, model: RestModel<T>, options: ModelRouterOptions<T>): ModelRouter<T>;
-/** @see modelRouter — the legacy form, for `setupServer`'s `addRoutes`. */
-export function modelRouter<T>(model: RestModel<T>, options: ModelRouterOptions<T>): PathlessModelRouter<T>;
+export function modelRouter<T>(path: string, model: RestModel<T>, options: ModelRouterOptions<NoInfer<T>>): ModelRouter<T>;
 export function modelRouter<T>(
   pathOrModel: string | RestModel<T>,
   modelOrOptions: RestModel<T> | ModelRouterOptions<T>,
@@ -197,7 +202,9 @@ function modelRegistration<T>(name: string, path: string, model: Model<T>, analy
     modelName: model.modelName,
     model,
     ownerField: analysis.ownerField,
-    permissions: options.permissions,
+    // The registry holds every model's checks under one type; its readers (admin, MCP, sync)
+    // hand them documents loaded from this same model, which is what they were typed for.
+    permissions: options.permissions as MethodPermissions,
     hooks,
     mcp: options.mcp,
     sync: options.sync,

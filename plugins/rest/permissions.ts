@@ -1,21 +1,24 @@
-import type { MethodPermissions, PermissionCheck, PermissionContext, RestMethod } from "../../contracts/model-permissions.js";
+import type { PermissionCheck, PermissionContext, PermissionObject, RestMethod } from "../../contracts/model-permissions.js";
 import type { RequestUser } from "../../contracts/request-user.js";
 
-export type { MethodPermissions, PermissionCheck, PermissionContext, RestMethod } from "../../contracts/model-permissions.js";
+export type { MethodPermissions, PermissionCheck, PermissionContext, PermissionObject, RestMethod } from "../../contracts/model-permissions.js";
 
 /** Every method, in route order. */
 export const REST_METHODS: readonly RestMethod[] = Object.freeze(["list", "create", "read", "update", "delete"]);
 
+// The built-in checks read no field but `_id` and the router's owner field, so they are typed
+// for documents of any model: `PermissionCheck<unknown>` fits every `PermissionCheck<T>`.
 function check(
-  fn: (method: RestMethod, user: RequestUser | undefined, object: Readonly<Record<string, unknown>> | undefined, context: PermissionContext) => boolean,
+  fn: (method: RestMethod, user: RequestUser | undefined, object: PermissionObject<unknown> | undefined, context: PermissionContext) => boolean,
   requiresAuthentication: (method: RestMethod) => boolean,
-): PermissionCheck {
+): PermissionCheck<unknown> {
   return Object.assign(fn, { requiresAuthentication });
 }
 
 /** The owner field of `object` as a string (ObjectId or string ids compare alike). */
-export function ownerIdOf(object: Readonly<Record<string, unknown>>, ownerField: string): string | undefined {
-  const value = object[ownerField];
+export function ownerIdOf(object: PermissionObject<unknown>, ownerField: string): string | undefined {
+  // The owner field is named at run time (`ownerField`), so it is read as an unknown field.
+  const value = (object as Readonly<Record<string, unknown>>)[ownerField];
   if (value === null || value === undefined) return undefined;
   // A populated owner is a document; compare its id.
   if (typeof value === "object" && "_id" in (value as object)) return String((value as { _id: unknown })._id);
@@ -62,35 +65,44 @@ export const Permissions = Object.freeze({
 });
 
 /**
+ * A document loaded from the database for a permission check. Its callers (the router, admin,
+ * MCP, sync) read it as a plain record from the very model whose checks they run, so it is handed
+ * to those checks as that model's document.
+ */
+type LoadedObject<T> = PermissionObject<T> | Readonly<Record<string, unknown>>;
+
+/**
  * Runs every check of a method; true only when all pass (an empty list never passes). Stays
- * synchronous while the checks are, so the common case costs no extra promise.
+ * synchronous while the checks are, so the common case costs no extra promise. `object` must be
+ * a document of the model the checks were written for.
  *
  * @example
  * await checkPermissions(options.permissions.read ?? [], "read", req.user, doc, { ownerField: "ownerId" });
  */
-export function checkPermissions(
-  checks: readonly PermissionCheck[],
+export function checkPermissions<T = Record<string, unknown>>(
+  checks: readonly PermissionCheck<T>[],
   method: RestMethod,
   user: RequestUser | undefined,
-  object: Readonly<Record<string, unknown>> | undefined,
+  object: LoadedObject<T> | undefined,
   context: PermissionContext,
 ): boolean | Promise<boolean> {
   if (checks.length === 0) return false;
+  const document = object as PermissionObject<T> | undefined;
   for (let index = 0; index < checks.length; index++) {
-    const result = checks[index]!(method, user, object, context);
-    if (result instanceof Promise) return finishAsync(result, checks, index, method, user, object, context);
+    const result = checks[index]!(method, user, document, context);
+    if (result instanceof Promise) return finishAsync(result, checks, index, method, user, document, context);
     if (!result) return false;
   }
   return true;
 }
 
-async function finishAsync(
+async function finishAsync<T>(
   pending: Promise<boolean>,
-  checks: readonly PermissionCheck[],
+  checks: readonly PermissionCheck<T>[],
   index: number,
   method: RestMethod,
   user: RequestUser | undefined,
-  object: Readonly<Record<string, unknown>> | undefined,
+  object: PermissionObject<T> | undefined,
   context: PermissionContext,
 ): Promise<boolean> {
   if (!(await pending)) return false;
@@ -101,6 +113,6 @@ async function finishAsync(
 }
 
 /** True when some check of the method can only pass for an authenticated user. */
-export function requiresAuthentication(checks: readonly PermissionCheck[], method: RestMethod): boolean {
+export function requiresAuthentication<T>(checks: readonly PermissionCheck<T>[], method: RestMethod): boolean {
   return checks.some((entry) => entry.requiresAuthentication?.(method) === true);
 }

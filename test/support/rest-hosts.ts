@@ -61,7 +61,7 @@ export async function buildRestApp(
 }
 
 /** Erases a spec's model type so specs of different models fit one list. */
-export function spec<T>(path: string, model: RestModel<T>, options: ModelRouterOptions<T>): RouterSpec<never> {
+export function spec<T>(path: string, model: RestModel<T>, options: ModelRouterOptions<NoInfer<T>>): RouterSpec<never> {
   return { path, model, options } as unknown as RouterSpec<never>;
 }
 

@@ -11,7 +11,7 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * collide with each other.
  *
  * @example
- * const userSchema = new Schema({ name: { type: String, description: "Display name" } }, { strict: "throw" });
+ * const userSchema = new Schema({ name: { type: String, description: "Display name" } }, { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } });
  * userSchema.plugin(baseUserPlugin);
  * userSchema.plugin(isDisabledPlugin);
  */

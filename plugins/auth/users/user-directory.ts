@@ -2,18 +2,13 @@ import mongoose, { type Model } from "mongoose";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 
-/**
- * The host's user model as the auth plugin needs it. Any mongoose model whose schema uses
- * `baseUserPlugin` fits (plus `isDisabledPlugin`, `githubUserPlugin` or
- * `federatedIdentityPlugin` for the features that need them).
- */
-// `any`: host models have their own document types; mongoose models are not assignable to one
-// another's types otherwise.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type UserModel = Model<any>;
+import type { UserModel } from "./user-model.js";
 
 /** A user document read lean from the database. */
 export type UserRecord = Record<string, unknown> & { _id: unknown };
+
+/** The host's user model as auth's own code queries it: documents are plain records to it. */
+type StoredUserModel = Model<UserRecord>;
 
 /** Keys never returned to clients, even if a legacy document still has them. */
 const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v"];
@@ -26,7 +21,12 @@ const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v"];
  * const user = await users.requireActive(verified.userId); // RequestUser, or throws 401
  */
 export class UserDirectory {
-  constructor(readonly model: UserModel) {}
+  readonly model: StoredUserModel;
+
+  constructor(model: UserModel) {
+    // The host's document type stays the host's: auth reads and writes only its own fields.
+    this.model = model as unknown as StoredUserModel;
+  }
 
   /**
    * Fails the start (`AUTH_USER_MODEL_FIELD_MISSING`) when the model lacks a field a feature
