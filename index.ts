@@ -56,6 +56,7 @@ export {
   isRequestValidationError,
   operatorKeys,
   requestValidationError,
+  requireJsonBody,
   validateQueryParams,
   validateRequestBody,
   VALIDATOR_SETTINGS,

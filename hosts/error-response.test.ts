@@ -34,6 +34,33 @@ test("duplicate keys → 409 naming the fields, never the values", (t) => {
   t.false(JSON.stringify(api.toErrorObject()).includes("secret@example.com"));
 });
 
+test("mongoose validation errors never quote the value and list at most 20 fields", async (t) => {
+  const secret = "a-value-the-client-should-not-see-again";
+  const long = await new ThingModel({ name: "ok", address: { city: secret } }).validate().catch((caught: unknown) => caught);
+  const api = toAPIError(long);
+  t.false(JSON.stringify(api.toErrorObject()).includes(secret));
+  t.false(JSON.stringify(api.toErrorObject()).includes(secret.slice(0, 30)));
+
+  const many = new mongoose.Error.ValidationError();
+  for (let index = 0; index < 25; index++) many.addError(`field${index}`, new mongoose.Error.ValidatorError({ message: "Path `{PATH}` is required.", type: "required", path: `field${index}` }));
+  const capped = toAPIError(many);
+  t.is((capped.meta?.fields as unknown[]).length, 20);
+  t.is(capped.meta?.moreErrors, 5);
+});
+
+test("a cast error names the type it wanted, not the value it got", (t) => {
+  const cast = toAPIError(new mongoose.Error.CastError("Number", "not-a-number-secret", "count"));
+  t.false(JSON.stringify(cast.toErrorObject()).includes("not-a-number-secret"));
+});
+
+test("a JSON body that parses but is not an object or array is a validation error, not malformed", (t) => {
+  for (const body of ["null", " 42", '"text"', "true"]) {
+    const api = toAPIError({ type: "entity.parse.failed", status: 400, body });
+    t.deepEqual([api.status, api.code, api.source?.pointer], [400, "VALIDATION_INVALID_BODY", ""], body);
+  }
+  for (const body of ["nul", "{", "[1,", ""]) t.is(toAPIError({ type: "entity.parse.failed", status: 400, body }).code, "HTTP_MALFORMED_BODY", body);
+});
+
 test("body-parser errors keep their client status", (t) => {
   t.is(toAPIError({ type: "entity.too.large", status: 413 }).status, 413);
   t.is(toAPIError({ type: "entity.parse.failed", status: 400 }).code, "HTTP_MALFORMED_BODY");

@@ -5,7 +5,14 @@ import { APIError } from "../kernel/api-error.js";
 import type { HttpErrorFactory } from "../kernel/errors.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import { SvcError } from "../kernel/svc-error.js";
-import { pointerOf, requestValidationError, ValidationErrors } from "../plugins/validation/index.js";
+import {
+  castMessage,
+  mongooseValidationIssues,
+  pointerOf,
+  reportedIssues,
+  requestValidationError,
+  ValidationErrors,
+} from "../plugins/validation/index.js";
 
 /** body-parser's errors carry a `type`; these are the ones a client can cause. */
 const BODY_ERRORS: Record<string, HttpErrorFactory> = {
@@ -35,17 +42,21 @@ export function toAPIError(error: unknown): APIError {
   if (bodyError) return bodyError;
 
   if (error instanceof mongoose.Error.ValidationError) {
-    const fields = Object.values(error.errors);
+    // One entry per path, in the request validator's wording (never quoting the value), capped
+    // like request validation errors.
+    const { shown, more } = reportedIssues(mongooseValidationIssues(error));
+    const meta: Record<string, unknown> = { fields: shown.map((issue) => ({ path: issue.path, message: issue.message, kind: issue.keyword })) };
+    if (more > 0) meta.moreErrors = more;
     return ValidationErrors.FAILED({
-      detail: fields.map((field) => `${field.path}: ${field.message}`).join("; ") || error.message,
-      source: fields[0] ? { pointer: pointerOf(fields[0].path) } : undefined,
-      meta: { fields: fields.map((field) => ({ path: field.path, message: field.message, kind: field.kind })) },
+      detail: shown.map((issue) => `${issue.path}: ${issue.message}`).join("; ") + (more > 0 ? `; and ${more} more` : "") || "The document is invalid",
+      source: shown[0] ? { pointer: pointerOf(shown[0].path) } : undefined,
+      meta,
       cause: error,
     });
   }
   if (error instanceof mongoose.Error.CastError) {
     return ValidationErrors.CAST_FAILED({
-      detail: `${error.path}: cannot use ${describeValue(error.value)} as ${error.kind}`,
+      detail: `${error.path}: ${castMessage(error.kind)}`,
       source: { pointer: pointerOf(error.path) },
       cause: error,
     });
@@ -70,11 +81,25 @@ export function toAPIError(error: unknown): APIError {
 
 function bodyParserError(error: unknown): APIError | undefined {
   if (typeof error !== "object" || error === null || !("type" in error)) return undefined;
-  const known = BODY_ERRORS[String((error as { type: unknown }).type)];
+  const type = String((error as { type: unknown }).type);
+  if (type === "entity.parse.failed" && isJsonScalar((error as { body?: unknown }).body)) {
+    // Valid JSON, just not an object (`null`, `42`, `"text"`): the parser's strict mode refuses
+    // it, but "malformed" would send the client hunting for a syntax error that is not there.
+    return requestValidationError([{ path: "", message: "must be a JSON object", keyword: "type" }], "body");
+  }
+  const known = BODY_ERRORS[type];
   return known?.({ cause: error });
 }
 
-function describeValue(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+/** True for the text of a JSON value that is neither an object nor an array. */
+function isJsonScalar(text: unknown): boolean {
+  if (typeof text !== "string") return false;
+  const first = text.trimStart()[0];
+  if (first === undefined || first === "{" || first === "[") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -6,7 +6,7 @@ import { MODEL_REGISTRY } from "../contracts/model-registry.js";
 import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
 import { captureRawBody } from "../contracts/raw-body.js";
-import { validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
+import { JSON_MEDIA_TYPES, validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { createModelRegistry } from "./model-registry.js";
@@ -81,7 +81,10 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   );
   app.use(named("svcCors", options.cors === false ? passThrough : cors(options.cors ?? {})));
   // `verify: captureRawBody` keeps the exact bytes as `req.rawBody` for webhook signature checks.
-  app.use(named("svcJsonBody", express.json({ limit: options.bodyLimit ?? "1mb", strict: true, verify: captureRawBody })));
+  // Other media types are left unread: webhook and form routes read them their own way, and
+  // routes that take JSON answer them with 415 (`requireJsonBody`).
+  const jsonBody = express.json({ limit: options.bodyLimit ?? "1mb", strict: true, type: [...JSON_MEDIA_TYPES], verify: captureRawBody });
+  app.use(named("svcJsonBody", jsonBody));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
   app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
   app.use(named("svcHostMiddleware", hostMiddleware));

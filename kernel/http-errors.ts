@@ -20,6 +20,8 @@ export const HttpErrors = defineErrors("HTTP", {
   MALFORMED_BODY: { status: 400, title: "Malformed JSON body" },
   UNSUPPORTED_ENCODING: { status: 415, title: "Unsupported content encoding" },
   UNSUPPORTED_CHARSET: { status: 415, title: "Unsupported charset" },
+  /** A route that takes JSON got a body in another media type (a form, plain text...). */
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
   REQUEST_ABORTED: { status: 400, title: "Request aborted" },
   /** Anything unexpected: no message or stack reaches the client (both are logged). */
   INTERNAL: { status: 500, title: "Internal server error" },

@@ -9,6 +9,7 @@ import {
   ajvFor,
   operatorKeys,
   requestValidationError,
+  requireJsonBody,
   runValidation,
   type ValidationIssue,
   type ValidatorSettings,
@@ -19,12 +20,12 @@ import { ValidationErrors } from "../validation/index.js";
 export type BodyChecker<T> = (req: Request) => RequestBody<T>;
 
 /**
- * Builds the body check of one generated route, compiled once at start. In order: the body must
- * be a JSON object; no key at any depth may start with `$`; no top-level key may be read-only
- * (ids, timestamps, `deleted`, the owner field, `readOnly` fields) — these two always apply,
- * whatever the settings, because they guard what gets written; then the ajv schema derived from
- * the model (unless validation is off for this route), which rejects unknown fields, or strips
- * them when the router says `additionalProperties: "remove"`.
+ * Builds the body check of one generated route, compiled once at start. In order: a body must
+ * be sent as JSON (415 otherwise) and be a JSON object; no key at any depth may start with `$`;
+ * no top-level key may be read-only (ids, timestamps, `deleted`, the owner field, `readOnly`
+ * fields) — these always apply, whatever the settings, because they guard what gets written;
+ * then the ajv schema derived from the model (unless validation is off for this route), which
+ * rejects unknown fields, or strips them when the router says `additionalProperties: "remove"`.
  *
  * @example
  * const checkCreate = bodyChecker(schemas.create, "create", analysis, { settings, logger: ctx.logger }, options.validation);
@@ -47,6 +48,7 @@ export function bodyChecker<T>(
   const readOnly = analysis.readOnlyPaths;
 
   return function checkBody(req) {
+    requireJsonBody(req);
     const body: unknown = req.body ?? {};
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw requestValidationError([{ path: "", message: "must be a JSON object", keyword: "type" }], "body");

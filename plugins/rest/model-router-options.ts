@@ -132,7 +132,7 @@ export interface ModelRouterOptions<T> {
   permissions: MethodPermissions<T>;
   /** The field naming a record's owner (default `ownerId`): set from `req.user` on create, never writable by clients. */
   ownerField?: string;
-  /** Restricts lists (function or `OwnerQueryFilter`); null → empty list. */
+  /** The records a caller can reach (function or `OwnerQueryFilter`): ANDed into lists; a record outside it is 404 on read, update and delete. null → nothing. */
   queryFilter?: QueryFilter;
   /** Fields clients may filter lists on (`?done=true`, `?dueOn[$lt]=2024-06-01`). */
   queryFields?: readonly string[];

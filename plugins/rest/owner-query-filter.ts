@@ -11,8 +11,9 @@ export interface QueryFilterContext {
 export type QueryFilterObject = Record<string, unknown>;
 
 /**
- * Restricts a list to some records: returns a MongoDB filter ANDed with the client's filters, or
- * null/undefined for "nothing" (the list is empty).
+ * Restricts what a caller can reach: returns a MongoDB filter ANDed with the client's filters on
+ * lists and with the id on read, update and delete (a record outside it answers 404, as if it
+ * did not exist), or null/undefined for "nothing" (an empty list; 404 for every record).
  *
  * @example
  * const PublishedOnly: QueryFilter = () => ({ published: true });
@@ -24,10 +25,14 @@ export type QueryFilter = (
 ) => QueryFilterObject | null | undefined | Promise<QueryFilterObject | null | undefined>;
 
 /**
- * Lists only the caller's own records (the router's owner field equals their id); anonymous
- * callers get an empty list.
+ * Scopes a router to the caller's own records (the router's owner field equals their id): others'
+ * records are left out of lists and answer 404. Admins reach every record, as `IsOwner` lets
+ * them; anonymous callers reach none.
  *
  * @example
  * modelRouter("/todos", Todo, { queryFilter: OwnerQueryFilter, permissions: { list: [Permissions.IsAuthenticated] } });
  */
-export const OwnerQueryFilter: QueryFilter = (user, _req, context) => (user ? { [context.ownerField]: user.id } : null);
+export const OwnerQueryFilter: QueryFilter = (user, _req, context) => {
+  if (!user) return null;
+  return user.admin === true ? {} : { [context.ownerField]: user.id };
+};

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
+import type { Document, HydratedDocument, Model, PopulateOptions, SchemaType } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { BodyChecker } from "./body-checker.js";
 import { RestErrors } from "./errors.js";
@@ -47,7 +47,8 @@ const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * Builds a router's handlers: list, create, read, update, delete, each doing ARCHITECTURE §4's
  * work in the same order — method permission (401 anonymous / 403 user), id check (malformed → 404),
- * load, object permission, body check, hooks, write, shape once, answer. Reads are lean unless
+ * load within the caller's `queryFilter` (outside it → 404), object permission, body check,
+ * hooks, write, shape once, answer (create adds a `Location` header). Reads are lean unless
  * the model needs rich serialization; list's page and count run concurrently.
  *
  * @example
@@ -103,10 +104,45 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return present ? present(doc, method, req) : doc;
   }
 
-  async function loadForWrite(id: string): Promise<StoredDocument> {
-    const doc = await store.findById(id).exec();
+  /**
+   * The filter that finds one record for this caller: its id, ANDed with the router's
+   * `queryFilter` scope. A record outside the scope (or a scope of "nothing") is then missing,
+   * so it answers 404 like a record that does not exist — a 403 would confirm it exists.
+   */
+  async function recordFilter(id: string, user: RequestUser | undefined, req: Request): Promise<QueryFilterObject> {
+    const byId: QueryFilterObject = { _id: id };
+    if (!options.queryFilter) return byId;
+    const scope = await options.queryFilter(user, req, context);
+    if (scope === null || scope === undefined) throw notFound();
+    return combineFilters(byId, scope);
+  }
+
+  async function loadForWrite(req: Request): Promise<StoredDocument> {
+    const id = checkId(req);
+    const doc = await store.findOne(await recordFilter(id, req.user, req)).exec();
     if (!doc) throw notFound();
     return doc;
+  }
+
+  /**
+   * PATCH semantics: the fields sent change, and `null` empties an optional field — unset
+   * (`$unset`, so it is absent rather than stored as null), or back to its default when it has
+   * one (`default: null` keeps null). A required field given null is left to mongoose's
+   * `required` validator (400); the update schema refuses it first when validation is on.
+   */
+  function applyChanges(doc: StoredDocument, body: Record<string, unknown>): void {
+    const changes: Record<string, unknown> = {};
+    const emptied: string[] = [];
+    for (const [key, value] of Object.entries(body)) {
+      if (value === null) emptied.push(key);
+      else changes[key] = value;
+    }
+    doc.set(changes);
+    for (const key of emptied) {
+      const schemaType = store.schema.path(key) as (SchemaType & { isRequired?: boolean; getDefault(doc: unknown, init: boolean): unknown }) | undefined;
+      if (schemaType?.isRequired === true) doc.set(key, null);
+      else doc.set(key, schemaType?.getDefault(doc, false));
+    }
   }
 
   const list: RequestHandler = async (req, res) => {
@@ -147,7 +183,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const denied = authorize("read", user);
     if (denied) await denied;
     const id = checkId(req);
-    const find = store.findById(id);
+    const find = store.findOne(await recordFilter(id, user, req));
     if (hasPopulate) find.populate(populateList);
     if (lean) find.lean();
     const doc = await find.exec();
@@ -173,6 +209,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postCreate) await runHook("postCreate", () => options.postCreate!(forHooks(doc), req));
+    // The new record's URL under wherever this router is mounted (app prefixes included).
+    res.location(`${req.baseUrl}/${encodeURIComponent(String(doc._id))}`);
     res.status(201).json({ data: await presentOne(shaper.hydrated(doc), "create", req) });
   };
 
@@ -180,7 +218,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const user = req.user;
     const denied = authorize("update", user);
     if (denied) await denied;
-    const doc = await loadForWrite(checkId(req));
+    const doc = await loadForWrite(req);
     const objectDenied = authorize("update", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
     let body: RequestBody<T> = runtime.checkUpdate(req);
@@ -190,7 +228,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       if (hooked === null || hooked === undefined) throw hookDenied("preUpdate");
       body = hooked;
     }
-    doc.set(body);
+    applyChanges(doc, body as Record<string, unknown>);
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
@@ -201,7 +239,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const user = req.user;
     const denied = authorize("delete", user);
     if (denied) await denied;
-    const doc = await loadForWrite(checkId(req));
+    const doc = await loadForWrite(req);
     const objectDenied = authorize("delete", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
     if (options.preDelete) {

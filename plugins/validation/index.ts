@@ -23,10 +23,14 @@ export {
   type RequestValidatorOptions,
   type ValidationSchema,
 } from "./request-validators.js";
+export { carriesBody, JSON_MEDIA_TYPES, requireJsonBody } from "./json-body.js";
+export { castMessage, mongooseValidationIssues } from "./mongoose-issues.js";
 export {
   fromAjvErrors,
   isRequestValidationError,
+  MAX_REPORTED_ISSUES,
   pointerOf,
+  reportedIssues,
   requestValidationError,
   type ValidationIssue,
   type ValidationLocation,

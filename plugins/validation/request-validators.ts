@@ -4,7 +4,9 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import type { HttpErrorFactory } from "../../kernel/errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
-import { fromAjvErrors, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
+import { requireJsonBody } from "./json-body.js";
+import { nullValueIssues } from "./null-values.js";
+import { fromAjvErrors, reportedIssues, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
 import { validationContextOf, type ValidatorSettings } from "./validator-settings.js";
 
 /** A property of a properties-map schema; `required: true` is accepted in the OpenAPI 2 style. */
@@ -31,7 +33,8 @@ export interface RequestValidatorOptions {
 }
 
 /**
- * Validates `value` in place with `validate` (coercing or stripping as the variant says).
+ * Validates `value` in place with `validate` (coercing or stripping as the variant says; a body's
+ * `null` is never coerced: it passes only where the schema allows null).
  * Returns the stripped top-level properties; on failure logs, then throws SPEC §7's error or
  * whatever `onError` throws or returns (a handler that returns nothing lets the request on).
  *
@@ -49,10 +52,16 @@ export function runValidation(
   classify?: (issues: readonly ValidationIssue[]) => HttpErrorFactory,
 ): string[] {
   const before = settings.removeAdditional ? Object.keys(value) : undefined;
-  if (!validate(value)) {
-    const issues = fromAjvErrors(validate.errors ?? []);
+  // Checked first: the coercing pass below would turn these nulls into "", 0 or false.
+  const nulls = location === "body" ? nullValueIssues(validate, value) : [];
+  const valid = validate(value);
+  if (!valid || nulls.length > 0) {
+    const flagged = new Set(nulls.map((issue) => issue.path));
+    const issues = [...nulls, ...(valid ? [] : fromAjvErrors(validate.errors ?? []).filter((issue) => !flagged.has(issue.path)))];
     if (settings.logValidationErrors) {
-      logger.info(`Request ${location} validation failed for ${req.method} ${req.path}`, { issues, requestId: req.requestId });
+      // Capped like the response: a hostile body must not write a multi-megabyte log line either.
+      const { shown, more } = reportedIssues(issues);
+      logger.info(`Request ${location} validation failed for ${req.method} ${req.path}`, { issues: shown, moreErrors: more, requestId: req.requestId });
     }
     const handler = onError ?? settings.onValidationError;
     if (!handler) throw requestValidationError(issues, location, classify?.(issues));
@@ -114,8 +123,8 @@ function variantOf(settings: ValidatorSettings): AjvVariant {
 /**
  * Middleware validating `req.body` against a schema, with the app's validation settings
  * (`configureOpenApiValidator`): types coerced, undeclared properties stripped (and reported to
- * `onAdditionalPropertiesRemoved`) by default, SPEC §7's 400 on failure. Compiled once per
- * settings variant.
+ * `onAdditionalPropertiesRemoved`) by default, SPEC §7's 400 on failure, 415
+ * `HTTP_UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON. Compiled once per settings variant.
  *
  * @example
  * router.post("/search", validateRequestBody({ query: { type: "string", required: true } }), handler);
@@ -123,6 +132,8 @@ function variantOf(settings: ValidatorSettings): AjvVariant {
 export function validateRequestBody(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
   const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
   return function svcValidateRequestBody(req, res, next) {
+    // Even with validation off: the route takes JSON, so a form or text body is refused (415).
+    requireJsonBody(req);
     const { settings, logger } = validationContextOf(res.locals);
     if (!(options.enabled ?? settings.validateRequests)) return next();
     if (req.body === undefined) req.body = {};

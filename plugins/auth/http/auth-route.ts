@@ -1,18 +1,27 @@
 import type { Request, RequestHandler, Response } from "express";
 import { isAPIError } from "../../../kernel/api-error.js";
+import { requireJsonBody } from "../../validation/index.js";
 import { AuthErrors } from "../errors.js";
 
+/** How an auth route reads its body. */
+export interface AuthRouteOptions {
+  /** The route takes bodies in other media types too (an OAuth provider's form POST). Default false: JSON only. */
+  anyBody?: boolean;
+}
+
 /**
- * Wraps an async auth route: adds `Retry-After` to 429s and marks every auth response
- * `no-store`, so tokens and profiles never sit in a shared or browser cache.
+ * Wraps an async auth route: refuses a body that is not JSON (415, unless `anyBody`), adds
+ * `Retry-After` to 429s and marks every auth response `no-store`, so tokens and profiles never
+ * sit in a shared or browser cache.
  *
  * @example
  * router.post("/auth/login", authRoute(async (req, res) => { res.json({ data: await service.login(credentials, clientIp(req)) }); }));
  */
-export function authRoute(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+export function authRoute(handler: (req: Request, res: Response) => Promise<void>, options: AuthRouteOptions = {}): RequestHandler {
   return async (req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
     try {
+      if (!options.anyBody) requireJsonBody(req);
       await handler(req, res);
     } catch (error) {
       if (isAPIError(error) && error.code === AuthErrors.RATE_LIMITED.code) {

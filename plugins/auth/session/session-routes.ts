@@ -145,6 +145,7 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
       res.redirect(302, url);
     }),
   );
+  // Apple's callback is a form POST: not JSON, and not refused for it.
   const callback = authRoute(async (req, res) => {
     const provider = String(req.params.provider);
     if (!deps.providers.includes(provider)) throw AuthErrors.PROVIDER_NOT_CONFIGURED();
@@ -157,7 +158,7 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
       return;
     }
     res.status(forwarded.status).json({ data: forwarded.body ?? null });
-  });
+  }, { anyBody: true });
   router.get(`${base}/callback/:provider`, callback);
   // Apple answers with a form POST.
   router.post(`${base}/callback/:provider`, callback);

@@ -61,12 +61,26 @@ test("the derived create schema validates bodies with ajv", (t) => {
   t.false(validate({ title: "ok", unknown: 1 }));
 });
 
-test("string constraints mongoose checks after trim/lowercase are not enforced on the raw input", (t) => {
+test("pattern and enum mongoose checks after trim/lowercase are not enforced on the raw input", (t) => {
   const rewriting = new mongoose.Schema({
-    key: { type: String, trim: true, match: /^[a-z]+$/, maxlength: 5, description: "Key" },
+    key: { type: String, trim: true, match: /^[a-z]+$/, description: "Key" },
     level: { type: String, lowercase: true, enum: ["low", "high"], description: "Level" },
   });
   const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(mongooseJsonSchema(rewriting, { mode: "create" }));
   t.true(validate({ key: "  abc  ", level: "HIGH" }), "mongoose turns these into valid values");
   t.false(validate({ key: 42 }), "the type is still checked");
+});
+
+test("lengths of trimmed and case-changed strings are in the schema, so ajv checks them first", (t) => {
+  const rewriting = new mongoose.Schema({
+    title: { type: String, trim: true, minlength: 2, maxlength: 5, description: "Title" },
+    code: { type: String, uppercase: true, maxlength: 3, description: "Code" },
+  });
+  const create = mongooseJsonSchema(rewriting, { mode: "create" });
+  t.like(create.properties!.title, { minLength: 2, maxLength: 5 });
+  t.like(create.properties!.code, { maxLength: 3 });
+  const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(create);
+  t.true(validate({ title: " abc ", code: "abc" }));
+  t.false(validate({ title: "abcdef" }));
+  t.false(validate({ code: "abcd" }));
 });

@@ -166,16 +166,19 @@ function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: st
   switch (schemaType.instance) {
     case "String": {
       const result: SchemaObject = { type: "string" };
-      // mongoose checks enum, lengths and match on the value its setters produced; when a setter
-      // rewrites the input (trim, lowercase, uppercase), checking the raw input here would refuse
-      // values mongoose accepts ("  key  " → "key"), so those constraints are left to mongoose.
+      // mongoose checks enum and match on the value its setters produced; when a setter rewrites
+      // the input (trim, lowercase, uppercase), checking the raw input here would refuse values
+      // mongoose accepts ("  Open" → "open"), so those two are left to mongoose. Lengths are
+      // always documented and checked here, on the characters sent: case changes keep the length,
+      // and trimming only shortens, so a raw value within maxLength is within it once trimmed
+      // (a padded minLength still reaches mongoose's check, in the same wording).
       const rewritten = opts.trim === true || opts.lowercase === true || opts.uppercase === true;
       const values = nested.enumValues?.filter((value) => value !== undefined);
       if (values && values.length > 0 && !rewritten) result.enum = values;
       const minLength = optionNumber(opts.minLength ?? opts.minlength);
       const maxLength = optionNumber(opts.maxLength ?? opts.maxlength);
-      if (minLength !== undefined && !rewritten) result.minLength = minLength;
-      if (maxLength !== undefined && !rewritten) result.maxLength = maxLength;
+      if (minLength !== undefined) result.minLength = minLength;
+      if (maxLength !== undefined) result.maxLength = maxLength;
       const match = Array.isArray(opts.match) ? opts.match[0] : opts.match;
       if (match instanceof RegExp && match.flags === "" && isUnicodeSafe(match.source) && !rewritten) result.pattern = match.source;
       return result;
