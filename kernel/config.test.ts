@@ -22,6 +22,10 @@ test("HOST defaults to this machine only outside production and to all interface
   t.is(loadConfig({ NODE_ENV: "production", HOST: "10.0.0.5" }).host, "10.0.0.5");
 });
 
+test("PORT=0 asks for any free port", (t) => {
+  t.is(loadConfig({ PORT: "0" }).port, 0);
+});
+
 test("WEBSOCKET_PORT and HOST are read when set", (t) => {
   const config = loadConfig({ PORT: "4000", WEBSOCKET_PORT: "4100", HOST: "127.0.0.1" });
   t.is(config.websocketPort, 4100);
@@ -32,10 +36,12 @@ test("WEBSOCKET_PORT and HOST are read when set", (t) => {
 for (const [name, value] of [
   ["PORT", "abc"],
   ["WEBSOCKET_PORT", "70000"],
+  ["PORT", "-1"],
+  ["PORT", "30.5"],
   ["NODE_ENV", "staging"],
   ["ENABLE_API_DOCS_UI", "maybe"],
 ] as const) {
-  test(`a wrong ${name} fails with a message naming it`, (t) => {
+  test(`a wrong ${name} (${value}) fails with a message naming it`, (t) => {
     const error = t.throws(() => loadConfig({ [name]: value }));
     t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
     t.true(error!.message.includes(name));

@@ -1,4 +1,4 @@
-import { bool, port, readEnvironment, str, type Environment } from "./environment.js";
+import { bool, listenPort, readEnvironment, str, type Environment } from "./environment.js";
 
 export type NodeEnv = "development" | "production" | "test";
 
@@ -11,7 +11,7 @@ export type NodeEnv = "development" | "production" | "test";
 export interface SvcConfig {
   readonly nodeEnv: NodeEnv;
   readonly isProduction: boolean;
-  /** `PORT`, default 3000. */
+  /** `PORT`, default 3000; 0 listens on any free port (the start-up line says which). */
   readonly port: number;
   /** `WEBSOCKET_PORT`: a separate port for the socket server; undefined shares the HTTP server. */
   readonly websocketPort?: number;
@@ -37,8 +37,8 @@ export interface SvcConfig {
 export function loadConfig(environment: Environment = process.env): SvcConfig {
   const env = readEnvironment(environment, {
     NODE_ENV: str({ choices: ["development", "production", "test"], default: "development" }),
-    PORT: port({ default: 3000 }),
-    WEBSOCKET_PORT: port({ default: undefined }),
+    PORT: listenPort({ default: 3000 }),
+    WEBSOCKET_PORT: listenPort({ default: undefined }),
     HOST: str({ default: undefined }),
     ENABLE_API_DOCS_UI: bool({ default: false }),
   });

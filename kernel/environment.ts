@@ -49,6 +49,16 @@ export const numberInRange = (min: number, max: number) =>
     return value;
   });
 
+/**
+ * A TCP port to listen on: 1–65535, or 0 for "any free port" (what tests and scripts that print
+ * the bound address want; envalid's `port` refuses 0).
+ */
+export const listenPort = makeValidator<number>((input: string) => {
+  const value = Number(input);
+  if (!/^\d+$/.test(input.trim()) || value > 65_535) throw new Error(`must be a port from 0 to 65535, got "${input}"`);
+  return value;
+});
+
 /** A non-negative integer count of milliseconds. */
 export const milliseconds = makeValidator<number>((input: string) => {
   if (!/^\d+$/.test(input.trim())) throw new Error(`must be a whole number of milliseconds, got "${input}"`);
