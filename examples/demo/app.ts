@@ -13,7 +13,9 @@ const hello: SvcPlugin = {
     ctx.resolve(HTTP_ROUTER).get("/", (_req, res) => {
       res.json({ data: { name: "svc demo", docs: "/openapi.json" } });
     });
+    ctx.openapi.addTag({ name: "demo", description: "About this demo app" });
     ctx.openapi.addOperation("get", "/", {
+      operationId: "readDemoInfo",
       summary: "Describe the demo app",
       tags: ["demo"],
       responses: { 200: { description: "The app's name and where its API documentation lives" } },

@@ -35,3 +35,17 @@ test("anonymous requests are refused", async (t) => {
   const response = await request(http).get("/todos").expect(401);
   t.is(response.body.errors[0].code, HttpErrors.UNAUTHENTICATED.code);
 });
+
+test("the demo's OpenAPI document gives every operation its own operationId and one declared tag", async (t) => {
+  const { http } = await demo(t);
+  const document = (await request(http).get("/openapi.json").expect(200)).body as {
+    paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    tags: Array<{ name: string }>;
+  };
+  const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+  const ids = operations.map((operation) => operation.operationId);
+  t.true(ids.every((id) => typeof id === "string" && id.length > 0));
+  t.is(new Set(ids).size, ids.length);
+  const declared = new Set(document.tags.map((tag) => tag.name));
+  t.true(operations.every((operation) => operation.tags?.length === 1 && declared.has(operation.tags[0]!)));
+});
