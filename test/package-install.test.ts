@@ -73,4 +73,25 @@ new SvcApp({ database: false }).register(plugin);
 
   await writeFile(path.join(project, "check.ts"), `import { SvcApp } from "svc";\nnew SvcApp({ port: "not a number" });\n`);
   await t.throwsAsync(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }));
+
+  // The trap of a linked install: the project's own mongoose is a second copy (svc keeps its
+  // own in its node_modules), so the user's models would never connect. The start fails at
+  // once with the cause and the fix instead of hanging into a phase timeout.
+  await run("npm", ["install", "mongoose@~9.12", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: project });
+  await writeFile(
+    path.join(project, "two-copies.mjs"),
+    `import mongoose from "mongoose";
+import { SvcApp, modelRouter, Permissions } from "svc";
+const Post = mongoose.model("Post", new mongoose.Schema({ title: String }, { strict: "throw" }));
+await new SvcApp({ env: { NODE_ENV: "test" }, port: 0, handleSignals: false })
+  .register(modelRouter("/posts", Post, { permissions: { list: [Permissions.IsAny] } }))
+  .start();
+`,
+  );
+  const twoCopies = await run(process.execPath, ["two-copies.mjs"], { cwd: project, env: { ...process.env, NODE_ENV: "test" } }).then(
+    () => "started",
+    (error: { stderr?: string }) => error.stderr ?? "",
+  );
+  t.regex(twoCopies, /DATABASE_SECOND_MONGOOSE|another copy of mongoose/);
+  t.regex(twoCopies, /npm ls mongoose/);
 });
