@@ -1,8 +1,16 @@
 import test from "ava";
 import mongoose from "mongoose";
+import request from "supertest";
+import { HTTP_ROUTER } from "../contracts/http.js";
 import { APIError } from "../kernel/api-error.js";
 import { SvcError } from "../kernel/errors.js";
+import { HttpErrors } from "../kernel/http-errors.js";
+import type { SvcPlugin } from "../kernel/plugin.js";
+import { ClientFaultWatch } from "../test/support/client-fault-watch.js";
 import { toAPIError } from "./error-response.js";
+import { createTestApp, stopTestDatabase } from "./testing.js";
+
+test.after.always(() => stopTestDatabase());
 
 const Thing = new mongoose.Schema(
   { name: { type: String, required: true }, count: Number, address: { city: { type: String, maxlength: 3 } } },
@@ -75,4 +83,54 @@ test("APIErrors pass through; coded 4xx SvcErrors keep their status; anything el
   const opaque = toAPIError(new Error("connection string mongodb://user:pw@host"));
   t.deepEqual(opaque.toErrorObject(), { status: "500", title: "Internal server error", code: "HTTP_INTERNAL" });
   t.deepEqual(toAPIError("a thrown string").status, 500);
+});
+
+/** What the `http-errors` package (used by express, body-parser and many middlewares) throws. */
+function createHttpError(status: number, message = "http error"): Error {
+  return Object.assign(new Error(message), { status, statusCode: status, expose: status < 500 });
+}
+
+test("an error carrying a 4xx status (router, body parser, http-errors) keeps a coded 4xx; 5xx or no status stays 500", (t) => {
+  const decode = Object.assign(new URIError("Failed to decode param '%zz'"), { status: 400, statusCode: 400 });
+  const path = toAPIError(decode);
+  t.deepEqual([path.status, path.code], [400, HttpErrors.MALFORMED_PATH.code]);
+  t.false(JSON.stringify(path.toErrorObject()).includes("%zz"), "the answer never echoes the segment");
+
+  t.deepEqual([toAPIError(createHttpError(400, "nope")).code, toAPIError({ statusCode: 400 }).code], [HttpErrors.BAD_REQUEST.code, HttpErrors.BAD_REQUEST.code]);
+  t.is(toAPIError(createHttpError(403)).code, HttpErrors.FORBIDDEN.code);
+  t.is(toAPIError(createHttpError(413)).code, HttpErrors.PAYLOAD_TOO_LARGE.code);
+  // A 4xx with no meaning of its own here is still the client's: 400, never 500.
+  t.deepEqual([toAPIError(createHttpError(422)).status, toAPIError(createHttpError(422)).code], [400, HttpErrors.BAD_REQUEST.code]);
+  t.false(JSON.stringify(toAPIError(createHttpError(400, "internal detail")).toErrorObject()).includes("internal detail"));
+
+  for (const serverSide of [createHttpError(502), { status: 500 }, { status: "400" }, { status: 400.5 }, new Error("no status")]) {
+    t.deepEqual([toAPIError(serverSide).status, toAPIError(serverSide).code], [500, HttpErrors.INTERNAL.code]);
+  }
+});
+
+/** Routes whose parameters the router percent-decodes. */
+const paramRoutes: SvcPlugin = {
+  name: "param-routes",
+  start(ctx) {
+    const router = ctx.resolve(HTTP_ROUTER);
+    router.get("/things/:id", (req, res) => res.json({ data: req.params.id }));
+    router.get("/files/*rest", (req, res) => res.json({ data: req.params.rest }));
+  },
+};
+
+test("malformed percent-encoding in a path parameter is 400 HTTP_MALFORMED_PATH, a client fault", async (t) => {
+  const watch = new ClientFaultWatch();
+  const app = watch.attach(await createTestApp({ database: false, logger: watch.logger })).register(paramRoutes);
+  const http = await app.build();
+  t.teardown(() => app.stop());
+
+  for (const path of ["/things/%zz", "/things/%E0%A4%A", "/things/%", "/things/a%C3", "/files/ok/%FF%FE", "/files/%E0%A4%A/x"]) {
+    const response = await request(http).get(path).expect(400);
+    t.is(response.body.errors[0].code, HttpErrors.MALFORMED_PATH.code, path);
+    t.is(response.body.errors[0].status, "400");
+    t.is(typeof response.body.requestId, "string");
+  }
+  watch.assertNoServerFault(t);
+  // Well-formed encodings still reach the route decoded.
+  t.is((await request(http).get("/things/caf%C3%A9").expect(200)).body.data, "café");
 });

@@ -28,9 +28,26 @@ const BODY_ERRORS: Record<string, HttpErrorFactory> = {
 };
 
 /**
+ * Client errors raised below the app's own code carry nothing reliable but a 4xx `status` (or
+ * `statusCode`): the router's failed percent-decoding of a path parameter, a body parser's
+ * stream error, a third-party middleware's `http-errors`. The status picks the code; one without
+ * a meaning of its own in the catalogue is answered 400 `HTTP_BAD_REQUEST`, since every code has
+ * one status.
+ */
+const CLIENT_STATUS_ERRORS: Readonly<Record<number, HttpErrorFactory>> = {
+  400: HttpErrors.BAD_REQUEST,
+  401: HttpErrors.UNAUTHENTICATED,
+  403: HttpErrors.FORBIDDEN,
+  404: HttpErrors.NOT_FOUND,
+  413: HttpErrors.PAYLOAD_TOO_LARGE,
+  415: HttpErrors.UNSUPPORTED_MEDIA_TYPE,
+};
+
+/**
  * Turns any thrown value into the `APIError` the client sees. Known client mistakes (bad JSON,
- * oversize bodies, mongoose validation and cast errors, duplicate keys) become 4xx with field
- * details; anything unrecognised becomes an opaque 500 whose details only reach the log.
+ * oversize bodies, malformed paths, mongoose validation and cast errors, duplicate keys, any
+ * error carrying a 4xx status) become 4xx with field details; anything unrecognised — a 5xx
+ * status or none — becomes an opaque 500 whose details only reach the log.
  *
  * @example
  * const apiError = toAPIError(error); // res.status(apiError.status)
@@ -76,7 +93,17 @@ export function toAPIError(error: unknown): APIError {
   if (error instanceof SvcError && error.status < 500) {
     return new APIError({ status: error.status, title: error.message, code: error.code, cause: error });
   }
-  return HttpErrors.INTERNAL({ cause: error });
+  return clientStatusError(error) ?? HttpErrors.INTERNAL({ cause: error });
+}
+
+function clientStatusError(error: unknown): APIError | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const code = status ?? statusCode;
+  if (typeof code !== "number" || !Number.isInteger(code) || code < 400 || code > 499) return undefined;
+  // The router's own message quotes the segment; the answer never echoes what was sent.
+  if (error instanceof URIError) return HttpErrors.MALFORMED_PATH({ detail: "A path segment is not valid percent-encoding", cause: error });
+  return (CLIENT_STATUS_ERRORS[code] ?? HttpErrors.BAD_REQUEST)({ cause: error });
 }
 
 function bodyParserError(error: unknown): APIError | undefined {

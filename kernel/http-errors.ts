@@ -23,6 +23,13 @@ export const HttpErrors = defineErrors("HTTP", {
   /** A route that takes JSON got a body in another media type (a form, plain text...). */
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
   REQUEST_ABORTED: { status: 400, title: "Request aborted" },
+  /**
+   * A lower layer (the router, a body parser, a third-party middleware) refused the request
+   * with a client error that has no more specific code here.
+   */
+  BAD_REQUEST: { status: 400, title: "Bad request" },
+  /** A path segment is not valid percent-encoding (`/todos/%zz`), so no route can read it. */
+  MALFORMED_PATH: { status: 400, title: "Malformed path" },
   /** Anything unexpected: no message or stack reaches the client (both are logged). */
   INTERNAL: { status: 500, title: "Internal server error" },
 });
