@@ -6,7 +6,7 @@ import { MODEL_REGISTRY } from "../contracts/model-registry.js";
 import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
 import { captureRawBody } from "../contracts/raw-body.js";
-import { JSON_MEDIA_TYPES, validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
+import { decodingFailuresAsClientErrors, JSON_MEDIA_TYPES, validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { createModelRegistry } from "./model-registry.js";
@@ -83,7 +83,9 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   // `verify: captureRawBody` keeps the exact bytes as `req.rawBody` for webhook signature checks.
   // Other media types are left unread: webhook and form routes read them their own way, and
   // routes that take JSON answer them with 415 (`requireJsonBody`).
-  const jsonBody = express.json({ limit: options.bodyLimit ?? "1mb", strict: true, type: [...JSON_MEDIA_TYPES], verify: captureRawBody });
+  const jsonBody = decodingFailuresAsClientErrors(
+    express.json({ limit: options.bodyLimit ?? "1mb", strict: true, type: [...JSON_MEDIA_TYPES], verify: captureRawBody }),
+  );
   app.use(named("svcJsonBody", jsonBody));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
   app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));

@@ -18,6 +18,8 @@ export const HttpErrors = defineErrors("HTTP", {
   PAYLOAD_TOO_LARGE: { status: 413, title: "Request body too large" },
   /** The body is not valid JSON (or its framing is broken). */
   MALFORMED_BODY: { status: 400, title: "Malformed JSON body" },
+  /** The body's `Content-Encoding` (gzip, deflate, br) is supported, but its bytes do not decode. */
+  UNDECODABLE_BODY: { status: 400, title: "Body does not decode" },
   UNSUPPORTED_ENCODING: { status: 415, title: "Unsupported content encoding" },
   UNSUPPORTED_CHARSET: { status: 415, title: "Unsupported charset" },
   /** A route that takes JSON got a body in another media type (a form, plain text...). */

@@ -2,6 +2,7 @@ import express, { type RequestHandler } from "express";
 import type { Environment } from "../../kernel/environment.js";
 import { WebhookSignatureErrors } from "./errors.js";
 import { captureRawBody } from "../../contracts/raw-body.js";
+import { decodingFailuresAsClientErrors } from "../validation/index.js";
 import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
 
 export interface WebhookSignatureMiddlewareOptions {
@@ -29,7 +30,7 @@ export interface WebhookSignatureMiddlewareOptions {
  */
 export function webhookSignatureMiddleware(options: WebhookSignatureMiddlewareOptions = {}): RequestHandler {
   const header = (options.header ?? "x-webhook-signature").toLowerCase();
-  const readRaw = express.raw({ type: () => true, limit: options.limit ?? "1mb", verify: captureRawBody });
+  const readRaw = decodingFailuresAsClientErrors(express.raw({ type: () => true, limit: options.limit ?? "1mb", verify: captureRawBody }));
   return function svcWebhookSignature(req, res, next) {
     try {
       // Fail on a missing secret before reading anything: it is a deployment error.

@@ -24,6 +24,7 @@ export {
   type ValidationSchema,
 } from "./request-validators.js";
 export { carriesBody, JSON_MEDIA_TYPES, requireJsonBody } from "./json-body.js";
+export { decodingFailuresAsClientErrors } from "./body-decoding.js";
 export { castMessage, mongooseValidationIssues } from "./mongoose-issues.js";
 export {
   fromAjvErrors,
