@@ -55,6 +55,7 @@ export {
   DEFAULT_VALIDATOR_SETTINGS,
   isRequestValidationError,
   operatorKeys,
+  unstorableKeys,
   requestValidationError,
   requireJsonBody,
   validateQueryParams,

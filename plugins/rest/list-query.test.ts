@@ -131,3 +131,18 @@ test("router options naming unknown fields fail when the router is built", (t) =
   t.throws(() => analyzeModel(Item, { permissions: {}, defaultLimit: 600 }), { code: RestErrors.INVALID_OPTION.code });
   t.throws(() => analyzeModel(Item, { permissions: {}, maxLimit: 0 }), { code: RestErrors.INVALID_OPTION.code });
 });
+
+test("a NUL character in any filter value is refused, whatever the operator (BSON cannot carry it in a regex)", (t) => {
+  for (const query of [
+    { title: "a\u0000b" },
+    { "title[$regex]": "a\u0000b" },
+    { "title[$regex]": "/a\u0000b/i" },
+    { "title[$ne]": "\u0000" },
+    { "tags[$in]": "x,a\u0000b" },
+    { "tags[$nin]": ["x", "\u0000"] },
+    { "title[$exists]": "true\u0000" },
+  ]) {
+    const [key] = Object.keys(query);
+    rejects(t, query, ValidationErrors.INVALID_QUERY.code, key);
+  }
+});

@@ -52,7 +52,8 @@ class QueryProblems {
  * `$eq $ne $gt $gte $lt $lte $in $nin $exists $regex`. Values are cast with the field's mongoose
  * type; `$in`/`$nin` take a comma-separated value or repeated parameters; `$regex` matches its
  * value literally (anchors `^`/`$` kept; `/text/i` for case-insensitive), so no client pattern is
- * ever compiled. Every problem is reported in SPEC §7's 400 body.
+ * ever compiled. A value containing a NUL character is refused with every operator. Every
+ * problem is reported in SPEC §7's 400 body.
  *
  * @example
  * const parse = createListQueryParser(analysis);
@@ -158,6 +159,12 @@ function castForQuery(schemaType: SchemaType, op: string | null, value: unknown)
 }
 
 function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: string, problems: QueryProblems): unknown {
+  // BSON writes a regex as NUL-terminated text, so the driver throws on a NUL in a `$regex`; in
+  // any other filter it has no use either. One rule for every operator keeps the class closed.
+  if (containsNul(raw)) {
+    problems.add(ValidationErrors.INVALID_QUERY, key, "must not contain a NUL character", "nul");
+    return INVALID;
+  }
   if (op === "$in" || op === "$nin") {
     const values = Array.isArray(raw) ? raw : typeof raw === "string" ? (raw === "" ? [] : raw.split(",")) : [];
     if (values.length === 0 || values.length > MAX_IN_VALUES) {
@@ -192,6 +199,11 @@ function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: stri
     problems.add(RestErrors.OPERATOR_NOT_ALLOWED, key, `cannot use ${op} on this field`, "operator");
     return INVALID;
   }
+}
+
+function containsNul(raw: unknown): boolean {
+  if (typeof raw === "string") return raw.includes("\u0000");
+  return Array.isArray(raw) && raw.some(containsNul);
 }
 
 function castValue(text: string, schemaType: SchemaType, key: string, problems: QueryProblems): unknown {

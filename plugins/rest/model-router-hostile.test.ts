@@ -103,6 +103,32 @@ for (const host of HOSTS) {
     t.is(stored?.meta, undefined);
   });
 
+  test(`${host}: NUL characters the driver cannot write (keys at any depth, filter values) → 400, nothing written`, async (t) => {
+    const http = await appFor(t, host);
+    const alice = tokens.user(`nul-${host}`);
+    const marker = `nul-${host}`;
+    for (const [body, pointer] of [
+      [{ title: "a", marker, meta: { "a\u0000b": 1 } }, "/meta/a\u0000b"],
+      [{ title: "a", marker, meta: { nested: [{ ok: 1 }, { "\u0000": { x: 1 } }] } }, "/meta/nested/1/\u0000"],
+      [{ title: "a", marker, "x\u0000": 1 }, "/x\u0000"],
+    ] as const) {
+      const response = await as(http, alice.auth).post("/items", body).expect(400);
+      assertValidationBody(t, response.body, ValidationErrors.OPERATOR_IN_BODY.code);
+      t.is(response.body.errors[0].source.pointer, pointer);
+    }
+    t.is(await Item.countDocuments({ marker }), 0);
+    const created = await as(http, alice.auth).post("/items", { title: "ok", marker, meta: { kept: true } }).expect(201);
+    const patched = await as(http, alice.auth).patch(`/items/${created.body.data.id}`, { meta: { deep: { "k\u0000": 1 } } }).expect(400);
+    t.is(patched.body.errors[0].code, ValidationErrors.OPERATOR_IN_BODY.code);
+    t.deepEqual((await Item.collection.findOne({ marker }))?.meta, { kept: true });
+
+    for (const query of ["title[$regex]=a%00b", "title=a%00b", "title[$regex]=/a%00b/i", "title[$ne]=%00", "tags[$in]=x,a%00b", "tags=%00"]) {
+      const response = await as(http, alice.auth).get(`/items?${query}`).expect(400);
+      assertValidationBody(t, response.body, ValidationErrors.INVALID_QUERY.code);
+      t.is(response.body.errors[0].source.parameter, query.slice(0, query.indexOf("=")), query);
+    }
+  });
+
   test(`${host}: unknown fields → 400, nothing written`, async (t) => {
     const http = await appFor(t, host);
     const alice = tokens.user(`unknown-${host}`);

@@ -6,12 +6,30 @@ const MAX_DEPTH = 32;
 /**
  * Finds keys that start with `$` at any depth of a JSON body (`{"$set": ...}`,
  * `{"tags": [{"$where": ...}]}`): MongoDB reads them as operators, so they are refused before
- * anything is validated or written. Also reports bodies nested deeper than 32 levels.
+ * anything is validated or written. Also reports everything `unstorableKeys` does: keys the
+ * database cannot store, and bodies nested deeper than 32 levels.
  *
  * @example
  * operatorKeys({ title: "a", meta: { $gt: 1 } }); // [{ path: "meta.$gt", message: "...", keyword: "operator" }]
  */
 export function operatorKeys(body: unknown): ValidationIssue[] {
+  return refusedKeys(body, true);
+}
+
+/**
+ * Finds what no database write can take, at any depth of a JSON body: keys containing a NUL
+ * character (BSON writes keys as NUL-terminated strings, so the driver throws on them) and
+ * nesting deeper than 32 levels. Unlike `$`-keys, these are refused on every route that validates
+ * a body, `validateRequestBody` included.
+ *
+ * @example
+ * unstorableKeys({ meta: { "a\u0000b": 1 } }); // [{ path: "meta.a\u0000b", message: "must not contain a NUL character", keyword: "key" }]
+ */
+export function unstorableKeys(body: unknown): ValidationIssue[] {
+  return refusedKeys(body, false);
+}
+
+function refusedKeys(body: unknown, refuseOperators: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const visit = (value: unknown, path: string, depth: number): void => {
     if (value === null || typeof value !== "object") return;
@@ -25,7 +43,8 @@ export function operatorKeys(body: unknown): ValidationIssue[] {
     }
     for (const key of Object.keys(value)) {
       const childPath = path ? `${path}.${key}` : key;
-      if (key.startsWith("$")) issues.push({ path: childPath, message: "must not start with $ (operators are not accepted in bodies)", keyword: "operator" });
+      if (key.includes("\u0000")) issues.push({ path: childPath, message: "must not contain a NUL character", keyword: "key" });
+      else if (refuseOperators && key.startsWith("$")) issues.push({ path: childPath, message: "must not start with $ (operators are not accepted in bodies)", keyword: "operator" });
       else visit((value as Record<string, unknown>)[key], childPath, depth + 1);
     }
   };

@@ -18,7 +18,7 @@ export const ValidationErrors = defineErrors("VALIDATION", {
   UNKNOWN_FIELD: { status: 400, title: "Request validation failed" },
   /** The body writes a field clients may not write (owner, timestamps, `readOnly` fields). */
   READ_ONLY_FIELD: { status: 400, title: "Request validation failed" },
-  /** A body key starts with `$` (an operator injection attempt) or nests too deep. */
+  /** A body key starts with `$` (an operator injection attempt) or contains NUL, or the body nests too deep. */
   OPERATOR_IN_BODY: { status: 400, title: "Request validation failed" },
   /** The model's own validation (mongoose validators) refused the document. */
   FAILED: { status: 400, title: "Validation failed" },

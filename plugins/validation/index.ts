@@ -1,7 +1,7 @@
 // Request validation (SPEC §7, §8): one validator, shared by every plugin that checks input.
 export { ValidationErrors } from "./errors.js";
 export { ajvFor, type AjvVariant } from "./ajv-instances.js";
-export { operatorKeys } from "./body-keys.js";
+export { operatorKeys, unstorableKeys } from "./body-keys.js";
 export {
   configureOpenApiValidator,
   DEFAULT_VALIDATOR_SETTINGS,

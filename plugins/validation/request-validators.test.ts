@@ -155,3 +155,18 @@ test("settings belong to each app: two apps in one process differ", async (t) =>
   t.false("extra" in stripped.body.body);
   t.is(kept.body.body.extra, 1);
 });
+
+test("validateRequestBody refuses a key no database can store (NUL) at any depth, even with validation off", async (t) => {
+  const http = await appWith(t);
+  for (const [path, body, pointer] of [
+    ["/body", { name: "x", "a\u0000b": 1 }, "/a\u0000b"],
+    ["/model", { name: "x", size: 2, extra: { nested: [{ "k\u0000": 1 }] } }, "/extra/nested/0/k\u0000"],
+    ["/route-off", { name: "x", meta: { "\u0000": true } }, "/meta/\u0000"],
+  ] as const) {
+    const response = await request(http).post(path).send(body).expect(400);
+    t.is(response.body.errors[0].code, ValidationErrors.OPERATOR_IN_BODY.code, path);
+    t.is(response.body.errors[0].source.pointer, pointer, path);
+  }
+  // A NUL inside a value is data, and is left to the schema.
+  t.is((await request(http).post("/body").send({ name: "a\u0000b" }).expect(200)).body.body.name, "a\u0000b");
+});

@@ -4,6 +4,8 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import type { HttpErrorFactory } from "../../kernel/errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
+import { unstorableKeys } from "./body-keys.js";
+import { ValidationErrors } from "./errors.js";
 import { requireJsonBody } from "./json-body.js";
 import { nullValueIssues } from "./null-values.js";
 import { fromAjvErrors, reportedIssues, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
@@ -124,7 +126,9 @@ function variantOf(settings: ValidatorSettings): AjvVariant {
  * Middleware validating `req.body` against a schema, with the app's validation settings
  * (`configureOpenApiValidator`): types coerced, undeclared properties stripped (and reported to
  * `onAdditionalPropertiesRemoved`) by default, SPEC §7's 400 on failure, 415
- * `HTTP_UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON. Compiled once per settings variant.
+ * `HTTP_UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON, and `VALIDATION_OPERATOR_IN_BODY`
+ * for a key no database can store (see `unstorableKeys`; `$`-keys are the route's to refuse,
+ * with `operatorKeys`). Compiled once per settings variant.
  *
  * @example
  * router.post("/search", validateRequestBody({ query: { type: "string", required: true } }), handler);
@@ -132,8 +136,11 @@ function variantOf(settings: ValidatorSettings): AjvVariant {
 export function validateRequestBody(schema: ValidationSchema, options: RequestValidatorOptions = {}): RequestHandler {
   const validatorFor = compiledPerVariant((variant) => toObjectSchema(schema, options, variant.removeAdditional));
   return function svcValidateRequestBody(req, res, next) {
-    // Even with validation off: the route takes JSON, so a form or text body is refused (415).
+    // Even with validation off: the route takes JSON, so a form or text body is refused (415),
+    // and a key no database can store never reaches the handler, which may write it.
     requireJsonBody(req);
+    const unstorable = unstorableKeys(req.body);
+    if (unstorable.length > 0) throw requestValidationError(unstorable, "body", ValidationErrors.OPERATOR_IN_BODY);
     const { settings, logger } = validationContextOf(res.locals);
     if (!(options.enabled ?? settings.validateRequests)) return next();
     if (req.body === undefined) req.body = {};

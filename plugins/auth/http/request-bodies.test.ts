@@ -79,3 +79,19 @@ test("refresh and plain object bodies", (t) => {
   t.deepEqual(objectBody({ authCode: "x" }), { authCode: "x" });
   t.is(refusal(t, () => objectBody({ authCode: { $ne: null } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
 });
+
+test("every auth body refuses a key containing NUL at any depth (BSON cannot write it)", (t) => {
+  const signup = signupBody(["name", "settings"]);
+  for (const [check, body, pointer] of [
+    [credentialsBody, { email: "a@b.co", password: "pw", "x\u0000": 1 }, "/x\u0000"],
+    [signup, { email: "a@b.co", password: "pw", settings: { "theme\u0000": "dark" } }, "/settings/theme\u0000"],
+    [signup, { email: "a@b.co", password: "pw", settings: { list: [{ "\u0000": 1 }] } }, "/settings/list/0/\u0000"],
+    [profileBody(["settings"]), { settings: { deep: { "a\u0000b": true } } }, "/settings/deep/a\u0000b"],
+    [refreshTokenBody, { refreshToken: "abc", "\u0000": 1 }, "/\u0000"],
+    [objectBody, { authCode: "x", meta: { "k\u0000": 1 } }, "/meta/k\u0000"],
+  ] as const) {
+    const error = refusal(t, () => (check as (body: unknown) => unknown)(body));
+    t.is(error.code, ValidationErrors.OPERATOR_IN_BODY.code, pointer);
+    t.is(error.source?.pointer, pointer);
+  }
+});
