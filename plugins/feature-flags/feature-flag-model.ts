@@ -58,6 +58,14 @@ schema.plugin(defaultPlugins);
 schema.index({ key: 1 }, { unique: true, partialFilterExpression: { deleted: false } });
 
 schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<FeatureFlagDocument>) {
+  // Request validation refuses a null list; with it turned off (or a direct write) null still
+  // must not crash the checks below.
+  for (const path of ["rules", "variants"] as const) {
+    if (!Array.isArray(this[path])) {
+      this.invalidate(path, "must be an array");
+      return;
+    }
+  }
   const variantKeys = this.variants.map((variant) => variant.key);
   if (this.defaultVariant === undefined || this.defaultVariant === null || this.defaultVariant === "") {
     this.defaultVariant = this.type === "variant" ? (variantKeys[0] ?? "") : "off";

@@ -129,6 +129,30 @@ for (const host of HOSTS) {
     }
   });
 
+  test(`${host}: null, "", 0 or false for an array field → 400, never coerced into null (create and PATCH)`, async (t) => {
+    const http = await appFor(t, host);
+    const alice = tokens.user(`array-${host}`);
+    const marker = `array-${host}`;
+    for (const tags of [null, "", 0, false]) {
+      const response = await as(http, alice.auth).post("/items", { title: "a", marker, tags }).expect(400);
+      assertValidationBody(t, response.body, ValidationErrors.INVALID_BODY.code);
+      t.is(response.body.errors[0].source.pointer, "/tags", JSON.stringify(tags));
+    }
+    t.is(await Item.countDocuments({ marker }), 0);
+
+    const created = await as(http, alice.auth).post("/items", { title: "a", marker, tags: ["kept"], count: 3 }).expect(201);
+    const id = created.body.data.id as string;
+    for (const body of [{ tags: "" }, { tags: 0 }, { tags: false }, { count: "" }]) {
+      const response = await as(http, alice.auth).patch(`/items/${id}`, body).expect(400);
+      assertValidationBody(t, response.body, ValidationErrors.INVALID_BODY.code);
+      t.is(response.body.errors[0].source.pointer, `/${Object.keys(body)[0]}`, JSON.stringify(body));
+    }
+    t.like(await Item.collection.findOne({ marker }), { tags: ["kept"], count: 3 });
+    // A null sent as null is a PATCH's "empty it": the array goes back to its default.
+    const emptied = await as(http, alice.auth).patch(`/items/${id}`, { tags: null }).expect(200);
+    t.deepEqual(emptied.body.data.tags, []);
+  });
+
   test(`${host}: unknown fields → 400, nothing written`, async (t) => {
     const http = await appFor(t, host);
     const alice = tokens.user(`unknown-${host}`);

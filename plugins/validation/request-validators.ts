@@ -7,7 +7,7 @@ import { ajvFor, variantKey, type AjvVariant } from "./ajv-instances.js";
 import { unstorableKeys } from "./body-keys.js";
 import { ValidationErrors } from "./errors.js";
 import { requireJsonBody } from "./json-body.js";
-import { nullValueIssues } from "./null-values.js";
+import { coercedIntoNullIssues, nullableCandidates, nullValueIssues } from "./null-values.js";
 import { fromAjvErrors, reportedIssues, requestValidationError, type ValidationIssue, type ValidationLocation } from "./validation-issues.js";
 import { validationContextOf, type ValidatorSettings } from "./validator-settings.js";
 
@@ -36,7 +36,8 @@ export interface RequestValidatorOptions {
 
 /**
  * Validates `value` in place with `validate` (coercing or stripping as the variant says; a body's
- * `null` is never coerced: it passes only where the schema allows null).
+ * `null` is never coerced: it passes only where the schema allows null; and coercion never turns
+ * a body's `""`, `0` or `false` into null).
  * Returns the stripped top-level properties; on failure logs, then throws SPEC §7's error or
  * whatever `onError` throws or returns (a handler that returns nothing lets the request on).
  *
@@ -54,12 +55,17 @@ export function runValidation(
   classify?: (issues: readonly ValidationIssue[]) => HttpErrorFactory,
 ): string[] {
   const before = settings.removeAdditional ? Object.keys(value) : undefined;
-  // Checked first: the coercing pass below would turn these nulls into "", 0 or false.
+  // Checked first: the coercing pass below would turn these nulls into "", 0 or false — and
+  // "", 0 or false into null where a schema allows null, which is checked after it.
   const nulls = location === "body" ? nullValueIssues(validate, value) : [];
-  const valid = validate(value);
+  const candidates = location === "body" ? nullableCandidates(value) : [];
+  let valid = validate(value);
+  const errors = valid ? [] : fromAjvErrors(validate.errors ?? []);
+  const invented = candidates.length > 0 ? coercedIntoNullIssues(validate, value, candidates) : [];
+  if (invented.length > 0) valid = false;
   if (!valid || nulls.length > 0) {
-    const flagged = new Set(nulls.map((issue) => issue.path));
-    const issues = [...nulls, ...(valid ? [] : fromAjvErrors(validate.errors ?? []).filter((issue) => !flagged.has(issue.path)))];
+    const flagged = new Set([...nulls, ...invented].map((issue) => issue.path));
+    const issues = [...nulls, ...invented, ...errors.filter((issue) => !flagged.has(issue.path))];
     if (settings.logValidationErrors) {
       // Capped like the response: a hostile body must not write a multi-megabyte log line either.
       const { shown, more } = reportedIssues(issues);

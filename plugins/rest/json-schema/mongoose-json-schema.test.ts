@@ -84,3 +84,31 @@ test("lengths of trimmed and case-changed strings are in the schema, so ajv chec
   t.false(validate({ title: "abcdef" }));
   t.false(validate({ code: "abcd" }));
 });
+
+test("arrays take null only where the model can: never on create, as a top-level PATCH value (back to the default), with default: null, and in responses", (t) => {
+  const lists = new mongoose.Schema({
+    tags: { type: [String], description: "Tags" },
+    steps: { type: [new mongoose.Schema({ marks: { type: [Number], description: "Marks" } }, { _id: false })], default: [], description: "Steps" },
+    maybe: { type: [String], default: null, description: "Null until set" },
+    note: { type: String, description: "A scalar stays nullable" },
+  });
+  const typeOf = (schema: object | undefined) => (schema as { type?: unknown } | undefined)?.type;
+  const create = mongooseJsonSchema(lists, { mode: "create" }).properties!;
+  t.is(typeOf(create.tags), "array");
+  t.is(typeOf(create.steps), "array");
+  t.deepEqual(typeOf(create.maybe), ["array", "null"]);
+  t.deepEqual(typeOf(create.note), ["string", "null"]);
+
+  const update = mongooseJsonSchema(lists, { mode: "update" }).properties!;
+  t.deepEqual(typeOf(update.tags), ["array", "null"]);
+  t.deepEqual(typeOf(update.steps), ["array", "null"]);
+  const nested = (update.steps as { items: { properties: Record<string, object> } }).items.properties;
+  t.is(typeOf(nested.marks), "array", "below the top level a PATCH null would be stored");
+
+  const response = mongooseJsonSchema(lists, { mode: "response" }).properties!;
+  t.deepEqual(typeOf(response.tags), ["array", "null"]);
+
+  const validate = ajvFor({ coerceTypes: true, removeAdditional: false }).compile(mongooseJsonSchema(lists, { mode: "create" }));
+  for (const wrong of [null, "", 0, false, "x", 1]) t.false(validate({ tags: wrong }), JSON.stringify(wrong));
+  t.true(validate({ tags: [], maybe: null }));
+});

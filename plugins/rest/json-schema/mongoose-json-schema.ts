@@ -37,7 +37,8 @@ interface TreeNode {
  * Derives a JSON schema (draft 2020-12 / OpenAPI 3.1 compatible) from a mongoose schema. The same
  * schema validates request bodies (ajv) and documents them (OpenAPI): descriptions, enums,
  * defaults, min/max, lengths, patterns and refs (`x-ref`) come from the schema type options.
- * Optional fields accept `null` (mongoose unsets them with it).
+ * Optional fields accept `null` where the model can take it (see `acceptsNull`): never an array
+ * in a request body, except as a top-level PATCH value, which restores the array's default.
  *
  * @example
  * mongooseJsonSchema(Todo.schema, { mode: "create", readOnlyPaths: new Set(["ownerId"]) });
@@ -86,8 +87,7 @@ function treeSchema(node: TreeNode, options: JsonSchemaOptions, prefix: string, 
       const populated = topLevel ? options.populated?.get(fullPath) : undefined;
       property = populated ?? fieldSchema(schemaType, options, fullPath);
       isRequired = requiredIn(schemaType, options.mode, fullPath);
-      // Mongoose unsets an optional field given null, so null is a valid value of every optional field.
-      if (!requiredFlag(schemaType) && fullPath !== "_id") property = nullable(property);
+      if (acceptsNull(schemaType, options.mode, fullPath, topLevel)) property = nullable(property);
     } else {
       // A nested plain object (`{address: {city: String}}`): its own object of properties.
       property = treeSchema(child, options, fullPath, false);
@@ -112,6 +112,21 @@ function isReadOnly(path: string, schemaType: SchemaType | undefined, options: J
   }
   if (topLevel && options.readOnlyPaths?.has(path)) return true;
   return schemaType?.options?.readOnly === true;
+}
+
+/**
+ * Whether `null` is a valid value of a field. Required fields and `_id` never take it. An optional
+ * scalar, subdocument or map may be stored as null, so it does. An array may not: mongoose gives
+ * every array a default (`[]`) and code on the model (hooks, methods) relies on an array being
+ * one — `{"rules": null}` would reach a hook as null and crash it. So an array takes null only
+ * when its schema says so (`default: null`), as a top-level PATCH value (which restores the
+ * default, never stores null), and in responses, which describe whatever is stored.
+ */
+function acceptsNull(schemaType: SchemaType, mode: JsonSchemaMode, path: string, topLevel: boolean): boolean {
+  if (requiredFlag(schemaType) || path === "_id") return false;
+  if (schemaType.instance !== "Array") return true;
+  if ((schemaType.options as { default?: unknown } | undefined)?.default === null) return true;
+  return mode === "response" || (mode === "update" && topLevel);
 }
 
 function requiredFlag(schemaType: SchemaType): boolean {
