@@ -70,3 +70,36 @@ test("contains: substrings of strings, members of arrays", (t) => {
 test("an unknown operator never matches", (t) => {
   t.false(compileFieldRule({ field: "name", operator: "regex" as RuleOperator, value: ".*" })(user));
 });
+
+test("only the user's own fields are read: inherited properties (constructor, __proto__, toString) never match", (t) => {
+  for (const [field, operator, value] of [
+    ["constructor.name", "eq", "Object"],
+    ["constructor.name", "neq", "x"],
+    ["constructor.name", "contains", "Obj"],
+    ["__proto__.constructor.name", "eq", "Object"],
+    ["toString.name", "eq", "toString"],
+    ["hasOwnProperty.length", "gt", 0],
+    ["name.length", "eq", 3],
+    ["joined.getTime.name", "eq", "getTime"],
+    ["tags.constructor.name", "eq", "Array"],
+    ["profile.constructor.name", "in", ["Object"]],
+    // Objects and values reached through a prototype: each of these matched every user.
+    ["_id._bsontype", "eq", "ObjectId"],
+    ["_id._bsontype", "neq", "x"],
+    ["_id.id.length", "eq", 12],
+    ["tags.__proto__.length", "eq", 0],
+    ["__proto__.__proto__", "neq", "x"],
+  ] as const) {
+    t.false(matches(field, operator, value), field);
+  }
+  // Own fields named like prototype members are fields like any other.
+  const owner = { id: "u2", constructor: { name: "Acme" }, toString: "text" };
+  t.true(compileFieldRule({ field: "constructor.name", operator: "eq", value: "Acme" })(owner));
+  t.true(compileFieldRule({ field: "toString", operator: "eq", value: "text" })(owner));
+  // An array's own entries (and its length) are still reachable.
+  t.true(matches("tags.0", "eq", "beta"));
+  t.true(matches("tags.length", "eq", 3));
+  // A user object without a prototype is read the same way.
+  const bare = Object.assign(Object.create(null) as Record<string, unknown>, { plan: "pro" });
+  t.true(compileFieldRule({ field: "plan", operator: "eq", value: "pro" })(bare));
+});

@@ -1,12 +1,16 @@
 import type { FieldRule } from "./flag-types.js";
 
-/** Reads a dot path, pre-split into steps, from a user object; undefined when a step is missing. */
+/**
+ * Reads a dot path, pre-split into steps, from a user object; undefined when a step is missing.
+ * Only own properties are user fields: every object inherits `constructor`, `toString` and
+ * `__proto__`, so a rule on `constructor.name` read through the prototype would match every user.
+ */
 function readSteps(source: unknown, steps: readonly string[]): unknown {
-  if (steps.length === 1) return source !== null && typeof source === "object" ? (source as Record<string, unknown>)[steps[0]!] : undefined;
   let current: unknown = source;
   for (let i = 0; i < steps.length; i++) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<string, unknown>)[steps[i]!];
+    const step = steps[i]!;
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
+    current = (current as Record<string, unknown>)[step];
   }
   return current;
 }
