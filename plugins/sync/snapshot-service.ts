@@ -1,0 +1,95 @@
+import type { RequestUser } from "../../contracts/request-user.js";
+import { toEntity, type SyncEntity } from "./entity-shape.js";
+import { frontierOf } from "./sequencing.js";
+import type { SyncBookkeeping } from "./sync-bookkeeping.js";
+import type { SyncedCollection } from "./synced-collections.js";
+
+/** `limit` of a snapshot page: default and maximum (ARCHITECTURE §4). */
+export const SNAPSHOT_DEFAULT_LIMIT = 200;
+export const SNAPSHOT_MAX_LIMIT = 1000;
+
+/** One page of a stream (ARCHITECTURE §4 `GET /sync/snapshot`). */
+export interface SnapshotPage {
+  readonly stream: string;
+  readonly entities: SyncEntity[];
+  /** Pass it back as `cursor` for the next page; every seq at or below it has been sent. */
+  readonly cursor: number;
+  readonly hasMore: boolean;
+  /** The stream's committed frontier when this page was read: no page ever carries a seq above it. */
+  readonly frontierSeq: number;
+}
+
+/**
+ * Reads one page of a stream after `cursor`, in seq order, bounded by the stream's frontier:
+ * the counter is read first, and since seqs of a stream commit in order, every write at or
+ * below it is visible to the query that follows — so a client that pages by `cursor` and
+ * applies entities in order never misses a committed write and never gets one twice, however
+ * writers interleave (docs/decisions.md, "Sync ordering"). Deleted documents come as entities
+ * with `deleted: true`; documents that moved out of the stream come as tombstones the same way.
+ *
+ * @example
+ * const page = await readSnapshot(bookkeeping, todos, "todos|owner:u1", 0, 200, {});
+ * // { stream, entities: [{ id, data, seq, deleted }], cursor, hasMore, frontierSeq }
+ */
+export async function readSnapshot(
+  bookkeeping: SyncBookkeeping,
+  collection: SyncedCollection,
+  stream: string,
+  cursor: number,
+  limit: number,
+  restriction: Record<string, unknown>,
+): Promise<SnapshotPage> {
+  const frontierSeq = await frontierOf(bookkeeping, stream);
+  const range = { $gt: cursor, $lte: frontierSeq };
+  if (cursor >= frontierSeq) return { stream, entities: [], cursor: Math.max(cursor, 0), hasMore: false, frontierSeq };
+  // One more than the page from each source tells whether more remain within the frontier.
+  const [docs, tombstones] = await Promise.all([
+    collection.model
+      .find({ ...restriction, _syncStream: stream, _syncSeq: range, deleted: { $in: [true, false, null] } })
+      .sort({ _syncSeq: 1 })
+      .limit(limit + 1)
+      .lean()
+      .exec() as Promise<Record<string, unknown>[]>,
+    bookkeeping.tombstones.find({ stream, seq: range }).sort({ seq: 1 }).limit(limit + 1).lean().exec(),
+  ]);
+  const merged: SyncEntity[] = [
+    ...docs.map(toEntity),
+    ...tombstones.map((tombstone) => ({ id: tombstone.entityId, data: { id: tombstone.entityId }, seq: tombstone.seq, deleted: true })),
+  ].sort((a, b) => a.seq - b.seq);
+  const entities = merged.slice(0, limit);
+  const hasMore = merged.length > limit;
+  // The last page ends at the frontier: seqs between the last entity and it belong to writes that
+  // later moved on (their newer seq is above), so the client may skip past them.
+  const next = hasMore ? entities[entities.length - 1]!.seq : frontierSeq;
+  return { stream, entities, cursor: next, hasMore, frontierSeq };
+}
+
+/**
+ * The visible entities among `ids`: in one of the caller's streams and inside the collection's
+ * `snapshotFilter` (deleted ones included, so a client can repair a tombstone).
+ *
+ * @example
+ * await lookupEntities(todos, ["t1", "t2"], ["todos|owner:u1"], {});
+ */
+export async function lookupEntities(
+  collection: SyncedCollection,
+  ids: readonly string[],
+  streams: readonly string[],
+  restriction: Record<string, unknown>,
+): Promise<SyncEntity[]> {
+  if (ids.length === 0 || streams.length === 0) return [];
+  const docs = (await collection.model
+    .find({ ...restriction, _id: { $in: ids }, _syncStream: { $in: streams }, deleted: { $in: [true, false, null] } })
+    .lean()
+    .exec()) as Record<string, unknown>[];
+  return docs.map(toEntity);
+}
+
+/**
+ * The server-side restriction of a user's snapshot: the model's `snapshotFilter` when given
+ * (custom scopes must give one; owner and tenant scopes are already limited by their stream).
+ */
+export async function snapshotRestriction(collection: SyncedCollection, user: RequestUser): Promise<Record<string, unknown>> {
+  const filter = collection.sync.snapshotFilter;
+  return filter ? await filter(user) : {};
+}

@@ -1,0 +1,127 @@
+import type { Request, RequestHandler, Router } from "express";
+import { requireUser, type RequestUser } from "../../contracts/request-user.js";
+import { requireJsonBody, validateQueryParams, validateRequestBody } from "../validation/index.js";
+import { SyncErrors } from "./errors.js";
+import { keyMaterialFor } from "./key-service.js";
+import type { StreamMembership } from "./membership.js";
+import type { MutationService } from "./mutation-service.js";
+import { NACK_STATUS, type MutationOutcome } from "./nack.js";
+import { lookupEntities, readSnapshot, snapshotRestriction, SNAPSHOT_DEFAULT_LIMIT } from "./snapshot-service.js";
+import type { SyncBookkeeping } from "./sync-bookkeeping.js";
+import type { SyncedCollection } from "./synced-collections.js";
+import { BATCH_BODY_SCHEMA, ENTITIES_QUERY_SCHEMA, MAX_BATCH, MAX_LOOKUP_IDS, SNAPSHOT_QUERY_SCHEMA } from "./sync-route-schemas.js";
+
+export interface SyncRoutesOptions {
+  readonly basePath: string;
+  readonly collections: ReadonlyMap<string, SyncedCollection>;
+  readonly membership: StreamMembership;
+  readonly bookkeeping: SyncBookkeeping;
+  readonly mutations: MutationService;
+}
+
+/**
+ * Mounts the sync HTTP routes of SPEC §4.6 with ARCHITECTURE §4's shapes: snapshot, streams,
+ * entities, key, mutate and mutate/batch, all for signed-in users only. Thin: each checks its
+ * query or body, asks a service and answers.
+ *
+ * @example
+ * mountSyncRoutes(ctx.resolve(HTTP_ROUTER), { basePath: "/sync", collections, membership, bookkeeping, mutations });
+ */
+export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): void {
+  const { basePath, collections, membership, bookkeeping, mutations } = options;
+  const signedIn: RequestHandler = (req, _res, next) => {
+    requireUser(req, { detail: "Sync needs a signed-in user" });
+    next();
+  };
+  const collectionOf = (name: string): SyncedCollection => {
+    const collection = collections.get(name);
+    if (!collection) throw SyncErrors.UNKNOWN_COLLECTION({ detail: `No synced collection "${name}"`, source: { parameter: "collection" } });
+    return collection;
+  };
+
+  const snapshot: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    const query = req.query as unknown as { collection: string; stream?: string; cursor?: number; limit?: number };
+    const collection = collectionOf(query.collection);
+    const streams = await membership.streamsOf(user, collection);
+    const stream = query.stream ?? (streams.length === 1 ? streams[0]! : undefined);
+    if (stream === undefined) throw SyncErrors.STREAM_FORBIDDEN({ detail: "Name the stream: this user is in several (or none) of this collection's", source: { parameter: "stream" } });
+    if (!streams.includes(stream)) throw SyncErrors.STREAM_FORBIDDEN({ detail: "The caller is not a member of this stream", source: { parameter: "stream" } });
+    const page = await readSnapshot(bookkeeping, collection, stream, query.cursor ?? 0, query.limit ?? SNAPSHOT_DEFAULT_LIMIT, await snapshotRestriction(collection, user));
+    res.json(page);
+  };
+
+  const streamsRoute: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    const scopeKeys = await membership.scopeKeys(user);
+    const streams: { collection: string; stream: string }[] = [];
+    for (const collection of collections.values()) {
+      for (const stream of await membership.streamsOf(user, collection, scopeKeys)) streams.push({ collection: collection.name, stream });
+    }
+    res.json({ streams });
+  };
+
+  const entities: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    const query = req.query as unknown as { collection: string; ids: string };
+    const collection = collectionOf(query.collection);
+    const ids = [...new Set(query.ids.split(",").filter((id) => id.length > 0))].slice(0, MAX_LOOKUP_IDS);
+    const streams = await membership.streamsOf(user, collection);
+    res.json({ entities: await lookupEntities(collection, ids, streams, await snapshotRestriction(collection, user)) });
+  };
+
+  const key: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ keyMaterial: await keyMaterialFor(bookkeeping, user.id) });
+  };
+
+  const mutate: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    requireJsonBody(req);
+    const outcome = await mutations.apply(user, req.body, req);
+    if ("ack" in outcome) res.json(outcome);
+    else res.status(NACK_STATUS[outcome.nack.code]).json(outcome);
+  };
+
+  const batch: RequestHandler = async (req, res) => {
+    const user = requireUser(req);
+    res.json({ results: await applyInOrder(mutations, user, (req.body as { mutations: unknown[] }).mutations, req) });
+  };
+
+  router.get(`${basePath}/snapshot`, signedIn, validateQueryParams(SNAPSHOT_QUERY_SCHEMA), snapshot);
+  router.get(`${basePath}/streams`, signedIn, streamsRoute);
+  router.get(`${basePath}/entities`, signedIn, validateQueryParams(ENTITIES_QUERY_SCHEMA), entities);
+  router.get(`${basePath}/key`, signedIn, key);
+  router.post(`${basePath}/mutate`, signedIn, mutate);
+  router.post(`${basePath}/mutate/batch`, signedIn, validateRequestBody(BATCH_BODY_SCHEMA), batch);
+}
+
+/** A batch entry that was not tried because an earlier one was not acked. */
+export interface NotAttempted {
+  readonly notAttempted: { readonly mutationId: string };
+}
+
+/**
+ * Applies a batch in strict order and stops at the first entry that is not acked: every later
+ * entry is reported `{notAttempted: {mutationId}}`, so `results` lines up with the request.
+ *
+ * @example
+ * const results = await applyInOrder(mutations, user, [m1, m2, m3], req); // [{ack}, {nack}, {notAttempted}]
+ */
+export async function applyInOrder(mutations: MutationService, user: RequestUser, entries: readonly unknown[], req: Request): Promise<(MutationOutcome | NotAttempted)[]> {
+  const results: (MutationOutcome | NotAttempted)[] = [];
+  let stopped = false;
+  for (const entry of entries.slice(0, MAX_BATCH)) {
+    if (stopped) {
+      const mutationId = entry !== null && typeof entry === "object" ? (entry as { mutationId?: unknown }).mutationId : undefined;
+      results.push({ notAttempted: { mutationId: typeof mutationId === "string" ? mutationId : "" } });
+      continue;
+    }
+    const outcome = await mutations.apply(user, entry, req);
+    results.push(outcome);
+    if (!("ack" in outcome)) stopped = true;
+  }
+  return results;
+}
+
