@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CorsOptions } from "cors";
@@ -10,7 +11,9 @@ import type { SocketRefusal, SocketServer, SvcSocket } from "../contracts/socket
 import type { SvcContainer } from "../kernel/container.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcLogger } from "../kernel/logger.js";
+import { answerClientErrors } from "./client-error-answers.js";
 import { toAPIError } from "./error-response.js";
+import { answerEngineRefusals, answerUpgradeRefusals } from "./socket-refusals.js";
 
 /** Where and how the app's socket server (`SOCKET_SERVER`) accepts connections. */
 export interface SocketServerOptions {
@@ -70,6 +73,7 @@ export class SocketServerHost {
     const cors = this.options.cors === false ? undefined : (this.options.cors ?? {});
     const io: SocketServer = new Server({ path, serveClient: false });
     this.engine = new Engine({ cors });
+    answerEngineRefusals(this.engine, this.options.logger);
     io.bind(this.engine);
     const authenticate = (socket: SvcSocket, next: (error?: ExtendedError) => void) => void this.authenticate(socket, next);
     io.use(authenticate);
@@ -113,13 +117,21 @@ export class SocketServerHost {
   private async attach(appServer: HttpServer): Promise<void> {
     const path = this.options.path ?? "/socket.io";
     if (this.options.port === "shared") {
-      this.engine!.attach(appServer, { path });
+      answerUpgradeRefusals(appServer, this.engine!, path, this.options.logger);
+      this.engine!.attach(appServer, { path, destroyUpgrade: false });
       return;
     }
-    const own = createServer((_req, res) => {
-      res.writeHead(404).end();
+    // Anything but socket.io's path on the socket port is a 404 in the app's error shape.
+    const own = createServer((req, res) => {
+      const requestId = randomUUID();
+      const notFound = HttpErrors.NOT_FOUND({ detail: `${req.method} ${req.url?.split("?")[0]} is not a socket.io path` });
+      const body = JSON.stringify({ errors: [notFound.toErrorObject()], requestId });
+      res.writeHead(notFound.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Request-ID": requestId });
+      res.end(body);
     });
-    this.engine!.attach(own, { path });
+    answerClientErrors(own, this.options.logger);
+    answerUpgradeRefusals(own, this.engine!, path, this.options.logger);
+    this.engine!.attach(own, { path, destroyUpgrade: false });
     this.ownServer = own;
     await new Promise<void>((resolve, reject) => {
       own.once("error", reject);

@@ -16,6 +16,7 @@ import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
 import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
 import { warnWhenAuthenticationMissing } from "./authentication-warning.js";
+import { answerClientErrors } from "./client-error-answers.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
@@ -181,6 +182,9 @@ export class SvcApp {
     const port = this.options.port ?? this.config.port;
     const host = this.options.host ?? this.config.host;
     const server = createServer(app);
+    // What Node refuses before express sees it (huge headers, bad framing, Expect) gets the
+    // app's error shape too.
+    answerClientErrors(server, () => this.kernel.pluginContext.logger);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen({ port, host }, () => {

@@ -32,6 +32,14 @@ export const HttpErrors = defineErrors("HTTP", {
   BAD_REQUEST: { status: 400, title: "Bad request" },
   /** A path segment is not valid percent-encoding (`/todos/%zz`), so no route can read it. */
   MALFORMED_PATH: { status: 400, title: "Malformed path" },
+  /** The request is not valid HTTP/1.1 (framing, request line, header syntax); Node refused it before the app. */
+  MALFORMED_REQUEST: { status: 400, title: "Malformed request" },
+  /** The request's headers exceed the server's limit (Node's `maxHeaderSize`, 16 KiB by default). */
+  HEADERS_TOO_LARGE: { status: 431, title: "Request header fields too large" },
+  /** The request was not received in full within the server's time limit. */
+  REQUEST_TIMEOUT: { status: 408, title: "Request timeout" },
+  /** An `Expect` header other than `100-continue`. */
+  EXPECTATION_FAILED: { status: 417, title: "Expectation failed" },
   /** Anything unexpected: no message or stack reaches the client (both are logged). */
   INTERNAL: { status: 500, title: "Internal server error" },
 });
