@@ -97,8 +97,8 @@ export class MutationService {
   }
 
   /** The original ack of an applied mutation id (a different user's id is refused, not revealed). */
-  private async replayOf(user: RequestUser, mutation: SyncMutation): Promise<MutationOutcome | undefined> {
-    const record = await this.options.bookkeeping.mutations.findOne({ mutationId: mutation.mutationId }).lean().exec();
+  private async replayOf(user: RequestUser, mutation: SyncMutation, session?: mongoose.ClientSession): Promise<MutationOutcome | undefined> {
+    const record = await this.options.bookkeeping.mutations.findOne({ mutationId: mutation.mutationId }, null, { session }).lean().exec();
     if (!record) return undefined;
     if (record.userId !== user.id) return nack(mutation.mutationId, "forbidden", { message: "This mutationId belongs to another client" });
     return { ack: { mutationId: record.mutationId, id: record.entityId, seq: record.seq } };
@@ -131,6 +131,10 @@ export class MutationService {
     const mutationId = mutation.mutationId;
     const id = mutation.id ?? globalThis.crypto.randomUUID();
     const context = { ownerField: registration.ownerField };
+    // Checked again inside the transaction: a concurrent copy of this mutation that committed
+    // first makes this attempt conflict and retry, and the retry finds its record here.
+    const replay = await this.replayOf(user, mutation, session);
+    if (replay) throw new Refusal(replay);
     const existing = (await model.findOne({ _id: id, deleted: { $in: [true, false, null] } }).session(session).exec()) as StoredDocument | null;
     const visible = existing !== null && streams.has(String(existing.get("_syncStream")));
     const refuse = (code: NackCode, message: string): never => {
