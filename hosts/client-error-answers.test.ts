@@ -1,4 +1,6 @@
 import test, { type ExecutionContext } from "ava";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { HTTP_ROUTER } from "../contracts/http.js";
 import { SOCKET_SERVER } from "../contracts/socket-server.js";
 import { HttpErrors } from "../kernel/http-errors.js";
@@ -121,4 +123,20 @@ test("a socket port of its own answers in the error shape: parser refusals, and 
   t.is(notFound.status, 404);
   t.is((JSON.parse(notFound.body) as { errors: Array<{ code: string }> }).errors[0]!.code, HttpErrors.NOT_FOUND.code);
   watch.assertNoServerFault(t);
+});
+
+test("a server of one's own gets the same answers from answerClientErrors, exported from the package root", async (t) => {
+  const { answerClientErrors: exported } = await import("../index.js");
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: false, logger: new ClientFaultWatch().logger, handleSignals: false }).register(routes);
+  const server = createServer(await app.build());
+  exported(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await app.stop();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  assertErrorShape(t, parseRawAnswer(await sendBytes(url, OVERSIZED_HEADERS)), 431, HttpErrors.HEADERS_TOO_LARGE.code, "oversized");
+  const expect = "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n";
+  assertErrorShape(t, parseRawAnswer(await sendBytes(url, expect)), 417, HttpErrors.EXPECTATION_FAILED.code, "expect");
 });

@@ -42,13 +42,14 @@ export function rawErrorAnswer(error: APIError, requestId: string): string {
  * (400 `HTTP_MALFORMED_REQUEST`) — and an `Expect` other than `100-continue` (417
  * `HTTP_EXPECTATION_FAILED`). Like Node, it answers only while nothing was written on the
  * connection (a reset, or a socket already answering, is just closed), and closes the connection.
- * Each refusal is logged at info with its request id: the client's mistake, not the server's.
+ * Each refusal is logged at info with its request id (when a logger is given): the client's
+ * mistake, not the server's. `SvcApp.start()` installs it; call it for a server of your own.
  *
  * @example
- * const server = createServer(app);
- * answerClientErrors(server, () => logger);
+ * const server = createServer(await app.build());
+ * answerClientErrors(server, () => app.kernel.pluginContext.logger);
  */
-export function answerClientErrors(server: Server, logger: () => SvcLogger): void {
+export function answerClientErrors(server: Server, logger: () => SvcLogger | undefined = () => undefined): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Node has removed its own error listener by now: a write that fails must not crash the app.
     socket.on("error", () => undefined);
@@ -60,13 +61,13 @@ export function answerClientErrors(server: Server, logger: () => SvcLogger): voi
     const code = error.code ?? "";
     const answer = (PARSER_ERRORS[code] ?? HttpErrors.MALFORMED_REQUEST)({ detail: "The server refused the request before reading it" });
     const requestId = randomUUID();
-    logger().info(`Refused before routing: ${answer.status} ${answer.code}`, { requestId, status: answer.status, code: answer.code, parserError: code });
+    logger()?.info(`Refused before routing: ${answer.status} ${answer.code}`, { requestId, status: answer.status, code: answer.code, parserError: code });
     socket.end(rawErrorAnswer(answer, requestId), () => socket.destroy());
   });
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
     const answer = HttpErrors.EXPECTATION_FAILED({ detail: "The only expectation this server meets is 100-continue" });
-    logger().info(`${req.method} ${req.url?.split("?")[0]} ${answer.status} ${answer.code}`, { requestId, status: answer.status, code: answer.code });
+    logger()?.info(`${req.method} ${req.url?.split("?")[0]} ${answer.status} ${answer.code}`, { requestId, status: answer.status, code: answer.code });
     const body = JSON.stringify({ errors: [answer.toErrorObject()], requestId } satisfies ErrorResponseBody);
     // The body the client held back is never read: the connection ends with this answer.
     res.writeHead(answer.status, {
