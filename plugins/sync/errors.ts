@@ -15,7 +15,12 @@ export const SyncErrors = defineErrors("SYNC", {
   UNKNOWN_COLLECTION: { status: 404, title: "Unknown collection" },
   /** The caller asked for a stream it is not a member of. */
   STREAM_FORBIDDEN: { status: 403, title: "Forbidden" },
-  /** `SYNC_KEYS` or another post-start service was resolved before the plugin started. */
+  /**
+   * A synced document was saved from a stale copy: another write changed it since it was loaded
+   * (its `_syncSeq` moved). Load it again and reapply the change.
+   */
+  STALE_DOCUMENT: { status: 409, title: "Conflict" },
+  /** `SYNC_MUTATIONS` or another post-start service was resolved before the plugin started. */
   NOT_STARTED: { message: () => "The sync plugin has not started: resolve its services in a start() that depends on it, or per request" },
   /** A synced model's `_id` is not a string (clients mint ids offline). */
   ID_NOT_STRING: { message: (model: string) => `${model} is synced, so its _id must be a String (clients mint UUIDs offline): add _id: { type: String } to its schema` },

@@ -16,22 +16,38 @@ export function isTransientWriteError(error: unknown): boolean {
   if (Array.isArray(candidate.errorLabels) && candidate.errorLabels.includes("TransientTransactionError")) return true;
   if (candidate.code === 112 || candidate.code === 251) return true;
   return candidate.code === 11000 && candidate.keyPattern !== undefined && "stream" in candidate.keyPattern && !("entityId" in candidate.keyPattern);
+  // (A duplicate `stream` can still come from a deployment that checks unique keys at commit.)
 }
 
 /**
  * Draws the next seq of a stream inside the caller's transaction. The counter document is the
  * stream's lock: a second transaction that draws from the same stream before this one commits
  * fails with a write conflict and retries after it, so within a stream seqs commit in the order
- * they were drawn (docs/decisions.md, "Sync ordering").
+ * they were drawn (docs/decisions.md, "Sync ordering"). Throws a transient error (retry the
+ * transaction) the first time a stream is used, after creating its counter.
  *
  * @example
  * const seq = await drawSeq(bookkeeping, "todos|owner:u1", session); // 1, 2, 3...
  */
 export async function drawSeq(bookkeeping: SyncBookkeeping, stream: string, session: ClientSession): Promise<number> {
-  const counter = await bookkeeping.counters
-    .findOneAndUpdate({ stream }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after", session, lean: true })
-    .exec();
-  return (counter as { seq: number }).seq;
+  const counter = await bookkeeping.counters.findOneAndUpdate({ stream }, { $inc: { seq: 1 } }, { returnDocument: "after", session, lean: true }).exec();
+  if (counter) return counter.seq;
+  // A stream's first write: the counter is created outside the transaction and the transaction
+  // retried. Inside it, two first writers would both insert a counter, and how a unique index
+  // treats another transaction's uncommitted insert differs between deployments; an update of
+  // an existing document conflicts the same way everywhere.
+  await bookkeeping.counters.updateOne({ stream }, { $setOnInsert: { seq: 0 } }, { upsert: true }).exec().catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  });
+  throw new CounterCreated(stream);
+}
+
+/** The transient failure of a stream's first draw: the counter now exists, so run the transaction again. */
+class CounterCreated extends Error {
+  readonly errorLabels = ["TransientTransactionError"];
+  constructor(stream: string) {
+    super(`The counter of ${stream} was just created; retry`);
+  }
 }
 
 /**

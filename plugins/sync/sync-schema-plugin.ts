@@ -74,10 +74,13 @@ export function syncPlugin(schema: Schema): void {
     if (!binding) throw SyncErrors.MODEL_NOT_BOUND(model.modelName);
     const stream = binding.rule.streamOf(this.toObject({ depopulate: true, virtuals: false, getters: false }) as Record<string, unknown>);
     if (!stream) throw SyncErrors.NO_STREAM(model.modelName, String(this._id));
-    const previous = this.isNew ? undefined : (this.get("_syncStream") as string | undefined);
-    const moved = previous !== undefined && previous !== stream ? previous : undefined;
+    // The seq this copy was loaded with (clients cannot write it, so it is the loaded value).
+    // Seqs count per stream, so the version of a copy is its (stream, seq) pair.
+    const loadedSeq = this.isNew ? undefined : (this.get("_syncSeq") as number | undefined);
+    const loadedStream = this.isNew ? undefined : (this.get("_syncStream") as string | undefined);
     const bookkeeping = syncBookkeeping(model.db);
     const entityId = String(this._id);
+    const isNew = this.isNew;
 
     const callerSession = this.$session();
     if (callerSession?.inTransaction()) {
@@ -110,6 +113,16 @@ export function syncPlugin(schema: Schema): void {
 
     async function stamp(session: ClientSession): Promise<number> {
       const seq = await drawSeq(bookkeeping, stream!, session);
+      let moved: string | undefined;
+      if (!isNew) {
+        // Read after the draw, inside the transaction: a copy loaded before another write
+        // committed would otherwise stamp a seq of the wrong stream (optimistic concurrency on
+        // `_syncSeq`; a concurrent writer of the same stream already conflicted on the counter).
+        const stored = await model.collection.findOne({ _id: entityId } as never, { session, projection: { _syncSeq: 1, _syncStream: 1 } });
+        if (!stored || stored._syncSeq !== loadedSeq || stored._syncStream !== loadedStream) throw SyncErrors.STALE_DOCUMENT({ detail: `${model.modelName} ${entityId} changed since it was loaded` });
+        const previous = stored._syncStream as string | undefined;
+        if (previous !== undefined && previous !== stream) moved = previous;
+      }
       if (moved) {
         const leftSeq = await drawSeq(bookkeeping, moved, session);
         await bookkeeping.tombstones
