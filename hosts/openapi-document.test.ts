@@ -4,6 +4,8 @@ import mongoose from "mongoose";
 import request from "supertest";
 import { modelRouter, Permissions } from "../index.js";
 import { featureFlagsPlugin } from "../plugins/feature-flags/index.js";
+import { isDeletedPlugin } from "../plugins/rest/index.js";
+import { syncApp, syncPlugin } from "../plugins/sync/index.js";
 import { authTestApp, loopbackOnlyNetwork } from "../test/support/auth-test-app.js";
 import { stopTestDatabase } from "./testing.js";
 
@@ -15,6 +17,10 @@ test.after.always(() => stopTestDatabase());
 
 const strict = { strict: "throw" as const, toJSON: { virtuals: true }, toObject: { virtuals: true } };
 const Note = mongoose.model("OpenApiDocNote", new mongoose.Schema({ text: { type: String, description: "Text" } }, strict));
+const syncedSchema = new mongoose.Schema({ _id: { type: String, description: "Client-minted id" }, title: { type: String, description: "Title" }, ownerId: { type: String, description: "Owner" } }, strict);
+syncedSchema.plugin(isDeletedPlugin);
+syncedSchema.plugin(syncPlugin);
+const SyncedTodo = mongoose.model("OpenApiDocSyncedTodo", syncedSchema);
 
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 type Operation = { operationId?: string; tags?: string[] };
@@ -31,7 +37,9 @@ async function servedDocument(t: import("ava").ExecutionContext): Promise<Docume
     (app) =>
       app
         .register(modelRouter("/notes", Note, { permissions: { list: [Permissions.IsAny], create: [Permissions.IsAuthenticated], read: [Permissions.IsAny], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, queryFields: ["text"] }))
-        .register(featureFlagsPlugin({ openFeatureDomain, changeDetection: "poll" })),
+        .register(featureFlagsPlugin({ openFeatureDomain, changeDetection: "poll" }))
+        .register(modelRouter("/synced-todos", SyncedTodo, { permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], read: [Permissions.IsOwner], update: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
+        .register(syncApp()),
   );
   return (await request(http).get("/openapi.json").expect(200)).body as Document;
 }
@@ -75,4 +83,14 @@ test("the served document validates as OpenAPI 3.1", async (t) => {
   const document = await servedDocument(t);
   const result = await new Validator().validate(document as never);
   t.deepEqual(result.errors ?? [], []);
+});
+
+test("a synced model's list operation carries x-svc-sync; the sync routes are documented under one sync tag", async (t) => {
+  const document = await servedDocument(t);
+  const list = document.paths["/synced-todos"]!.get as Operation & { "x-svc-sync"?: unknown };
+  t.deepEqual(list["x-svc-sync"], { collection: "openapidocsyncedtodos", scope: "owner", operations: ["create", "update"] });
+  t.is((document.paths["/notes"]!.get as Record<string, unknown>)["x-svc-sync"], undefined);
+  const sync = operationsOf(document).filter(({ where }) => where.includes(" /sync/"));
+  t.deepEqual(sync.map(({ operation }) => operation.operationId).sort(), ["applySyncMutation", "applySyncMutationBatch", "listSyncStreams", "readSyncEntities", "readSyncKey", "readSyncSnapshot"]);
+  t.true(sync.every(({ operation }) => operation.tags?.length === 1 && operation.tags[0] === "sync"));
 });

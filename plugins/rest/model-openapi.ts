@@ -1,4 +1,5 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
+import { syncOperationExtension } from "./sync-extension.js";
 import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { MAX_PAGE } from "./list-query.js";
@@ -54,6 +55,7 @@ export function documentModelRouter<T>(
   analysis: ModelAnalysis,
   schemas: ModelSchemas,
   options: ModelRouterOptions<T>,
+  collection?: string,
 ): void {
   const stem = pathIdentifier(path);
   const name = analysis.modelName;
@@ -111,6 +113,8 @@ export function documentModelRouter<T>(
                 "several filters narrow the list together."
               : ""),
           parameters: listParameters(analysis, schemas),
+          // Synced models: the sync client's codegen finds its collections by this (SPEC §2.8).
+          ...(options.sync && collection ? { "x-svc-sync": syncOperationExtension(collection, options.sync, options.permissions as Parameters<typeof syncOperationExtension>[2]) } : {}),
           responses: {
             200: {
               description: `A page of ${name} records`,

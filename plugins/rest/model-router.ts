@@ -151,7 +151,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       router.delete("/:id", handlers.remove);
       router.put("/:id", handlers.methodNotAllowed("GET, PATCH, DELETE"));
       ctx.resolve(HTTP_ROUTER).use(mountPath, router);
-      documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options);
+      documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options, model.collection.collectionName);
     },
   };
 }
