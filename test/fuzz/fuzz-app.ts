@@ -94,7 +94,9 @@ export async function fuzzApp(t: ExecutionContext, options: FuzzAppOptions): Pro
   const runs = options.runs ?? integerFromEnvironment("FUZZ_RUNS") ?? DEFAULT_RUNS;
   const batchSize = options.batchSize ?? 4;
   const only = options.only ?? process.env.FUZZ_OPERATION;
-  const replayPath = options.path ?? process.env.FUZZ_PATH;
+  const replayPath = (options.path ?? process.env.FUZZ_PATH) || undefined;
+  // A counterexample path indexes one operation's runs: it means nothing for the others.
+  if (replayPath && !only) throw new Error("FUZZ_PATH replays one operation's counterexample: set FUZZ_OPERATION too");
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const ignore = new Set(options.ignoreCollections ?? []);
   // FUZZ_TRACE=<file> lists every request sent and its status: to see what a seed covers.
@@ -193,7 +195,7 @@ export async function fuzzApp(t: ExecutionContext, options: FuzzAppOptions): Pro
         throw error;
       }
     });
-    const details = await fc.check(property, { seed, numRuns: runs + examples.length, examples, path: replayPath || undefined });
+    const details = await fc.check(property, { seed, numRuns: runs + examples.length, examples, path: replayPath });
     if (details.failed) failures.push(failureReport(operation, details, { seed, runs }));
   }
 
