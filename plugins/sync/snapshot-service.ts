@@ -4,8 +4,19 @@ import { frontierOf } from "./sequencing.js";
 import type { SyncBookkeeping } from "./sync-bookkeeping.js";
 import type { SyncedCollection } from "./synced-collections.js";
 
-/** `limit` of a snapshot page: default and maximum (ARCHITECTURE §4). */
+/**
+ * `limit` of a snapshot page when the query leaves it out (ARCHITECTURE §4).
+ *
+ * @example
+ * GET /sync/snapshot?collection=todos            // up to SNAPSHOT_DEFAULT_LIMIT (200) entities
+ */
 export const SNAPSHOT_DEFAULT_LIMIT = 200;
+/**
+ * The largest `limit` a snapshot query may ask for; more is a 400.
+ *
+ * @example
+ * GET /sync/snapshot?collection=todos&limit=1000 // the most one page carries
+ */
 export const SNAPSHOT_MAX_LIMIT = 1000;
 
 /** One page of a stream (ARCHITECTURE §4 `GET /sync/snapshot`). */

@@ -1,9 +1,19 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { SNAPSHOT_DEFAULT_LIMIT, SNAPSHOT_MAX_LIMIT } from "./snapshot-service.js";
 
-/** Mutations per batch (SPEC §8). */
+/**
+ * Mutations per batch (SPEC §8); a longer `POST /sync/mutate/batch` is a 400.
+ *
+ * @example
+ * for (let start = 0; start < queue.length; start += MAX_BATCH) await sendBatch(queue.slice(start, start + MAX_BATCH));
+ */
 export const MAX_BATCH = 100;
-/** Ids per entity lookup. */
+/**
+ * Ids per `GET /sync/entities` lookup (later ones are ignored).
+ *
+ * @example
+ * GET /sync/entities?collection=todos&ids=a,b,c  // up to MAX_LOOKUP_IDS ids
+ */
 export const MAX_LOOKUP_IDS = 100;
 
 /** `GET /sync/snapshot` query. */

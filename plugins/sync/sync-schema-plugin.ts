@@ -4,7 +4,13 @@ import { commitWithRetry, conflictBackoff, drawSeq, isTransientWriteError, SEQUE
 import { syncBookkeeping } from "./sync-bookkeeping.js";
 import { syncBindingOf } from "./synced-model-binding.js";
 
-/** The fields `syncPlugin` adds; both are written by the server only (`readOnly`). */
+/**
+ * The fields `syncPlugin` adds; both are written by the server only (`readOnly`).
+ *
+ * @example
+ * const todo: TodoFields & SyncFields = await Todo.findById(id).lean();
+ * todo._syncSeq; // 7
+ */
 export interface SyncFields {
   _syncSeq?: number;
   _syncStream?: string;
@@ -16,6 +22,10 @@ export const SYNC_PLUGIN_STATIC = "svcSyncPluginApplied";
 /**
  * Every query-level write: each would change documents without drawing a seq, so clients would
  * never hear of it. Synced documents are written one at a time with `save()` (or `/sync/mutate`).
+ *
+ * @example
+ * await Todo.updateMany({}, { done: true }); // throws SYNC_BULK_WRITE_FORBIDDEN
+ * for (const todo of await Todo.find({ done: false })) { todo.done = true; await todo.save(); }
  */
 export const UNSEQUENCED_WRITES = [
   "updateMany",
