@@ -15,6 +15,18 @@ export const SyncErrors = defineErrors("SYNC", {
   UNKNOWN_COLLECTION: { status: 404, title: "Unknown collection" },
   /** The caller asked for a stream it is not a member of. */
   STREAM_FORBIDDEN: { status: 403, title: "Forbidden" },
+  /** `POST /sync/mutate` refused a mutation: `conflict` (the body also carries `{nack}`). */
+  MUTATION_CONFLICT: { status: 409, title: "Mutation conflicts with the server's entity" },
+  /** A mutation refused with nack `forbidden`. */
+  MUTATION_FORBIDDEN: { status: 403, title: "Mutation not permitted" },
+  /** A mutation refused with nack `validation`. */
+  MUTATION_INVALID: { status: 422, title: "Mutation is invalid" },
+  /** A mutation refused with nack `not_found`. */
+  MUTATION_NOT_FOUND: { status: 404, title: "Mutation target not found" },
+  /** A mutation refused with nack `rate_limited`. */
+  MUTATION_RATE_LIMITED: { status: 429, title: "Too many mutations" },
+  /** A mutation failed with nack `error` (logged; no internals in the answer). */
+  MUTATION_FAILED: { status: 500, title: "Mutation failed" },
   /**
    * A synced document was saved from a stale copy: another write changed it since it was loaded
    * (its `_syncSeq` moved). Load it again and reapply the change.

@@ -66,7 +66,9 @@ export function documentSyncRoutes(openapi: OpenApiRegistry, basePath: string): 
     ...operation,
     responses: { ...operation.responses, 401: sharedResponse("Unauthorized") },
   });
-  const nackBody = (description: string) => json({ type: "object", required: ["nack"], properties: { nack: ref("SyncNack") } }, description);
+  // A refused mutation answers the nack and the error shape of every route, side by side.
+  const nackBody = (description: string) =>
+    json({ type: "object", required: ["nack", "errors"], properties: { nack: ref("SyncNack"), errors: { type: "array", items: ref("ErrorObject") }, requestId: { type: "string" } } }, description);
 
   openapi.addOperation("get", `${basePath}/snapshot`, secured({
     operationId: "readSyncSnapshot",
@@ -119,6 +121,7 @@ export function documentSyncRoutes(openapi: OpenApiRegistry, basePath: string): 
     requestBody: { required: true, content: { "application/json": { schema: ref("SyncMutation") } } },
     responses: {
       200: json({ type: "object", required: ["ack"], properties: { ack: ref("SyncAck") } }, "Applied (or already applied: the original ack)"),
+      400: sharedResponse("BadRequest"),
       403: nackBody("forbidden"),
       404: nackBody("not_found"),
       409: nackBody("conflict: baseVersion is not the entity's current seq"),

@@ -139,7 +139,12 @@ test("nack codes over HTTP: validation 422, forbidden 403, not_found 404, confli
   t.is((await send(mutate("synctodos", "create", uid(), { title: "x", extra: 1 }))).status, 422);
   t.is((await send(mutate("synctodos", "create", uid(), { title: "x", ownerId: "someone" }))).status, 422);
   t.is((await send(mutate("synctodos", "create", uid(), { title: "x", _syncSeq: 99 }))).status, 422);
-  t.is((await send({ ...mutate("synctodos", "create", uid(), { title: { $gt: "" } }) })).status, 422);
+  const operator = await send({ ...mutate("synctodos", "create", uid(), { title: { $gt: "" } }) });
+  t.is(operator.status, 400, "a $ key refuses the request, as on every body route");
+  t.is(operator.body.errors[0].code, "VALIDATION_OPERATOR_IN_BODY");
+  const refused = await send(mutate("synctodos", "create", uid(), { title: 5 }));
+  t.like(refused.body, { nack: { code: "validation" }, errors: [{ status: "422", code: "SYNC_MUTATION_INVALID" }] });
+  t.is(typeof refused.body.requestId, "string");
   t.is((await send({ mutationId: 5, collection: "synctodos", operation: "create" })).status, 422);
   t.is((await send({ ...mutate("synctodos", "drop", uid()) })).status, 422);
   t.is((await send(mutate("synctodos", "update", uid(), { title: "x" }))).status, 422, "baseVersion is required");
@@ -181,5 +186,7 @@ test("hostile input: other users' entities, foreign streams, huge payloads, malf
   const notJson = await as(http, mallory).post("/sync/mutate").set("Content-Type", "text/plain").send("hello");
   t.true(notJson.status === 415 || notJson.status === 422, `text body: ${notJson.status}`);
   t.is((await as(http, mallory).post("/sync/mutate/batch").send({ mutations: "no" })).status, 400);
+  const operatorBatch = await as(http, mallory).post("/sync/mutate/batch").send({ mutations: [mutate("synctodos", "create", uid(), { title: "fine" }), { ...mutate("synctodos", "create", uid()), mutationId: { $gt: "" } }] });
+  t.is(operatorBatch.status, 400, "a $ key anywhere refuses the whole batch before any entry is applied");
   t.is(await SyncTodo.countDocuments({ ownerId: mallory.id }), 0);
 });

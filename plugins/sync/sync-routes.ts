@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Router } from "express";
 import { requireUser, type RequestUser } from "../../contracts/request-user.js";
-import { requireJsonBody, validateQueryParams, validateRequestBody } from "../validation/index.js";
+import { operatorKeys, requestValidationError, requireJsonBody, validateQueryParams, validateRequestBody, ValidationErrors } from "../validation/index.js";
 import { SyncErrors } from "./errors.js";
 import { keyMaterialFor } from "./key-service.js";
 import type { StreamMembership } from "./membership.js";
@@ -79,9 +79,15 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
   const mutate: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     requireJsonBody(req);
+    refuseOperatorKeys(req.body);
     const outcome = await mutations.apply(user, req.body, req);
-    if ("ack" in outcome) res.json(outcome);
-    else res.status(NACK_STATUS[outcome.nack.code]).json(outcome);
+    if ("ack" in outcome) {
+      res.json(outcome);
+      return;
+    }
+    // A refusal carries the nack clients act on and the one error shape every route answers with.
+    const error = NACK_ERRORS[outcome.nack.code]({ detail: outcome.nack.message });
+    res.status(NACK_STATUS[outcome.nack.code]).json({ ...outcome, errors: [error.toErrorObject()], requestId: req.requestId });
   };
 
   const batch: RequestHandler = async (req, res) => {
@@ -94,7 +100,31 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
   router.get(`${basePath}/entities`, signedIn, validateQueryParams(ENTITIES_QUERY_SCHEMA), entities);
   router.get(`${basePath}/key`, signedIn, key);
   router.post(`${basePath}/mutate`, signedIn, mutate);
-  router.post(`${basePath}/mutate/batch`, signedIn, validateRequestBody(BATCH_BODY_SCHEMA), batch);
+  // Before the schema check, which may strip unknown top-level keys (and a `$` key with them).
+  const noOperatorKeys: RequestHandler = (req, _res, next) => {
+    refuseOperatorKeys(req.body);
+    next();
+  };
+  router.post(`${basePath}/mutate/batch`, signedIn, noOperatorKeys, validateRequestBody(BATCH_BODY_SCHEMA), batch);
+}
+
+/** The coded error beside each nack (ARCHITECTURE §4: one error shape for every refusal). */
+const NACK_ERRORS = {
+  conflict: SyncErrors.MUTATION_CONFLICT,
+  forbidden: SyncErrors.MUTATION_FORBIDDEN,
+  validation: SyncErrors.MUTATION_INVALID,
+  not_found: SyncErrors.MUTATION_NOT_FOUND,
+  rate_limited: SyncErrors.MUTATION_RATE_LIMITED,
+  error: SyncErrors.MUTATION_FAILED,
+} as const;
+
+/**
+ * A `$` key anywhere refuses the whole request (400 `VALIDATION_OPERATOR_IN_BODY`) before any
+ * entry of a batch is applied, as every body route does (docs/rest.md).
+ */
+function refuseOperatorKeys(body: unknown): void {
+  const operators = operatorKeys(body);
+  if (operators.length > 0) throw requestValidationError(operators, "body", ValidationErrors.OPERATOR_IN_BODY);
 }
 
 /** A batch entry that was not tried because an earlier one was not acked. */
