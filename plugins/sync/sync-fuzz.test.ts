@@ -20,9 +20,13 @@ test("the sync routes answer every hostile request with a 4xx or a nack, and wri
         .override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) })
         .register(
           modelRouter("/sync-todos", SyncTodo, {
-            // Only list and create over REST: the harness cannot yet send its NUL-in-path attack to
-            // a string-id item route (its client refuses the path), so /{id} routes stay out.
-            permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated] },
+            permissions: {
+              list: [Permissions.IsOwner],
+              create: [Permissions.IsAuthenticated],
+              read: [Permissions.IsOwner],
+              update: [Permissions.IsOwner],
+              delete: [Permissions.IsOwner],
+            },
             sync: { scope: { type: "owner" } },
           }),
         )

@@ -113,7 +113,9 @@ export async function buildRequest(operation: FuzzOperation, plan: RequestPlan, 
       const id = context.ids.choose(collection, credential.owner, choice.whose, choice.pick);
       if (id) {
         if (choice.whose !== "own") attacks.push(`the ${choice.whose === "other" ? "another caller's" : "admin's"} record`);
-        return id;
+        // A client-chosen string id may hold anything the app accepted (a NUL, a space, a slash):
+        // a real client percent-encodes it, as here; raw bytes in paths are the NOT_IDS attacks.
+        return encodeURIComponent(id);
       }
     }
     attacks.push("an id of no record");
