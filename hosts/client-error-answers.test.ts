@@ -5,7 +5,7 @@ import { HTTP_ROUTER } from "../contracts/http.js";
 import { SOCKET_SERVER } from "../contracts/socket-server.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
-import { ClientFaultWatch } from "../test/support/client-fault-watch.js";
+import { ClientFaultWatch, startWatchedApp } from "../test/support/client-fault-watch.js";
 import { parseRawAnswer, sendBytes, type ParsedAnswer } from "../test/support/raw-http.js";
 import { setupServer } from "./setup-server.js";
 import { SvcApp } from "./svc-app.js";
@@ -27,23 +27,8 @@ const sockets: SvcPlugin = {
   },
 };
 
-async function startApp(t: ExecutionContext, options: { socketPort?: number } = {}) {
-  const watch = new ClientFaultWatch();
-  const app = watch.attach(
-    new SvcApp({
-      env: { NODE_ENV: "test" },
-      database: false,
-      logger: watch.logger,
-      port: 0,
-      host: "127.0.0.1",
-      handleSignals: false,
-      sockets: options.socketPort === undefined ? undefined : { port: options.socketPort },
-    }),
-  );
-  app.register(routes).register(sockets);
-  const running = await app.start();
-  t.teardown(() => app.stop());
-  return { running, watch };
+function startApp(t: ExecutionContext, options: { socketPort?: number } = {}) {
+  return startWatchedApp(t, [routes, sockets], options.socketPort);
 }
 
 /** The answer is the app's error shape with `code`, and closes the connection. */

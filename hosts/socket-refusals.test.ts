@@ -4,9 +4,8 @@ import { HTTP_ROUTER } from "../contracts/http.js";
 import { SOCKET_SERVER } from "../contracts/socket-server.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
-import { ClientFaultWatch } from "../test/support/client-fault-watch.js";
+import { startWatchedApp } from "../test/support/client-fault-watch.js";
 import { parseRawAnswer, sendBytes } from "../test/support/raw-http.js";
-import { SvcApp } from "./svc-app.js";
 
 /** A plugin with a route and a socket.io namespace, so the app opens a socket server. */
 const plugin: SvcPlugin = {
@@ -18,21 +17,7 @@ const plugin: SvcPlugin = {
 };
 
 async function startApp(t: ExecutionContext, socketPort?: number) {
-  const watch = new ClientFaultWatch();
-  const app = watch.attach(
-    new SvcApp({
-      env: { NODE_ENV: "test" },
-      database: false,
-      logger: watch.logger,
-      port: 0,
-      host: "127.0.0.1",
-      handleSignals: false,
-      sockets: socketPort === undefined ? undefined : { port: socketPort },
-    }),
-  );
-  app.register(plugin);
-  const running = await app.start();
-  t.teardown(() => app.stop());
+  const { running, watch } = await startWatchedApp(t, [plugin], socketPort);
   return { url: running.socketUrl!, watch };
 }
 

@@ -3,7 +3,8 @@
 import type { ExecutionContext } from "ava";
 import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
 import { ERROR_TRACKER } from "../../contracts/error-tracker.js";
-import type { SvcApp } from "../../hosts/svc-app.js";
+import { SvcApp, type RunningApp } from "../../hosts/svc-app.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
 import { createSvcLogger } from "../../plugins/logging/create-logger.js";
 import { LogCapture } from "../../plugins/logging/log-capture.js";
 
@@ -39,4 +40,34 @@ export class ClientFaultWatch {
       "a client's mistake never reaches the error tracker",
     );
   }
+}
+
+/**
+ * A started database-less app on loopback with `plugins`, watched by a `ClientFaultWatch`, its
+ * sockets on the app's port or on `socketPort`; stopped in the test's teardown.
+ *
+ * @example
+ * const { running, watch } = await startWatchedApp(t, [routes]);
+ */
+export async function startWatchedApp(
+  t: ExecutionContext,
+  plugins: readonly SvcPlugin[],
+  socketPort?: number,
+): Promise<{ running: RunningApp; watch: ClientFaultWatch }> {
+  const watch = new ClientFaultWatch();
+  const app = watch.attach(
+    new SvcApp({
+      env: { NODE_ENV: "test" },
+      database: false,
+      logger: watch.logger,
+      port: 0,
+      host: "127.0.0.1",
+      handleSignals: false,
+      sockets: socketPort === undefined ? undefined : { port: socketPort },
+    }),
+  );
+  for (const plugin of plugins) app.register(plugin);
+  const running = await app.start();
+  t.teardown(() => app.stop());
+  return { running, watch };
 }
