@@ -1,15 +1,14 @@
 import test from "ava";
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { tscCli as tsc } from "./support/consumer-project.js";
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
 
 // A separate project installs this repo by path and uses it the way a user would: the built
 // ESM entry at runtime and the emitted .d.ts files at compile time.

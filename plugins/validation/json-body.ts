@@ -10,6 +10,9 @@ import { HttpErrors } from "../../kernel/http-errors.js";
  */
 export const JSON_MEDIA_TYPES: readonly string[] = Object.freeze(["application/json", "application/*+json"]);
 
+// `req.is` wants a mutable array: one copy, not one per request.
+const jsonTypes = [...JSON_MEDIA_TYPES];
+
 /** True when the request carries body bytes: a chunked body, or a Content-Length above zero. */
 export function carriesBody(req: Request): boolean {
   if (req.headers["transfer-encoding"] !== undefined) return true;
@@ -33,6 +36,6 @@ export function carriesBody(req: Request): boolean {
  */
 export function requireJsonBody(req: Request): void {
   if (!carriesBody(req) || req.body !== undefined) return;
-  if (req.is([...JSON_MEDIA_TYPES])) return;
+  if (req.is(jsonTypes)) return;
   throw HttpErrors.UNSUPPORTED_MEDIA_TYPE({ detail: "This route takes a JSON body: send it with Content-Type: application/json" });
 }
