@@ -91,7 +91,8 @@ test("a cursor returns every document across getMore batches, and a killed curso
   const seen: number[] = [];
   for await (const doc of c.find({}, { batchSize: 7 }).sort({ i: 1 })) seen.push(doc.i as number);
   t.deepEqual(seen, Array.from({ length: 250 }, (_, i) => i));
-  const first = await db.command({ find: "many", filter: {}, batchSize: 5 });
+  // Ids are random 63-bit longs: keep them Long, or one below 2^53 comes back as a number.
+  const first = await db.command({ find: "many", filter: {}, batchSize: 5 }, { promoteLongs: false });
   const id = first.cursor.id as Long;
   t.false(id.isZero());
   const more = await db.command({ getMore: id, collection: "many", batchSize: 5 });
@@ -306,7 +307,7 @@ test("idle cursors time out (43) and TTL documents are swept by the background t
   try {
     const db = quickClient.db("quick");
     await db.collection("c").insertMany(Array.from({ length: 10 }, (_, i) => ({ i })));
-    const first = await db.command({ find: "c", batchSize: 2 });
+    const first = await db.command({ find: "c", batchSize: 2 }, { promoteLongs: false });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const expired = await t.throwsAsync(db.command({ getMore: first.cursor.id, collection: "c" }), { instanceOf: MongoServerError });
     t.is(expired.code, 43);

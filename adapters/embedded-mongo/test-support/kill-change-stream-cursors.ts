@@ -11,6 +11,10 @@ import type { MongoClient } from "mongodb";
  * the driver resumes transparently; a real mongod answers it with CursorKilled (237), which the
  * driver surfaces as a stream error (see adapters/embedded-mongo/KNOWN-ISSUES.md).
  *
+ * Cursor ids are random 63-bit longs; the listing keeps them as Long (`promoteLongs: false`)
+ * because an id below 2^53 would otherwise come back as a JS number, be sent as a double, and
+ * `killCursors` refuses non-long ids with TypeMismatch (about one run in a thousand).
+ *
  * @example
  * await killChangeStreamCursors(mongoose.connection.getClient(), `${mongoose.connection.name}.flags`);
  */
@@ -20,7 +24,7 @@ export async function killChangeStreamCursors(client: MongoClient, ns: string): 
     .aggregate<{ ns: string; cursor: { cursorId: unknown } }>([
       { $currentOp: { idleCursors: true, allUsers: true } },
       { $match: { ns, "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } },
-    ])
+    ], { promoteLongs: false })
     .toArray();
   for (const op of ops) {
     const dot = op.ns.indexOf(".");
