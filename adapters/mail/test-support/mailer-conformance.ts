@@ -1,0 +1,90 @@
+import test from "ava";
+import type { CommsErrorClass, SendResult } from "../../../contracts/comms-result.js";
+import type { Mailer, MailMessage } from "../../../contracts/mailer.js";
+
+/** Provider answers a conformance run can arrange (e.g. with nock) before a send. */
+export type ProviderOutcome = "accepted" | "permanent" | "transient" | "config" | "malformed";
+
+/** An adapter under test and, for real providers, how to make the provider answer each way. */
+export interface AdapterUnderTest<A> {
+  adapter: A;
+  /** Arranges the provider's next answer; outcomes left out are not tested (console adapters arrange none). */
+  arrange?: Partial<Record<Exclude<ProviderOutcome, "accepted">, () => void | Promise<void>>> & { accepted?: () => void | Promise<void> };
+  /** Checks nothing arranged was left unused, closes servers. */
+  cleanup?: () => void | Promise<void>;
+}
+
+/** The checks every send result passes, whatever the port. */
+export function assertResultShape(t: { true(value: boolean, message?: string): void; is(a: unknown, b: unknown, message?: string): void }, result: SendResult): void {
+  t.is(typeof result.accepted, "boolean", "accepted is a boolean");
+  t.is(typeof result.isPermanentFailure, "boolean", "isPermanentFailure is a boolean");
+  if (result.accepted) {
+    t.is(result.errorClass, undefined, "an accepted result has no error class");
+    t.is(result.isPermanentFailure, false);
+  } else {
+    t.true(typeof result.errorCode === "string" && result.errorCode.length > 0, "a refusal has an error code");
+    t.true(["permanent", "transient", "config"].includes(result.errorClass as string), "a refusal has an error class");
+    t.is(result.isPermanentFailure, result.errorClass === "permanent", "isPermanentFailure follows the class");
+  }
+}
+
+/** Runs `body` once per arranged failure class. */
+export const FAILURE_CLASSES: readonly CommsErrorClass[] = ["permanent", "transient", "config"];
+
+const MAIL: MailMessage = { to: "ada@example.com", from: "team@example.com", subject: "Conformance", text: "Hello", html: "<p>Hello</p>" };
+
+/**
+ * The shared suite every mail adapter passes: accepted sends carry a provider message id, each
+ * arranged failure is classified as arranged, a malformed provider answer and odd messages never
+ * throw. Serial, because arrangements (nock) are process-wide.
+ *
+ * @example
+ * mailerConformance("console", () => ({ adapter: new ConsoleMailer() }));
+ */
+export function mailerConformance(name: string, create: () => AdapterUnderTest<Mailer> | Promise<AdapterUnderTest<Mailer>>): void {
+  test.serial(`${name} mailer: an accepted send carries the provider's message id`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    await under.arrange?.accepted?.();
+    const result = await under.adapter.sendMail(MAIL);
+    assertResultShape(t, result);
+    t.true(result.accepted);
+    t.is(typeof result.providerMessageId, "string");
+    t.is(typeof under.adapter.name, "string");
+  });
+
+  for (const errorClass of FAILURE_CLASSES) {
+    test.serial(`${name} mailer: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
+      const under = await create();
+      t.teardown(() => under.cleanup?.());
+      const arrange = under.arrange?.[errorClass];
+      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
+      await arrange();
+      const result = await under.adapter.sendMail(MAIL);
+      assertResultShape(t, result);
+      t.false(result.accepted);
+      t.is(result.errorClass, errorClass);
+    });
+  }
+
+  test.serial(`${name} mailer: a malformed provider answer is a refusal, not a throw`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    const arrange = under.arrange?.malformed;
+    if (!arrange) return t.pass(`${name} has no provider answer to break`);
+    await arrange();
+    const result = await under.adapter.sendMail(MAIL);
+    assertResultShape(t, result);
+    t.false(result.accepted);
+  });
+
+  test.serial(`${name} mailer: odd messages resolve to a result`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    await under.arrange?.accepted?.();
+    for (const message of [{ to: [] as string[] }, { to: "not-an-address", subject: "" }] as MailMessage[]) {
+      const result = await under.adapter.sendMail(message).catch((error: unknown) => t.fail(`threw ${String(error)}`));
+      if (result) assertResultShape(t, result);
+    }
+  });
+}

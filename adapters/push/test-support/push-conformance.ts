@@ -1,0 +1,62 @@
+import test from "ava";
+import type { PushSender, PushTarget } from "../../../contracts/push.js";
+import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "../../mail/test-support/mailer-conformance.js";
+
+/** A push adapter under test, with the targets it serves (real tokens or subscriptions). */
+export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
+  targets: readonly PushTarget[];
+}
+
+/**
+ * The shared suite every push adapter passes: one result per target, in order, each classified;
+ * arranged failures apply to every target of the send.
+ *
+ * @example
+ * pushConformance("console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "t", kind: "expo" }] }));
+ */
+export function pushConformance(name: string, create: () => PushSenderUnderTest | Promise<PushSenderUnderTest>): void {
+  test.serial(`${name} push: one accepted result per target, in order`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    await under.arrange?.accepted?.();
+    for (const target of under.targets) t.true(under.adapter.supports(target.kind));
+    const results = await under.adapter.sendPush({ targets: under.targets, title: "Conformance", body: "Hello", data: { a: 1 } });
+    t.is(results.length, under.targets.length);
+    results.forEach((result, index) => {
+      assertResultShape(t, result);
+      t.true(result.accepted);
+      t.is(result.token, under.targets[index]!.token);
+    });
+  });
+
+  for (const errorClass of FAILURE_CLASSES) {
+    test.serial(`${name} push: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
+      const under = await create();
+      t.teardown(() => under.cleanup?.());
+      const arrange = under.arrange?.[errorClass];
+      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
+      await arrange();
+      const results = await under.adapter.sendPush({ targets: under.targets.slice(0, 1), title: "Conformance" });
+      t.is(results.length, 1);
+      assertResultShape(t, results[0]!);
+      t.is(results[0]!.errorClass, errorClass);
+    });
+  }
+
+  test.serial(`${name} push: a malformed provider answer is a refusal per target, not a throw`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    if (!under.arrange?.malformed) return t.pass(`${name} has no provider answer to break`);
+    await under.arrange.malformed();
+    const results = await under.adapter.sendPush({ targets: under.targets.slice(0, 1), title: "Conformance" });
+    t.is(results.length, 1);
+    assertResultShape(t, results[0]!);
+    t.false(results[0]!.accepted);
+  });
+
+  test.serial(`${name} push: no targets, no results`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    t.deepEqual(await under.adapter.sendPush({ targets: [] }), []);
+  });
+}

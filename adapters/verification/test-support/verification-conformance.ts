@@ -1,0 +1,57 @@
+import test from "ava";
+import type { VerificationSender } from "../../../contracts/verification.js";
+import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "../../mail/test-support/mailer-conformance.js";
+
+/** A verifier under test; `approvedCode` is a code its provider approves (arranged by `arrange.accepted`). */
+export interface VerificationSenderUnderTest extends AdapterUnderTest<VerificationSender> {
+  approvedCode: string;
+  /** Arranges the provider's answer to a wrong code (real providers only). */
+  arrangeRejectedCheck?: () => void | Promise<void>;
+}
+
+/**
+ * The shared suite every verification adapter passes: a started verification approves the right
+ * code and not a wrong one; failures are classified; nothing throws.
+ *
+ * @example
+ * verificationConformance("console", () => ({ adapter: new ConsoleVerificationSender(), approvedCode: "000000" }));
+ */
+export function verificationConformance(name: string, create: () => VerificationSenderUnderTest | Promise<VerificationSenderUnderTest>): void {
+  const to = "+14155550100";
+  test.serial(`${name} verification: start, then the right code is approved`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    await under.arrange?.accepted?.();
+    const started = await under.adapter.startVerification({ to, channel: "sms" });
+    assertResultShape(t, started);
+    t.true(started.accepted);
+    const checked = await under.adapter.checkVerification({ to, code: under.approvedCode });
+    assertResultShape(t, checked);
+    t.true(checked.accepted);
+    t.true(checked.approved);
+  });
+
+  test.serial(`${name} verification: a wrong code is not approved`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    await under.arrange?.accepted?.();
+    await under.adapter.startVerification({ to, channel: "sms" });
+    await under.arrangeRejectedCheck?.();
+    const checked = await under.adapter.checkVerification({ to, code: `${under.approvedCode}9` });
+    assertResultShape(t, checked);
+    t.false(checked.approved);
+  });
+
+  for (const errorClass of FAILURE_CLASSES) {
+    test.serial(`${name} verification: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
+      const under = await create();
+      t.teardown(() => under.cleanup?.());
+      const arrange = under.arrange?.[errorClass];
+      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
+      await arrange();
+      const result = await under.adapter.startVerification({ to, channel: "sms" });
+      assertResultShape(t, result);
+      t.is(result.errorClass, errorClass);
+    });
+  }
+}
