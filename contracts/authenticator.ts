@@ -23,6 +23,16 @@ import type { RequestUser } from "./request-user.js";
  */
 export interface Authenticator {
   authenticateToken(token: string): Promise<RequestUser>;
+  /**
+   * When a valid credential stops being valid, if the provider can tell: a JWT's `exp`, a
+   * session's current `expiresAt` (sessions extended on use report their new end). Servers that
+   * keep a socket open for hours re-check the credential then (the sync socket sends
+   * `sync:auth-expired`). Rejects as `authenticateToken` does for a credential already invalid.
+   *
+   * @example
+   * const end = await authenticator.expiresAt?.(token); // 2026-11-23T14:15:00.000Z
+   */
+  expiresAt?(token: string): Promise<Date | undefined>;
 }
 
 export const AUTHENTICATOR = token<Authenticator>("auth.Authenticator");

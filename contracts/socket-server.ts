@@ -10,6 +10,12 @@ export interface SocketData {
    * `req.user`); undefined on an anonymous socket, which presented no token.
    */
   user?: RequestUser;
+  /**
+   * The bearer credential the handshake presented (set with `user`). Servers that keep sockets
+   * open for long re-check it through `AUTHENTICATOR` (expiry, a user disabled meanwhile). It
+   * stays in server memory: never emit it.
+   */
+  credential?: string;
 }
 
 /**

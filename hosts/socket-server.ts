@@ -15,6 +15,8 @@ import { answerClientErrors } from "./client-error-answers.js";
 import { toAPIError } from "./error-response.js";
 import { answerEngineRefusals, answerUpgradeRefusals } from "./socket-refusals.js";
 
+const DEFAULT_MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;
+
 /** Where and how the app's socket server (`SOCKET_SERVER`) accepts connections. */
 export interface SocketServerOptions {
   /**
@@ -25,6 +27,12 @@ export interface SocketServerOptions {
   port?: number | "shared";
   /** The socket.io endpoint (default `/socket.io`, which is also socket.io clients' default). */
   path?: string;
+  /**
+   * The largest message a client may send, in bytes (default 2 MiB: twice the JSON body limit,
+   * so a plugin can answer a message just over its own limit instead of the connection closing).
+   * A bigger message closes that client's connection (socket.io's own behaviour).
+   */
+  maxPayloadBytes?: number;
 }
 
 export interface SocketServerHostOptions {
@@ -33,6 +41,8 @@ export interface SocketServerHostOptions {
   logger: () => SvcLogger;
   port: number | "shared";
   path?: string;
+  /** See {@link SocketServerOptions.maxPayloadBytes}. */
+  maxPayloadBytes?: number;
   /** Interface of the own-port server (default: all interfaces). */
   host?: string;
   /** The HTTP stack's CORS settings, applied to socket.io's long-polling requests too. */
@@ -72,7 +82,7 @@ export class SocketServerHost {
     const path = this.options.path ?? "/socket.io";
     const cors = this.options.cors === false ? undefined : (this.options.cors ?? {});
     const io: SocketServer = new Server({ path, serveClient: false });
-    this.engine = new Engine({ cors });
+    this.engine = new Engine({ cors, maxHttpBufferSize: this.options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES });
     answerEngineRefusals(this.engine, this.options.logger);
     io.bind(this.engine);
     const authenticate = (socket: SvcSocket, next: (error?: ExtendedError) => void) => void this.authenticate(socket, next);
@@ -153,6 +163,7 @@ export class SocketServerHost {
       const authenticator = this.options.container.tryResolve(AUTHENTICATOR);
       if (!authenticator) throw HttpErrors.UNAUTHENTICATED({ detail: "This app has no authenticator for socket tokens" });
       socket.data.user = await authenticator.authenticateToken(token);
+      socket.data.credential = token;
       next();
     } catch (error) {
       next(this.refusal(error, socket));

@@ -120,6 +120,7 @@ export class SvcApp {
       // Setting WEBSOCKET_PORT is what asks for a separate port; its PORT + 1 default applies then.
       port: options.sockets?.port ?? this.kernel.config.websocketPort ?? "shared",
       path: options.sockets?.path,
+      maxPayloadBytes: options.sockets?.maxPayloadBytes,
       host: options.host ?? this.kernel.config.host,
       cors: options.cors,
       shutdownTimeoutMs: options.shutdownTimeoutMs,

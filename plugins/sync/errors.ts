@@ -15,6 +15,12 @@ export const SyncErrors = defineErrors("SYNC", {
   UNKNOWN_COLLECTION: { status: 404, title: "Unknown collection" },
   /** The caller asked for a stream it is not a member of. */
   STREAM_FORBIDDEN: { status: 403, title: "Forbidden" },
+  /** The collection's router does not let the caller list it, so it cannot be synced either. */
+  COLLECTION_FORBIDDEN: { status: 403, title: "Collection not permitted" },
+  /** `sync:subscribe` past the per-socket limit of collection subscriptions (SPEC §8: 50). */
+  TOO_MANY_SUBSCRIPTIONS: { status: 429, title: "Too many subscriptions" },
+  /** A malformed socket event payload (`sync:subscribe`, `sync:mutateBatch`): answered on `sync:error`. */
+  INVALID_EVENT: { status: 400, title: "Malformed event" },
   /** `POST /sync/mutate` refused a mutation: `conflict` (the body also carries `{nack}`). */
   MUTATION_CONFLICT: { status: 409, title: "Mutation conflicts with the server's entity" },
   /** A mutation refused with nack `forbidden`. */
@@ -52,6 +58,15 @@ export const SyncErrors = defineErrors("SYNC", {
   BULK_WRITE_FORBIDDEN: {
     message: (model: string, operation: string) =>
       `${model} is synced: ${operation} would bypass per-stream sequencing (rule: synced models are written one document at a time with save(), or through /sync/mutate)`,
+  },
+  /** `realtimeApp()` serves signed-in sockets only, so the app needs an `AUTHENTICATOR` (the auth plugin). */
+  REALTIME_NEEDS_AUTH: { message: () => "realtimeApp() serves signed-in sockets only, and this app has no AUTHENTICATOR: register the auth plugin too" },
+  /**
+   * The database refused to keep post-images of a synced collection (`collMod
+   * changeStreamPreAndPostImages`, MongoDB 6.0 or later): deltas carry each write's own document.
+   */
+  POST_IMAGES_UNAVAILABLE: {
+    message: (collection: string, reason: string) => `Sync deltas need change-stream post-images of "${collection}" (MongoDB 6.0+, a replica set), and enabling them failed: ${reason}`,
   },
   /** A synced document was saved before the sync plugin bound its model (or in an app without it). */
   MODEL_NOT_BOUND: { message: (model: string) => `${model} uses syncPlugin but no started sync plugin serves it: register svc/sync's syncApp() and a modelRouter with the sync option` },

@@ -1,4 +1,5 @@
 import type { RequestUser } from "../../contracts/request-user.js";
+import { checkPermissions } from "../rest/index.js";
 import type { GetUserScopes, SyncedCollection } from "./synced-collections.js";
 
 /**
@@ -17,6 +18,15 @@ export class StreamMembership {
     if (!this.getUserScopes) return [];
     const keys = await this.getUserScopes(user);
     return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string" && key.length > 0) : [];
+  }
+
+  /**
+   * Whether the collection's router lets the user list it (its `list` permissions, checked as
+   * REST checks them before loading anything): syncing a collection is listing it.
+   */
+  async mayList(user: RequestUser, collection: SyncedCollection): Promise<boolean> {
+    const { permissions, ownerField } = collection.registration;
+    return checkPermissions(permissions.list ?? [], "list", user, undefined, { ownerField });
   }
 
   async streamsOf(user: RequestUser, collection: SyncedCollection, scopeKeys?: readonly string[]): Promise<string[]> {

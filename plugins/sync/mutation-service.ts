@@ -7,6 +7,7 @@ import type { SvcLogger } from "../../kernel/logger.js";
 import { SvcError } from "../../kernel/errors.js";
 import { checkPermissions, hookDenied, mongooseJsonSchema, runHook, type RestMethod } from "../rest/index.js";
 import { ajvFor, fromAjvErrors, mongooseValidationIssues, operatorKeys, type ValidationIssue } from "../validation/index.js";
+import { mutationIdOf } from "./apply-in-order.js";
 import { entityData } from "./entity-shape.js";
 import type { StreamMembership } from "./membership.js";
 import { nack, type MutationOutcome, type NackCode } from "./nack.js";
@@ -254,11 +255,6 @@ function applyChanges(doc: StoredDocument, body: Record<string, unknown>): void 
 
 function methodOf(operation: SyncMutation["operation"]): RestMethod {
   return operation;
-}
-
-function mutationIdOf(input: unknown): string {
-  const id = input !== null && typeof input === "object" ? (input as { mutationId?: unknown }).mutationId : undefined;
-  return typeof id === "string" ? id.slice(0, 128) : "";
 }
 
 function isDuplicateMutation(error: unknown): boolean {

@@ -9,7 +9,7 @@ import { initSyncBookkeeping } from "./sync-bookkeeping.js";
 import { bindSyncedModel } from "./synced-model-binding.js";
 import { syncedCollections, type GetUserScopes } from "./synced-collections.js";
 import { mountSyncRoutes } from "./sync-routes.js";
-import { SYNC_MUTATIONS } from "./sync-tokens.js";
+import { SYNC_MUTATIONS, SYNC_SERVICES, type SyncServices } from "./sync-tokens.js";
 import { startedService } from "../../kernel/started-service.js";
 
 export interface SyncAppOptions {
@@ -38,14 +38,15 @@ export interface SyncAppOptions {
  */
 export function syncApp(options: SyncAppOptions = {}): SvcPlugin {
   const basePath = options.basePath ?? "/sync";
-  let mutations: MutationService | undefined;
+  let services: SyncServices | undefined;
   let releases: (() => void)[] = [];
 
   return {
     name: "sync",
     dependsOn: ["database"],
     register(ctx: PluginContext) {
-      ctx.container.bind(SYNC_MUTATIONS, startedService(() => mutations, SyncErrors.NOT_STARTED));
+      ctx.container.bind(SYNC_MUTATIONS, startedService(() => services?.mutations, SyncErrors.NOT_STARTED));
+      ctx.container.bind(SYNC_SERVICES, startedService(() => services, SyncErrors.NOT_STARTED));
     },
     async start(ctx: PluginContext) {
       const collections = syncedCollections(ctx.resolve(MODEL_REGISTRY).list(), options.getUserScopes);
@@ -59,14 +60,15 @@ export function syncApp(options: SyncAppOptions = {}): SvcPlugin {
       if (!connection) return;
       const bookkeeping = await initSyncBookkeeping(connection);
       const membership = new StreamMembership(options.getUserScopes);
-      mutations = new MutationService({ collections, membership, bookkeeping, logger: ctx.logger });
-      mountSyncRoutes(ctx.resolve(HTTP_ROUTER), { basePath, collections, membership, bookkeeping, mutations });
+      const mutations = new MutationService({ collections, membership, bookkeeping, logger: ctx.logger });
+      services = { collections, membership, mutations, bookkeeping };
+      mountSyncRoutes(ctx.resolve(HTTP_ROUTER), { basePath, ...services });
       documentSyncRoutes(ctx.openapi, basePath);
     },
     async stop() {
       for (const release of releases) release();
       releases = [];
-      mutations = undefined;
+      services = undefined;
     },
   };
 }

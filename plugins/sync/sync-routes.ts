@@ -1,15 +1,16 @@
-import type { Request, RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { requireUser, type RequestUser } from "../../contracts/request-user.js";
+import { applyInOrder } from "./apply-in-order.js";
 import { operatorKeys, requestValidationError, requireJsonBody, validateQueryParams, validateRequestBody, ValidationErrors } from "../validation/index.js";
 import { SyncErrors } from "./errors.js";
 import { keyMaterialFor } from "./key-service.js";
 import type { StreamMembership } from "./membership.js";
 import type { MutationService } from "./mutation-service.js";
-import { NACK_STATUS, type MutationOutcome } from "./nack.js";
+import { NACK_STATUS } from "./nack.js";
 import { lookupEntities, readSnapshot, snapshotRestriction, SNAPSHOT_DEFAULT_LIMIT } from "./snapshot-service.js";
 import type { SyncBookkeeping } from "./sync-bookkeeping.js";
 import type { SyncedCollection } from "./synced-collections.js";
-import { BATCH_BODY_SCHEMA, ENTITIES_QUERY_SCHEMA, MAX_BATCH, MAX_LOOKUP_IDS, SNAPSHOT_QUERY_SCHEMA } from "./sync-route-schemas.js";
+import { BATCH_BODY_SCHEMA, ENTITIES_QUERY_SCHEMA, MAX_LOOKUP_IDS, SNAPSHOT_QUERY_SCHEMA } from "./sync-route-schemas.js";
 
 export interface SyncRoutesOptions {
   readonly basePath: string;
@@ -33,16 +34,17 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
     requireUser(req, { detail: "Sync needs a signed-in user" });
     next();
   };
-  const collectionOf = (name: string): SyncedCollection => {
+  const collectionOf = async (name: string, user: RequestUser): Promise<SyncedCollection> => {
     const collection = collections.get(name);
     if (!collection) throw SyncErrors.UNKNOWN_COLLECTION({ detail: `No synced collection "${name}"`, source: { parameter: "collection" } });
+    if (!(await membership.mayList(user, collection))) throw SyncErrors.COLLECTION_FORBIDDEN({ detail: `Listing ${name} is not permitted`, source: { parameter: "collection" } });
     return collection;
   };
 
   const snapshot: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     const query = req.query as unknown as { collection: string; stream?: string; cursor?: number; limit?: number };
-    const collection = collectionOf(query.collection);
+    const collection = await collectionOf(query.collection, user);
     const streams = await membership.streamsOf(user, collection);
     const stream = query.stream ?? (streams.length === 1 ? streams[0]! : undefined);
     if (stream === undefined) throw SyncErrors.STREAM_FORBIDDEN({ detail: "Name the stream: this user is in several (or none) of this collection's", source: { parameter: "stream" } });
@@ -56,6 +58,7 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
     const scopeKeys = await membership.scopeKeys(user);
     const streams: { collection: string; stream: string }[] = [];
     for (const collection of collections.values()) {
+      if (!(await membership.mayList(user, collection))) continue;
       for (const stream of await membership.streamsOf(user, collection, scopeKeys)) streams.push({ collection: collection.name, stream });
     }
     res.json({ streams });
@@ -64,7 +67,7 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
   const entities: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     const query = req.query as unknown as { collection: string; ids: string };
-    const collection = collectionOf(query.collection);
+    const collection = await collectionOf(query.collection, user);
     const ids = [...new Set(query.ids.split(",").filter((id) => id.length > 0))].slice(0, MAX_LOOKUP_IDS);
     const streams = await membership.streamsOf(user, collection);
     res.json({ entities: await lookupEntities(collection, ids, streams, await snapshotRestriction(collection, user)) });
@@ -126,32 +129,3 @@ function refuseOperatorKeys(body: unknown): void {
   const operators = operatorKeys(body);
   if (operators.length > 0) throw requestValidationError(operators, "body", ValidationErrors.OPERATOR_IN_BODY);
 }
-
-/** A batch entry that was not tried because an earlier one was not acked. */
-export interface NotAttempted {
-  readonly notAttempted: { readonly mutationId: string };
-}
-
-/**
- * Applies a batch in strict order and stops at the first entry that is not acked: every later
- * entry is reported `{notAttempted: {mutationId}}`, so `results` lines up with the request.
- *
- * @example
- * const results = await applyInOrder(mutations, user, [m1, m2, m3], req); // [{ack}, {nack}, {notAttempted}]
- */
-export async function applyInOrder(mutations: MutationService, user: RequestUser, entries: readonly unknown[], req: Request): Promise<(MutationOutcome | NotAttempted)[]> {
-  const results: (MutationOutcome | NotAttempted)[] = [];
-  let stopped = false;
-  for (const entry of entries.slice(0, MAX_BATCH)) {
-    if (stopped) {
-      const mutationId = entry !== null && typeof entry === "object" ? (entry as { mutationId?: unknown }).mutationId : undefined;
-      results.push({ notAttempted: { mutationId: typeof mutationId === "string" ? mutationId : "" } });
-      continue;
-    }
-    const outcome = await mutations.apply(user, entry, req);
-    results.push(outcome);
-    if (!("ack" in outcome)) stopped = true;
-  }
-  return results;
-}
-

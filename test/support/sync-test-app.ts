@@ -6,7 +6,9 @@ import request from "supertest";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { authTestApp, uniqueEmail } from "./auth-test-app.js";
 import { isDeletedPlugin, modelRouter, Permissions } from "../../plugins/rest/index.js";
-import { syncApp, syncPlugin } from "../../plugins/sync/index.js";
+import { realtimeApp, syncApp, syncPlugin, type RealtimeAppOptions } from "../../plugins/sync/index.js";
+import type { SvcApp } from "../../hosts/svc-app.js";
+import type { LogCapture } from "../../plugins/logging/log-capture.js";
 
 const OPTIONS = { strict: "throw" as const, toJSON: { virtuals: true }, toObject: { virtuals: true } };
 
@@ -67,13 +69,25 @@ export interface SyncCaller {
 }
 
 export interface SyncTestApp {
+  app: SvcApp;
   http: Express;
+  /** Where socket.io clients connect (with `realtime` only: the app is then listening). */
+  socketUrl?: string;
+  logs: LogCapture;
   signup(prefix?: string): Promise<SyncCaller>;
 }
 
+export interface SyncTestAppOptions {
+  /** Registers `realtimeApp(realtime)` too and starts the app on a free port. */
+  realtime?: RealtimeAppOptions;
+  /** Extra environment (e.g. `TOKEN_EXPIRES_IN`). */
+  env?: Record<string, string>;
+}
+
 /** Builds the app; each test file makes one and shares it (ids and users are unique per test). */
-export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void) => void }): Promise<SyncTestApp> {
-  const { http } = await authTestApp(t, {}, {}, (app) =>
+export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void) => void }, options: SyncTestAppOptions = {}): Promise<SyncTestApp> {
+  const listen = options.realtime ? { port: 0, host: "127.0.0.1" } : {};
+  const { app, http, logs } = await authTestApp(t, {}, options.env ?? {}, (app) => {
     app
       .register(
         modelRouter("/sync-todos", SyncTodo, {
@@ -101,10 +115,15 @@ export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void
           sync: { scope: (doc) => `board:${String(doc.board)}`, snapshotFilter: (user) => ({ board: { $in: scopesOf(String(user.email)).map((key) => key.slice("board:".length)) } }) },
         }),
       )
-      .register(syncApp({ getUserScopes: (user) => scopesOf(String(user.email)) })),
-  );
+      .register(syncApp({ getUserScopes: (user) => scopesOf(String(user.email)) }));
+    if (options.realtime) app.register(realtimeApp(options.realtime));
+  }, listen);
+  const socketUrl = options.realtime ? (await app.start()).socketUrl : undefined;
   return {
+    app,
     http,
+    socketUrl,
+    logs,
     async signup(prefix = "user") {
       const email = uniqueEmail(prefix);
       const response = await request(http).post("/auth/signup").send({ email, password: "correct horse battery staple" }).expect(201);

@@ -93,6 +93,10 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
       const verified = await tokens.verifyAccessToken(token);
       return users.requireActive(verified.userId);
     },
+    async expiresAt(token) {
+      const { claims } = await tokens.verifyAccessToken(token);
+      return typeof claims.exp === "number" ? new Date(claims.exp * 1000) : undefined;
+    },
   };
   const middleware = authenticationMiddleware(
     async (req) => {

@@ -166,20 +166,26 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
   const limiter = new LoginRateLimiter(start.rateLimits, start.stores);
 
   /** Resolves better-auth's session for these headers to the host user (or undefined). */
-  const resolveSession = async (headers: Headers): Promise<{ user: RequestUser; setCookies: string[] } | undefined> => {
+  const resolveSession = async (headers: Headers): Promise<{ user: RequestUser; setCookies: string[]; expiresAt: Date } | undefined> => {
     const result = await auth.api.getSession({ headers, returnHeaders: true });
     const session = result.response;
     if (!session) return undefined;
     const user = await users.findOneIncludingDeleted({ [field]: session.user.id });
-    return { user: users.assertActive(user), setCookies: result.headers.getSetCookie() };
+    return { user: users.assertActive(user), setCookies: result.headers.getSetCookie(), expiresAt: new Date(session.session.expiresAt) };
   };
 
+  const sessionOfToken = async (token: string) => {
+    if (typeof token !== "string" || token.length === 0 || token.length > 4096) throw AuthErrors.SESSION_INVALID();
+    const resolved = await resolveSession(new Headers({ authorization: `Bearer ${token}` }));
+    if (!resolved) throw AuthErrors.SESSION_INVALID();
+    return resolved;
+  };
   const authenticator: Authenticator = {
     async authenticateToken(token) {
-      if (typeof token !== "string" || token.length === 0 || token.length > 4096) throw AuthErrors.SESSION_INVALID();
-      const resolved = await resolveSession(new Headers({ authorization: `Bearer ${token}` }));
-      if (!resolved) throw AuthErrors.SESSION_INVALID();
-      return resolved.user;
+      return (await sessionOfToken(token)).user;
+    },
+    async expiresAt(token) {
+      return (await sessionOfToken(token)).expiresAt;
     },
   };
 

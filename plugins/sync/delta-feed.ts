@@ -1,0 +1,149 @@
+import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } from "mongodb";
+import type { SvcLogger } from "../../kernel/logger.js";
+
+/** Why the feed could not vouch for every change: clients must page their streams again. */
+export type FeedGap = "history-lost" | "invalidated";
+
+export interface DeltaFeedOptions {
+  /** The database of the synced collections (a database-level change stream watches them all). */
+  readonly db: Db;
+  readonly collections: readonly string[];
+  readonly logger: SvcLogger;
+  /** First delay before reopening a failed stream; doubles up to 30 s (default 250 ms). */
+  readonly retryDelayMs?: number;
+  readonly onChange: (change: ChangeStreamDocument<Document>) => void;
+  /** Called after the feed reopened without being able to resume (changes may have been missed). */
+  readonly onGap: (reason: FeedGap) => void;
+}
+
+/** Server codes meaning the resume token is no longer in the history (or the stream cannot resume). */
+const HISTORY_LOST = new Set([286, 280, 136]);
+
+/**
+ * Follows one change stream over the synced collections and the tombstones, in commit order, with
+ * each write's post-image. After any error it reopens from its resume token with exponential
+ * backoff — it never stops while started. When it cannot resume (the token fell out of the
+ * history, the database was dropped), it reopens from now and reports the gap, so clients can be
+ * told to reconcile.
+ *
+ * @example
+ * const feed = new DeltaFeed({ db, collections: ["todos", "svc_sync_tombstones"], logger, onChange, onGap });
+ * await feed.start(); // resolves once the server-side cursor exists
+ * await feed.stop();
+ */
+export class DeltaFeed {
+  private stream?: ChangeStream<Document>;
+  private resumeToken?: ResumeToken;
+  private running = false;
+  private loop?: Promise<void>;
+
+  constructor(private readonly options: DeltaFeedOptions) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    const first = await this.open();
+    if (first) this.options.onChange(first);
+    this.loop = this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.stream?.close().catch(() => undefined);
+    await this.loop;
+  }
+
+  /** Opens the stream and waits for its cursor (the first `tryNext` runs the aggregate). */
+  private async open(): Promise<ChangeStreamDocument<Document> | null> {
+    const pipeline = [{ $match: { "ns.coll": { $in: [...this.options.collections] } } }];
+    this.stream = this.options.db.watch(pipeline, {
+      fullDocument: "required",
+      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : {}),
+    });
+    try {
+      const first = await this.stream.tryNext();
+      this.resumeToken = this.stream.resumeToken ?? this.resumeToken;
+      return first;
+    } catch (error) {
+      await this.stream.close().catch(() => undefined);
+      this.stream = undefined;
+      throw error;
+    }
+  }
+
+  private async follow(): Promise<void> {
+    const base = this.options.retryDelayMs ?? 250;
+    let delay = base;
+    let gap: FeedGap | undefined;
+    while (this.running) {
+      if (!this.stream) {
+        try {
+          const first = await this.open();
+          this.options.logger.info("Sync: change stream reopened", { resumed: gap === undefined });
+          if (gap) this.options.onGap(gap);
+          gap = undefined;
+          delay = base;
+          if (first) this.handle(first);
+        } catch (error) {
+          if (!this.running) return;
+          if (isHistoryLost(error) && this.resumeToken) {
+            this.resumeToken = undefined;
+            gap = "history-lost";
+          }
+          this.options.logger.warn("Sync: could not reopen the change stream yet", { reason: describe(error) });
+          await sleep(delay);
+          delay = Math.min(delay * 2, 30_000);
+        }
+        continue;
+      }
+      try {
+        const change = await this.stream.tryNext();
+        this.resumeToken = this.stream.resumeToken ?? this.resumeToken;
+        if (change?.operationType === "invalidate" || change?.operationType === "dropDatabase") {
+          // The stream ends here and cannot resume past it: start from now and say so.
+          this.resumeToken = undefined;
+          gap = "invalidated";
+          await this.closeStream();
+          continue;
+        }
+        if (change) this.handle(change);
+      } catch (error) {
+        if (!this.running) return;
+        this.options.logger.warn("Sync: change stream failed, reopening", { reason: describe(error) });
+        if (isHistoryLost(error)) {
+          this.resumeToken = undefined;
+          gap = "history-lost";
+        }
+        await this.closeStream();
+        await sleep(delay);
+        delay = Math.min(delay * 2, 30_000);
+      }
+    }
+  }
+
+  private handle(change: ChangeStreamDocument<Document>): void {
+    try {
+      this.options.onChange(change);
+    } catch (error) {
+      // A delta that cannot be sent must not stop the feed for every other stream.
+      this.options.logger.error("Sync: a change could not be turned into a delta", { reason: describe(error) });
+    }
+  }
+
+  private async closeStream(): Promise<void> {
+    await this.stream?.close().catch(() => undefined);
+    this.stream = undefined;
+  }
+}
+
+function isHistoryLost(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "number" && HISTORY_LOST.has(code);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,369 @@
+import { Buffer } from "node:buffer";
+import type { ValidateFunction } from "ajv";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Authenticator } from "../../contracts/authenticator.js";
+import type { RequestUser } from "../../contracts/request-user.js";
+import type { SvcSocket } from "../../contracts/socket-server.js";
+import type { APIError } from "../../kernel/api-error.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import { runWithRequestContext } from "../../kernel/request-context.js";
+import { AuthErrors } from "../auth/index.js";
+import { ajvFor, fromAjvErrors } from "../validation/index.js";
+import { applyInOrder, mutationIdOf, type NotAttempted } from "./apply-in-order.js";
+import { SyncErrors } from "./errors.js";
+import { nack, type MutationOutcome } from "./nack.js";
+import { socketRequest } from "./socket-request.js";
+import { roomOf } from "./sync-delta.js";
+import { BATCH_BODY_SCHEMA } from "./sync-route-schemas.js";
+import type { SyncServices } from "./sync-tokens.js";
+
+/** The limits of one socket (SPEC §8 defaults in `realtimeApp`). */
+export interface SyncSocketLimits {
+  readonly maxSubscriptions: number;
+  readonly maxPayloadBytes: number;
+  readonly authCheckIntervalMs: number;
+}
+
+export interface SyncSocketOptions {
+  readonly services: SyncServices;
+  readonly authenticator: Authenticator;
+  /** Mutations per second per socket (each batch entry is a point), keyed by socket id. */
+  readonly limiter: RateLimiterAbstract;
+  readonly limits: SyncSocketLimits;
+  readonly logger: SvcLogger;
+}
+
+/** `sync:auth-expired`'s reason (SPEC §6.1). */
+export type AuthExpiredReason = "expired" | "disabled";
+
+/** The answer to `sync:mutateBatch` given to an acknowledgement callback (events go out per entry). */
+export interface BatchAnswer {
+  readonly batchId?: string;
+  readonly results: (MutationOutcome | NotAttempted)[];
+}
+
+type Ack = (answer: unknown) => void;
+
+const SUBSCRIPTION_SCHEMA = {
+  type: "object",
+  required: ["collections"],
+  additionalProperties: false,
+  properties: { collections: { type: "array", minItems: 1, maxItems: 100, items: { type: "string", minLength: 1, maxLength: 128 } } },
+};
+/** The longest a timer may wait in Node (about 24.8 days); later expiries are re-checked then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+let validators: { subscription: ValidateFunction; batch: ValidateFunction } | undefined;
+function eventValidators() {
+  const ajv = ajvFor({ coerceTypes: false, removeAdditional: false });
+  validators ??= { subscription: ajv.compile(SUBSCRIPTION_SCHEMA), batch: ajv.compile(BATCH_BODY_SCHEMA) };
+  return validators;
+}
+
+/**
+ * The sync side of one socket (SPEC §6.1): subscriptions to collections (joining the rooms of the
+ * caller's streams), mutations and batches through the same mutation path as HTTP, applied one
+ * at a time in arrival order, the per-socket limits, and the credential's watch — re-checked when
+ * it expires, every `authCheckIntervalMs` and before each mutation, so an expired token or a user
+ * disabled meanwhile gets `sync:auth-expired` and the socket is no longer served.
+ *
+ * @example
+ * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger });
+ * session.attach();
+ * session.dispose(); // on stop
+ */
+export class SyncSocketSession {
+  /** Collection → the stream rooms joined for it. */
+  private readonly subscriptions = new Map<string, readonly string[]>();
+  /** Events are handled one at a time, in arrival order: a client's outbox order is the apply order. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private serving = true;
+  private expiryTimer?: NodeJS.Timeout;
+  private checkTimer?: NodeJS.Timeout;
+  private readonly listeners: [string, (...args: unknown[]) => void][] = [];
+
+  constructor(
+    private readonly socket: SvcSocket,
+    private readonly options: SyncSocketOptions,
+  ) {}
+
+  attach(): void {
+    this.on("sync:subscribe", (payload, ack) => this.enqueue(() => this.subscribe(payload, ack)));
+    this.on("sync:unsubscribe", (payload, ack) => this.enqueue(() => this.unsubscribe(payload, ack)));
+    this.on("sync:mutate", (payload, ack) => void this.receiveMutation(payload, ack));
+    this.on("sync:mutateBatch", (payload, ack) => void this.receiveBatch(payload, ack));
+    this.socket.once("disconnect", () => this.dispose());
+    if (this.socket.data.user && this.socket.data.credential) {
+      void this.scheduleExpiryCheck();
+      this.checkTimer = setInterval(() => void this.enqueue(() => this.recheck()), this.options.limits.authCheckIntervalMs);
+      this.checkTimer.unref();
+    }
+  }
+
+  /** Stops serving this socket: timers, listeners and rooms go; the socket itself stays connected. */
+  dispose(): void {
+    this.serving = false;
+    clearTimeout(this.expiryTimer);
+    clearInterval(this.checkTimer);
+    for (const [event, listener] of this.listeners) this.socket.off(event, listener);
+    this.listeners.length = 0;
+    this.leaveAll();
+  }
+
+  /** Tells the client its subscriptions may have missed changes (the change stream could not resume). */
+  reconcile(reason: string): void {
+    if (this.serving && this.subscriptions.size > 0) this.socket.emit("sync:reconcile", { reason });
+  }
+
+  private on(event: string, handler: (payload: unknown, ack: Ack | undefined) => void): void {
+    const listener = (...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === "function" ? (args.pop() as Ack) : undefined;
+      handler(args[0], ack);
+    };
+    this.socket.on(event, listener);
+    this.listeners.push([event, listener]);
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(() => (this.serving ? runWithRequestContext({ userId: this.socket.data.user?.id }, work) : undefined));
+    this.queue = next.catch((error: unknown) => this.options.logger.error("Sync: a socket event failed", { reason: error instanceof Error ? error.message : String(error) }));
+    return this.queue as Promise<void>;
+  }
+
+  // --- subscriptions -------------------------------------------------------------------------
+
+  private async subscribe(payload: unknown, ack: Ack | undefined): Promise<void> {
+    const user = this.socket.data.user;
+    if (!user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
+    const { subscription } = eventValidators();
+    if (!subscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(subscription) }), ack);
+    const answers: unknown[] = [];
+    for (const name of new Set((payload as { collections: string[] }).collections)) {
+      const collection = this.options.services.collections.get(name);
+      let refusal: APIError | undefined;
+      if (!collection) refusal = SyncErrors.UNKNOWN_COLLECTION({ detail: `No synced collection "${name}"` });
+      else if (!(await this.options.services.membership.mayList(user, collection))) refusal = SyncErrors.COLLECTION_FORBIDDEN({ detail: `Listing ${name} is not permitted` });
+      else if (!this.subscriptions.has(name) && this.subscriptions.size >= this.options.limits.maxSubscriptions) {
+        refusal = SyncErrors.TOO_MANY_SUBSCRIPTIONS({ detail: `A socket may subscribe to at most ${this.options.limits.maxSubscriptions} collections` });
+      }
+      if (refusal || !collection) {
+        answers.push(this.sendError(name, refusal!));
+        continue;
+      }
+      const streams = await this.options.services.membership.streamsOf(user, collection);
+      if (!this.serving) return;
+      this.join(name, streams);
+      const subscribed = { collection: name, streams };
+      // Sent after the rooms are joined: the client then pages each stream from its cursor, and
+      // any write it might have missed before joining is in that page.
+      this.socket.emit("sync:subscribed", subscribed);
+      answers.push(subscribed);
+    }
+    ack?.(answers);
+  }
+
+  private async unsubscribe(payload: unknown, ack: Ack | undefined): Promise<void> {
+    const { subscription } = eventValidators();
+    if (!subscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(subscription) }), ack);
+    const left: string[] = [];
+    for (const name of (payload as { collections: string[] }).collections) {
+      if (this.subscriptions.has(name)) left.push(name);
+      this.join(name, []);
+    }
+    ack?.({ collections: left });
+  }
+
+  /** Makes the socket's rooms for `collection` exactly `streams` (none: unsubscribed). */
+  private join(collection: string, streams: readonly string[]): void {
+    const before = this.subscriptions.get(collection) ?? [];
+    for (const stream of before) if (!streams.includes(stream)) void this.socket.leave(roomOf(stream));
+    for (const stream of streams) if (!before.includes(stream)) void this.socket.join(roomOf(stream));
+    if (streams.length === 0) this.subscriptions.delete(collection);
+    else this.subscriptions.set(collection, streams);
+  }
+
+  private leaveAll(): void {
+    for (const streams of this.subscriptions.values()) for (const stream of streams) void this.socket.leave(roomOf(stream));
+    this.subscriptions.clear();
+  }
+
+  // --- mutations -----------------------------------------------------------------------------
+
+  private async receiveMutation(payload: unknown, ack: Ack | undefined): Promise<void> {
+    const mutationId = mutationIdOf(payload);
+    const refused = this.admissionRefusal(mutationId, payload) ?? (await this.rateRefusal(mutationId));
+    if (refused) return this.answer(refused, ack);
+    await this.enqueue(async () => {
+      const user = await this.currentUser();
+      const outcome = user
+        ? await this.options.services.mutations.apply(user, payload, socketRequest(this.socket, user, "sync:mutate"))
+        : nack(mutationId, "forbidden", { message: "The socket's credential is no longer valid" });
+      this.answer(outcome, ack);
+    });
+  }
+
+  private async receiveBatch(payload: unknown, ack: Ack | undefined): Promise<void> {
+    const { batch } = eventValidators();
+    if (!this.socket.data.user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
+    if (!batch(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(batch) }), ack);
+    const { mutations: entries, batchId } = payload as { mutations: unknown[]; batchId?: string };
+    const tooLarge = this.admissionRefusal(mutationIdOf(entries[0]), payload);
+    // Points are taken as the batch arrives; the first entry over the limit is nacked in order.
+    let allowed = 0;
+    let limited: RateLimiterRes | undefined;
+    if (!tooLarge) {
+      for (; allowed < entries.length; allowed++) {
+        limited = await this.consumePoint();
+        if (limited) break;
+      }
+    }
+    await this.enqueue(async () => {
+      const user = await this.currentUser();
+      let index = 0;
+      const gate = (entry: unknown): MutationOutcome | undefined => {
+        const position = index++;
+        if (tooLarge) return tooLarge;
+        if (!user) return nack(mutationIdOf(entry), "forbidden", { message: "The socket's credential is no longer valid" });
+        if (position >= allowed) return rateLimited(mutationIdOf(entry), limited);
+        return undefined;
+      };
+      const results = user
+        ? await applyInOrder(this.options.services.mutations, user, entries, socketRequest(this.socket, user, "sync:mutateBatch"), gate)
+        : [gate(entries[0])!, ...entries.slice(1).map((entry) => ({ notAttempted: { mutationId: mutationIdOf(entry) } }))];
+      for (const result of results) if ("ack" in result || "nack" in result) this.emitOutcome(result);
+      ack?.({ ...(batchId === undefined ? {} : { batchId }), results } satisfies BatchAnswer);
+    });
+  }
+
+  /** Refusals decided before anything is queued: no user, or a payload over the size limit. */
+  private admissionRefusal(mutationId: string, payload: unknown): MutationOutcome | undefined {
+    if (!this.socket.data.user || !this.serving) return nack(mutationId, "forbidden", { message: "Sync needs a signed-in socket: connect with auth: { token }" });
+    const bytes = Buffer.byteLength(JSON.stringify(payload ?? null) ?? "");
+    if (bytes > this.options.limits.maxPayloadBytes) return nack(mutationId, "validation", { message: `The payload is ${bytes} bytes; at most ${this.options.limits.maxPayloadBytes} are accepted` });
+    return undefined;
+  }
+
+  private async rateRefusal(mutationId: string): Promise<MutationOutcome | undefined> {
+    const limited = await this.consumePoint();
+    return limited ? rateLimited(mutationId, limited) : undefined;
+  }
+
+  /** Takes one point of this socket's per-second budget; the limiter's answer when there is none left. */
+  private async consumePoint(): Promise<RateLimiterRes | undefined> {
+    try {
+      await this.options.limiter.consume(this.socket.id, 1);
+      return undefined;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return error;
+      throw error;
+    }
+  }
+
+  private answer(outcome: MutationOutcome, ack: Ack | undefined): void {
+    this.emitOutcome(outcome);
+    ack?.(outcome);
+  }
+
+  private emitOutcome(outcome: MutationOutcome): void {
+    if ("ack" in outcome) this.socket.emit("sync:ack", outcome.ack);
+    else this.socket.emit("sync:nack", outcome.nack);
+  }
+
+  private refuse(collection: string, error: APIError, ack: Ack | undefined): void {
+    const answer = this.sendError(collection, error);
+    ack?.({ errors: [answer] });
+  }
+
+  /** `sync:error` with the collection it concerns, a message and the coded error of errors.md. */
+  private sendError(collection: string, error: APIError) {
+    const answer = { collection, message: error.detail ?? error.title, code: error.code, status: error.status };
+    this.socket.emit("sync:error", answer);
+    return answer;
+  }
+
+  // --- the credential ------------------------------------------------------------------------
+
+  /** The socket's user, checked again now (undefined once the credential has lapsed). */
+  private async currentUser(): Promise<RequestUser | undefined> {
+    const credential = this.socket.data.credential;
+    if (!credential || !this.serving) return undefined;
+    try {
+      const user = await this.options.authenticator.authenticateToken(credential);
+      this.socket.data.user = user;
+      return user;
+    } catch (error) {
+      this.lapsed(error);
+      return undefined;
+    }
+  }
+
+  private async scheduleExpiryCheck(): Promise<void> {
+    const credential = this.socket.data.credential;
+    if (!credential || !this.options.authenticator.expiresAt) return;
+    try {
+      const expiresAt = await this.options.authenticator.expiresAt(credential);
+      if (!expiresAt || !this.serving) return;
+      clearTimeout(this.expiryTimer);
+      const wait = Math.min(Math.max(expiresAt.getTime() - Date.now(), 0), MAX_TIMER_MS);
+      this.expiryTimer = setTimeout(() => void this.enqueue(() => this.recheck()), wait);
+      this.expiryTimer.unref();
+    } catch (error) {
+      this.lapsed(error);
+    }
+  }
+
+  /** The periodic and at-expiry check: the credential, then the streams of every subscription. */
+  private async recheck(): Promise<void> {
+    const user = await this.currentUser();
+    if (!user) return;
+    await this.scheduleExpiryCheck();
+    // Memberships change (a tenant left, a scope added): follow them, and say so when they did.
+    for (const [name, before] of [...this.subscriptions]) {
+      const collection = this.options.services.collections.get(name)!;
+      const allowed = await this.options.services.membership.mayList(user, collection);
+      const streams = allowed ? await this.options.services.membership.streamsOf(user, collection) : [];
+      if (!this.serving) return;
+      if (sameStreams(before, streams)) continue;
+      this.join(name, streams);
+      if (allowed) this.socket.emit("sync:subscribed", { collection: name, streams });
+      else this.sendError(name, SyncErrors.COLLECTION_FORBIDDEN({ detail: `Listing ${name} is no longer permitted` }));
+    }
+  }
+
+  /**
+   * A failed check: a 401 means the credential lapsed (expired, or its user disabled or deleted),
+   * and the socket gets `sync:auth-expired` and is let go; anything else (the database briefly
+   * away) is logged and the next check decides.
+   */
+  private lapsed(error: unknown): void {
+    const status = (error as { status?: unknown }).status;
+    if (status !== 401) {
+      this.options.logger.warn("Sync: could not check a socket's credential", { reason: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    if (!this.serving) return;
+    const code = (error as { code?: unknown }).code;
+    const reason: AuthExpiredReason = code === AuthErrors.USER_DISABLED.code || code === AuthErrors.USER_NOT_FOUND.code ? "disabled" : "expired";
+    this.socket.emit("sync:auth-expired", { reason });
+    this.dispose();
+    // The credential is no longer good for anything this socket serves: the client reconnects
+    // with a fresh one (socket.io clients update `auth` and call connect()).
+    this.socket.disconnect(true);
+  }
+}
+
+function rateLimited(mutationId: string, limited: RateLimiterRes | undefined): MutationOutcome {
+  return nack(mutationId, "rate_limited", { message: "Too many mutations on this socket", retryAfterMs: Math.max(1, Math.ceil(limited?.msBeforeNext ?? 1000)) });
+}
+
+function sameStreams(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((stream) => b.includes(stream));
+}
+
+function describeIssues(validate: ValidateFunction): string {
+  return fromAjvErrors(validate.errors ?? [])
+    .slice(0, 5)
+    .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))
+    .join("; ");
+}
