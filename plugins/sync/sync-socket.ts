@@ -78,6 +78,8 @@ export class SyncSocketSession {
   private readonly subscriptions = new Map<string, readonly string[]>();
   /** Events are handled one at a time, in arrival order: a client's outbox order is the apply order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Rate-limit points are taken in arrival order too (see `takePoints`). */
+  private admission: Promise<unknown> = Promise.resolve();
   private serving = true;
   private expiryTimer?: NodeJS.Timeout;
   private checkTimer?: NodeJS.Timeout;
@@ -210,14 +212,7 @@ export class SyncSocketSession {
     const { mutations: entries, batchId } = payload as { mutations: unknown[]; batchId?: string };
     const tooLarge = this.admissionRefusal(mutationIdOf(entries[0]), payload);
     // Points are taken as the batch arrives; the first entry over the limit is nacked in order.
-    let allowed = 0;
-    let limited: RateLimiterRes | undefined;
-    if (!tooLarge) {
-      for (; allowed < entries.length; allowed++) {
-        limited = await this.consumePoint();
-        if (limited) break;
-      }
-    }
+    const { allowed, limited } = tooLarge ? { allowed: 0, limited: undefined } : await this.takePoints(entries.length);
     await this.enqueue(async () => {
       const user = await this.currentUser();
       let index = 0;
@@ -245,19 +240,29 @@ export class SyncSocketSession {
   }
 
   private async rateRefusal(mutationId: string): Promise<MutationOutcome | undefined> {
-    const limited = await this.consumePoint();
+    const { limited } = await this.takePoints(1);
     return limited ? rateLimited(mutationId, limited) : undefined;
   }
 
-  /** Takes one point of this socket's per-second budget; the limiter's answer when there is none left. */
-  private async consumePoint(): Promise<RateLimiterRes | undefined> {
-    try {
-      await this.options.limiter.consume(this.socket.id, 1);
-      return undefined;
-    } catch (error) {
-      if (error instanceof RateLimiterRes) return error;
-      throw error;
-    }
+  /**
+   * Takes up to `count` points of this socket's per-second budget, one per mutation, stopping at
+   * the first refused: how many were allowed, and the limiter's answer if one was refused. Events
+   * take their points in arrival order (a later event waits for an earlier batch's points).
+   */
+  private takePoints(count: number): Promise<{ allowed: number; limited?: RateLimiterRes }> {
+    const taking = this.admission.then(async () => {
+      for (let allowed = 0; allowed < count; allowed++) {
+        try {
+          await this.options.limiter.consume(this.socket.id, 1);
+        } catch (error) {
+          if (error instanceof RateLimiterRes) return { allowed, limited: error };
+          throw error;
+        }
+      }
+      return { allowed: count };
+    });
+    this.admission = taking.catch(() => undefined);
+    return taking;
   }
 
   private answer(outcome: MutationOutcome, ack: Ack | undefined): void {
