@@ -54,6 +54,8 @@ export const SEND_ERROR_CODES = Object.freeze({
   network: "network",
   /** The provider answered something we cannot read. */
   malformedResponse: "malformed-response",
+  /** There was no one to send to (a user without active push tokens). */
+  noRecipients: "no-recipients",
   /** No provider serves the channel (a production app without one). */
   channelNotConfigured: "channel-not-configured",
   /** `beforeSend` cancelled the message: no provider was called. */

@@ -1,0 +1,294 @@
+import test from "ava";
+import { Types } from "mongoose";
+import { stopTestDatabase } from "../../hosts/testing.js";
+import { hasErrorCode } from "../../kernel/errors.js";
+import {
+  commsMessageModel,
+  commsPlugin,
+  CommsErrors,
+  ConsoleMailer,
+  ConsoleVerificationSender,
+  HOOK_THREW,
+  pushTokenModel,
+  REDACTED,
+  SEND_ERROR_CODES,
+  type CommsHookContext,
+  type SendResult,
+} from "./index.js";
+import { commsTestApp, ScriptedMailer, ScriptedPushSender } from "./test-support/scripted-providers.js";
+
+test.after.always(() => stopTestDatabase());
+
+const mail = { to: "ada@example.com", subject: "Hello {{name}}", text: "secret text", html: "<p>hi</p>" };
+
+async function rowOf(service: { flushLog(): Promise<void> }, messageId: string) {
+  await service.flushLog();
+  return commsMessageModel().findById(messageId).lean();
+}
+
+test("an accepted mail is logged with recipients redacted and the mail fields kept", async (t) => {
+  const mailer = new ScriptedMailer("primary", ["accept"]);
+  const { comms } = await commsTestApp(t, { mail: mailer, defaultFrom: "team@example.com" });
+  const service = comms.getCommsService();
+  const result = await service.sendMail(mail);
+  t.true(result.accepted);
+  t.is(result.status, "sent");
+  t.is(mailer.calls[0]!.from, "team@example.com");
+  const row = await rowOf(service, result.messageId);
+  t.is(row!.status, "sent");
+  t.is(row!.channel, "mail");
+  t.deepEqual(row!.recipients, [REDACTED]);
+  t.is(row!.payload!.to, REDACTED);
+  t.is(row!.payload!.subject, mail.subject);
+  t.is(row!.providerMessageId, "primary-1");
+  t.is(row!.metadata!.consoleUrl, "https://console.example/primary-1");
+  t.is(row!.attempts.length, 1);
+  t.like(row!.attempts[0], { provider: "primary", attempt: 1, isRetry: false, outcome: "accepted" });
+});
+
+test("redactRecipients: false keeps the recipients", async (t) => {
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), redactRecipients: false });
+  const result = await comms.getCommsService().sendMail({ ...mail, to: ["a@example.com", "b@example.com"] });
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.deepEqual(row!.recipients, ["a@example.com", "b@example.com"]);
+  t.deepEqual(row!.payload!.to, ["a@example.com", "b@example.com"]);
+});
+
+test("a transient failure is retried once inline, after onRetry with attempt 2", async (t) => {
+  const mailer = new ScriptedMailer("m", ["transient", "accept"]);
+  const retries: Array<[CommsHookContext, SendResult]> = [];
+  const { comms } = await commsTestApp(t, { mail: mailer, onRetry: (context, result) => void retries.push([context, result]) });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(mailer.calls.length, 2);
+  t.is(retries.length, 1);
+  t.is(retries[0]![0].attempt, 2);
+  t.true(retries[0]![0].isRetry);
+  t.is(retries[0]![0].messageId, result.messageId);
+  t.is(retries[0]![1].errorClass, "transient");
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.deepEqual(
+    row!.attempts.map((attempt) => [attempt.attempt, attempt.isRetry, attempt.outcome, attempt.errorClass]),
+    [
+      [1, false, "failed", "transient"],
+      [2, true, "accepted", undefined],
+    ],
+  );
+});
+
+test("a transient failure after its retry falls back to the next provider, recorded in attempts", async (t) => {
+  const first = new ScriptedMailer("first", ["transient"]);
+  const second = new ScriptedMailer("second", ["accept"]);
+  const { comms } = await commsTestApp(t, { mail: [first, second] });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(first.calls.length, 2);
+  t.is(second.calls.length, 1);
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.is(row!.provider, "second");
+  t.deepEqual(row!.attempts.map((attempt) => attempt.provider), ["first", "first", "second"]);
+});
+
+test("a config failure is not retried and falls back; a permanent failure ends the send", async (t) => {
+  const config = new ScriptedMailer("config", ["config"]);
+  const permanent = new ScriptedMailer("permanent", ["permanent"]);
+  const never = new ScriptedMailer("never", ["accept"]);
+  const errors: SendResult[] = [];
+  const { comms } = await commsTestApp(t, { mail: [config, permanent, never], onError: (_context, result) => void errors.push(result) });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.false(result.accepted);
+  t.is(result.errorClass, "permanent");
+  t.true(result.isPermanentFailure);
+  t.is(config.calls.length, 1);
+  t.is(permanent.calls.length, 1);
+  t.is(never.calls.length, 0);
+  t.is(errors.length, 1);
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.like(row, { status: "failed", errorClass: "permanent", errorCode: "scripted-permanent" });
+});
+
+test("a throwing provider is a transient provider-throw, retried once, and the call resolves", async (t) => {
+  const mailer = new ScriptedMailer("boom", ["throw"]);
+  const { comms } = await commsTestApp(t, { mail: mailer });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.like(result, { accepted: false, errorClass: "transient", errorCode: SEND_ERROR_CODES.providerThrow, isPermanentFailure: false });
+  t.is(mailer.calls.length, 2);
+});
+
+test("beforeSend may cancel: status cancelled, no provider call", async (t) => {
+  const mailer = new ScriptedMailer("m", ["accept"]);
+  const sent: SendResult[] = [];
+  const { comms } = await commsTestApp(t, { mail: mailer, beforeSend: () => ({ cancel: true }), onSend: (_c, result) => void sent.push(result) });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.like(result, { accepted: false, status: "cancelled", errorCode: SEND_ERROR_CODES.cancelled });
+  t.is(mailer.calls.length, 0);
+  t.is(sent.length, 1);
+  t.like(await rowOf(comms.getCommsService(), result.messageId), { status: "cancelled", attempts: [] });
+});
+
+test("beforeSend may replace the message", async (t) => {
+  const mailer = new ScriptedMailer("m", ["accept"]);
+  const { comms } = await commsTestApp(t, { mail: mailer, beforeSend: (context) => ({ message: { ...(context.message as typeof mail), subject: "Replaced" } }) });
+  await comms.getCommsService().sendMail(mail);
+  t.is(mailer.calls[0]!.subject, "Replaced");
+});
+
+test("throwing hooks are logged, marked in hookErrors and change nothing; a throwing beforeSend is a no-op", async (t) => {
+  const mailer = new ScriptedMailer("m", ["transient", "accept"]);
+  const boom = () => {
+    throw new Error("hook exploded with ada@example.com");
+  };
+  const { comms, logs } = await commsTestApp(t, { mail: mailer, beforeSend: boom, onRetry: boom, onSend: async () => boom(), onError: boom });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(mailer.calls[0]!.subject, mail.subject);
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.deepEqual(row!.metadata!.hookErrors, { beforeSend: HOOK_THREW, onRetry: HOOK_THREW, onSend: HOOK_THREW });
+  t.false(JSON.stringify(row).includes("exploded"));
+  t.true(logs.lines.some((line) => String(line.message).includes("Comms hook onSend threw")));
+});
+
+test("logMessages: false writes no row", async (t) => {
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), logMessages: false });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(await rowOf(comms.getCommsService(), result.messageId), null);
+});
+
+test("retainPayloadDays: 0 stores no payload", async (t) => {
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), retainPayloadDays: 0 });
+  const result = await comms.getCommsService().sendMail(mail);
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.truthy(row);
+  t.is(row!.payload, undefined);
+});
+
+test("retention unsets payloads older than retainPayloadDays and keeps the rows (injectable clock)", async (t) => {
+  let clock = new Date("2026-01-01T00:00:00Z");
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), retainPayloadDays: 7, now: () => clock });
+  const service = comms.getCommsService();
+  const old = await service.sendMail(mail);
+  clock = new Date("2026-01-06T00:00:00Z");
+  const recent = await service.sendMail(mail);
+  clock = new Date("2026-01-09T00:00:00Z");
+  t.true((await service.purgeExpiredPayloads()) >= 1);
+  const [oldRow, recentRow] = await Promise.all([rowOf(service, old.messageId), rowOf(service, recent.messageId)]);
+  t.is(oldRow!.payload, undefined);
+  t.is(oldRow!.status, "sent");
+  t.is(recentRow!.payload!.subject, mail.subject);
+});
+
+test("redactPayload replaces what is stored; a throwing one stores nothing", async (t) => {
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), redactPayload: (_context, payload) => ({ ...payload, text: "[cut]" }) });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.is((await rowOf(comms.getCommsService(), result.messageId))!.payload!.text, "[cut]");
+
+  const throwing = await commsTestApp(t, {
+    mail: new ScriptedMailer("m", ["accept"]),
+    redactPayload: () => {
+      throw new Error("no");
+    },
+  });
+  const second = await throwing.comms.getCommsService().sendMail(mail);
+  const row = await rowOf(throwing.comms.getCommsService(), second.messageId);
+  t.is(row!.payload, undefined);
+  t.deepEqual(row!.metadata!.hookErrors, { redactPayload: HOOK_THREW });
+});
+
+test("SMS keeps to and body; a verification start keeps {channel}; a check keeps nothing and is never retried", async (t) => {
+  const { comms } = await commsTestApp(t, { verification: new ConsoleVerificationSender({ code: "424242" }) });
+  const service = comms.getCommsService();
+  const sms = await service.sendSms({ to: "+14155550100", body: "Your code" });
+  t.deepEqual((await rowOf(service, sms.messageId))!.payload, { to: REDACTED, body: "Your code" });
+  const started = await service.startVerification({ to: "+14155550100", channel: "sms" });
+  t.deepEqual((await rowOf(service, started.messageId))!.payload, { channel: "sms" });
+  const wrong = await service.checkVerification({ to: "+14155550100", code: "111111" });
+  t.false(wrong.approved);
+  const right = await service.checkVerification({ to: "+14155550100", code: "424242" });
+  t.true(right.approved);
+  const row = await rowOf(service, right.messageId);
+  t.is(row!.payload, undefined);
+  t.is(row!.metadata!.approved, true);
+  t.is(row!.attempts.length, 1);
+});
+
+test("checkVerification is never retried, even on a transient failure", async (t) => {
+  let checks = 0;
+  const flaky = {
+    name: "flaky",
+    startVerification: async () => ({ accepted: true, isPermanentFailure: false }),
+    checkVerification: async () => {
+      checks++;
+      return { accepted: false, errorCode: "x", errorClass: "transient" as const, isPermanentFailure: false, approved: false };
+    },
+  };
+  const { comms } = await commsTestApp(t, { verification: flaky });
+  const result = await comms.getCommsService().checkVerification({ to: "+1", code: "1" });
+  t.false(result.approved);
+  t.is(checks, 1);
+});
+
+test("push: only failed tokens are retried, permanent failures deactivate their token, the row is partial", async (t) => {
+  const suffix = new Types.ObjectId().toHexString();
+  const [ok, dead, flaky] = ["ok", "dead", "flaky"].map((name) => `${name}-${suffix}`);
+  const sender = new ScriptedPushSender("expo", (token, call) => (token === ok ? "accept" : token === dead ? "permanent" : call === 1 ? "transient" : "accept"));
+  const retried: number[] = [];
+  const { comms } = await commsTestApp(t, { push: sender, onRetry: (context) => void retried.push(context.attempt) });
+  const ownerId = new Types.ObjectId();
+  const Tokens = pushTokenModel();
+  await Tokens.create([ok, dead, flaky].map((token) => ({ token, kind: "expo", ownerId, active: true })));
+  const result = await comms.getCommsService().sendPushToUser(ownerId.toHexString(), { title: "Hi", body: "There" });
+  t.true(result.accepted);
+  t.is(result.status, "partial");
+  t.deepEqual(sender.calls.map((tokens) => [...tokens].sort()), [[dead, flaky, ok], [flaky]]);
+  t.deepEqual(retried, [2]);
+  t.is(result.tokens.find((token) => token.token === flaky)!.accepted, true);
+  t.false((await Tokens.findOne({ token: dead }).lean())!.active);
+  t.true((await Tokens.findOne({ token: ok }).lean())!.active);
+  const row = await rowOf(comms.getCommsService(), result.messageId);
+  t.like(row, { status: "partial", userId: REDACTED, metadata: { tokens: { accepted: 2, failed: 1 } } });
+  t.deepEqual(row!.payload, { title: "Hi", body: "There" });
+});
+
+test("push to a user without active tokens is a permanent no-recipients failure", async (t) => {
+  const { comms } = await commsTestApp(t, {});
+  const result = await comms.getCommsService().sendPushToUser(new Types.ObjectId().toHexString(), { title: "Hi" });
+  t.like(result, { accepted: false, errorCode: SEND_ERROR_CODES.noRecipients, status: "failed" });
+});
+
+test("delivery events: delivered moves the status, opened does not, repeats and unknown ids change nothing", async (t) => {
+  const events: string[] = [];
+  const { comms } = await commsTestApp(t, { mail: new ScriptedMailer("prov", ["accept"]), onDeliveryEvent: (event) => void events.push(event.type) });
+  const service = comms.getCommsService();
+  const result = await service.sendMail(mail);
+  await service.flushLog();
+  const providerMessageId = "prov-1";
+  t.deepEqual(await service.recordDeliveryEvent({ provider: "prov", providerMessageId, type: "opened", eventId: "e1" }), { recorded: true });
+  t.is((await rowOf(service, result.messageId))!.status, "sent");
+  t.deepEqual(await service.recordDeliveryEvent({ provider: "prov", providerMessageId, type: "delivered", eventId: "e2" }), { recorded: true });
+  t.deepEqual(await service.recordDeliveryEvent({ provider: "prov", providerMessageId, type: "delivered", eventId: "e2" }), { recorded: false });
+  t.deepEqual(await service.recordDeliveryEvent({ provider: "prov", providerMessageId: "nope", type: "delivered" }), { recorded: false });
+  t.deepEqual(await service.recordDeliveryEvent({ provider: "prov", providerMessageId, type: "bounced", eventId: "e3", errorCode: "550" }), { recorded: true });
+  const row = await rowOf(service, result.messageId);
+  t.like(row, { status: "bounced", errorClass: "permanent", errorCode: "550" });
+  t.deepEqual(row!.events.map((event) => event.type), ["opened", "delivered", "bounced"]);
+  t.deepEqual(events, ["opened", "delivered", "bounced"]);
+});
+
+test("in production a channel without a provider answers channel-not-configured", async (t) => {
+  const { comms } = await commsTestApp(t, { mail: new ConsoleMailer() }, { NODE_ENV: "production", TOKEN_SECRET: "x".repeat(48) });
+  const result = await comms.getCommsService().sendSms({ to: "+1", body: "x" });
+  t.like(result, { accepted: false, errorCode: SEND_ERROR_CODES.channelNotConfigured, errorClass: "config" });
+});
+
+test("outside production a channel without a provider falls back to the console adapter with a warning", async (t) => {
+  const { comms, logs } = await commsTestApp(t, {});
+  t.true((await comms.getCommsService().sendSms({ to: "+1", body: "x" })).accepted);
+  t.true(logs.lines.some((line) => line.level === "warn" && String(line.message).includes("Comms channel sms has no provider")));
+});
+
+test("the service is NOT_STARTED before start; bad options fail at construction", (t) => {
+  t.true(hasErrorCode(t.throws(() => commsPlugin().getCommsService()), CommsErrors.NOT_STARTED.code));
+  t.true(hasErrorCode(t.throws(() => commsPlugin({ basePath: "comms" })), CommsErrors.INVALID_BASE_PATH.code));
+  t.true(hasErrorCode(t.throws(() => commsPlugin({ retainPayloadDays: -1 })), CommsErrors.INVALID_RETENTION.code));
+});

@@ -1,0 +1,55 @@
+import { createHash } from "node:crypto";
+import express, { type RequestHandler, type Router } from "express";
+import type { Model } from "mongoose";
+import { isDuplicateKeyError } from "../../contracts/database.js";
+import type { DeliveryWebhook } from "../../contracts/delivery-webhook.js";
+import { captureRawBody } from "../../contracts/raw-body.js";
+import { CommsErrors } from "./errors.js";
+import type { CommsService } from "./comms-service.js";
+import type { WebhookReceiptFields } from "./webhook-receipt-model.js";
+
+/** The path of a provider's webhook. */
+export function webhookPath(basePath: string, webhook: DeliveryWebhook): string {
+  return `${basePath}/webhooks/${webhook.provider}`;
+}
+
+/**
+ * Mounts `POST {basePath}/webhooks/<provider>` for each provider webhook: the provider checks its
+ * signature (401 `COMMS_WEBHOOK_SIGNATURE_INVALID` otherwise, nothing recorded); a delivery seen
+ * before is 409 `COMMS_WEBHOOK_REPLAYED`; each event goes to `recordDeliveryEvent` (an unknown
+ * message id is counted as ignored) and each opt-out to `recordOptOut`.
+ *
+ * @example
+ * mountWebhookRoutes(router, { basePath: "/comms", webhooks: [sendgrid.webhook], service, receipts: webhookReceiptModel(), now });
+ */
+export function mountWebhookRoutes(
+  router: Router,
+  options: { basePath: string; webhooks: readonly DeliveryWebhook[]; service: () => CommsService; receipts: Model<WebhookReceiptFields>; now: () => Date },
+): void {
+  for (const webhook of options.webhooks) {
+    const handle: RequestHandler = async (req, res) => {
+      const rawBody = req.rawBody ?? Buffer.alloc(0);
+      const content = webhook.read({
+        rawBody,
+        body: req.body,
+        headers: req.headers,
+        url: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
+      });
+      if (!content) throw CommsErrors.WEBHOOK_SIGNATURE_INVALID({ detail: `The ${webhook.provider} signature does not match this body` });
+      const key = createHash("sha256").update(`${webhook.provider}\u0000${content.replayKey}`).digest("hex");
+      try {
+        await options.receipts.create({ key, provider: webhook.provider, created: options.now() });
+      } catch (error) {
+        if (isDuplicateKeyError(error)) throw CommsErrors.WEBHOOK_REPLAYED({ detail: "This webhook delivery was already recorded" });
+        throw error;
+      }
+      const service = options.service();
+      let recorded = 0;
+      for (const event of content.events) if ((await service.recordDeliveryEvent(event)).recorded) recorded++;
+      for (const optOut of content.optOuts) await service.recordOptOut(optOut);
+      res.json({ data: { recorded, ignored: content.events.length - recorded, optOuts: content.optOuts.length } });
+    };
+    const parsers: RequestHandler[] = webhook.mediaType === "form" ? [express.urlencoded({ extended: false, limit: "1mb", verify: captureRawBody })] : [];
+    router.post(webhookPath(options.basePath, webhook), ...parsers, handle);
+  }
+}
