@@ -72,7 +72,7 @@ export function mountPushTokenWrites(
       .findOneAndUpdate(
         { token: body.token, $or: [{ ownerId: user.id }, { active: false }] },
         { $set: changes, $unset: { deactivatedAt: 1, deactivationReason: 1, deactivationCode: 1 } },
-        { new: true },
+        { returnDocument: "after" },
       )
       .lean();
     if (claimed) {
