@@ -236,7 +236,7 @@ test("push: only failed tokens are retried, permanent failures deactivate their 
   const { comms } = await commsTestApp(t, { push: sender, onRetry: (context) => void retried.push(context.attempt) });
   const ownerId = new Types.ObjectId();
   const Tokens = pushTokenModel();
-  await Tokens.create([ok, dead, flaky].map((token) => ({ token, kind: "expo", ownerId, active: true })));
+  await Tokens.create([ok, dead, flaky].map((token) => ({ token, kind: "expo" as const, ownerId, active: true })));
   const result = await comms.getCommsService().sendPushToUser(ownerId.toHexString(), { title: "Hi", body: "There" });
   t.true(result.accepted);
   t.is(result.status, "partial");
