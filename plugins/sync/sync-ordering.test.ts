@@ -7,6 +7,7 @@
 import test from "ava";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { as, SyncNote, syncTestApp, type SyncCaller, type SyncTestApp } from "../../test/support/sync-test-app.js";
+import { prng } from "../../test/support/prng.js";
 import { syncBookkeeping } from "./sync-bookkeeping.js";
 
 let stopApp: (() => Promise<void> | void) | undefined;
@@ -15,18 +16,6 @@ test.after.always(async () => {
   await stopApp?.();
   await stopTestDatabase();
 });
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STREAMS = ["syncnotes|tenant:acme", "syncnotes|tenant:beta"] as const;
 const WRITERS = 4;
