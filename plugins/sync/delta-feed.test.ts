@@ -1,0 +1,73 @@
+import test from "ava";
+import { MongoClient, type ChangeStreamDocument, type Document } from "mongodb";
+import { startEmbeddedMongo } from "../../adapters/embedded-mongo/index.js";
+import { DeltaFeed, type FeedGap } from "./delta-feed.js";
+
+// The feed's recovery paths. Losing change-stream history cannot be arranged on a real MongoDB
+// from a test (its oplog is gigabytes), so this file starts an embedded engine of its own with a
+// five-entry history: the resume token then falls out of it for real (ChangeStreamHistoryLost 286).
+
+function recorder() {
+  const lines: string[] = [];
+  const logger = { debug() {}, info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) };
+  const waitFor = async (pattern: RegExp) => {
+    for (let attempt = 0; attempt < 3000 && !lines.some((line) => pattern.test(line)); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  return { lines, logger, waitFor };
+}
+
+test("a feed that cannot resume (history lost) reopens from now, reports the gap and keeps delivering", async (t) => {
+  const engine = await startEmbeddedMongo({ oplogCapacity: 5 });
+  const client = await new MongoClient(engine.uri).connect();
+  t.teardown(async () => {
+    await client.close();
+    await engine.stop();
+  });
+  const db = client.db("feed");
+  await db.createCollection("items");
+  const { lines, logger, waitFor } = recorder();
+  const changes: ChangeStreamDocument<Document>[] = [];
+  const gaps: FeedGap[] = [];
+  const feed = new DeltaFeed({ db, collections: ["items"], logger, retryDelayMs: 1500, onChange: (change) => void changes.push(change), onGap: (gap) => void gaps.push(gap) });
+  await feed.start();
+  t.teardown(() => feed.stop());
+
+  await db.collection("items").insertOne({ _id: "before" as never });
+  for (let attempt = 0; attempt < 3000 && changes.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.is(changes.length, 1);
+
+  // The stream breaks; while the feed waits to reopen, more is written than the history keeps.
+  await (feed as unknown as { stream: { close(): Promise<void> } }).stream.close();
+  await waitFor(/change stream failed, reopening/);
+  for (let index = 0; index < 20; index++) await db.collection("items").insertOne({ _id: `lost-${index}` as never });
+
+  await waitFor(/change stream reopened/);
+  t.deepEqual(gaps, ["history-lost"]);
+  await db.collection("items").insertOne({ _id: "after" as never });
+  for (let attempt = 0; attempt < 3000 && !changes.some((change) => "documentKey" in change && change.documentKey._id === "after"); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.true(changes.some((change) => "documentKey" in change && change.documentKey._id === "after"), "it keeps delivering");
+  t.true(lines.some((line) => /could not reopen the change stream yet/.test(line)), "the failed resume was logged");
+});
+
+test("a feed whose stream breaks but can resume loses nothing and reports no gap", async (t) => {
+  const engine = await startEmbeddedMongo({});
+  const client = await new MongoClient(engine.uri).connect();
+  t.teardown(async () => {
+    await client.close();
+    await engine.stop();
+  });
+  const db = client.db("feed");
+  await db.createCollection("items");
+  const { logger, waitFor } = recorder();
+  const seen: unknown[] = [];
+  const gaps: FeedGap[] = [];
+  const feed = new DeltaFeed({ db, collections: ["items"], logger, retryDelayMs: 200, onChange: (change) => void ("documentKey" in change && seen.push(change.documentKey._id)), onGap: (gap) => void gaps.push(gap) });
+  await feed.start();
+  t.teardown(() => feed.stop());
+  await (feed as unknown as { stream: { close(): Promise<void> } }).stream.close();
+  await waitFor(/change stream failed, reopening/);
+  for (let index = 0; index < 5; index++) await db.collection("items").insertOne({ _id: `kept-${index}` as never });
+  for (let attempt = 0; attempt < 3000 && seen.length < 5; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.deepEqual(seen, ["kept-0", "kept-1", "kept-2", "kept-3", "kept-4"]);
+  t.deepEqual(gaps, []);
+});
