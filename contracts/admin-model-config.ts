@@ -5,8 +5,23 @@ import type { RequestUser } from "./request-user.js";
 export interface AdminAccess {
   /** The access-control resource (default `admin<ModelName>`). */
   readonly resource?: string;
-  /** Replaces the standard decision for this model. */
+  /**
+   * Replaces the standard decision for this model. `action` is `list`, `create`, `read`,
+   * `update` or `delete`; `instance` is the record for `read`, `update` and `delete` (and for
+   * each record of a bulk operation and each record's `_adminCapabilities`).
+   */
   readonly authorize?: (input: { action: string; instance?: unknown; user?: RequestUser }) => boolean | Promise<boolean>;
+  /**
+   * Which records a `writeOwned` holder may update and delete (`adminOwnedBy("ownerId")`).
+   * Default: the record's `ownerId` (the REST router's owner field for registered models) is the
+   * caller; a model without that field has no owned records.
+   */
+  readonly ownedBy?: (instance: Readonly<Record<string, unknown>>, user: RequestUser) => boolean;
+  /**
+   * Fields only `write` may set; a `writeOwned` holder sending one gets 403. Always included:
+   * `admin`, `roles`, `disabled` and the ownership field.
+   */
+  readonly protectedFields?: readonly string[];
 }
 
 /** The least the admin plugin needs of a model; any mongoose model is one. */

@@ -13,3 +13,5 @@ export { LogCapture, type CapturedLogLine } from "./log-capture.js";
 export { monitorSlowDatabaseOperations, type SlowDatabaseOperationOptions, type CommandEventSource } from "./slow-database-operations.js";
 export { createErrorTrackerFromConfig } from "./error-tracker-from-config.js";
 export { LoggingErrors } from "./errors.js";
+// Shared by every place that shows values which may hold secrets (log lines, the admin's Configuration tool).
+export { isSecretKey, REDACTED, redactSecrets } from "./redact-secrets.js";

@@ -24,6 +24,8 @@ const FILTER_KEY = /^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\[([^\]]*)\]
 const SORT_KEY = /^-?[A-Za-z_][A-Za-z0-9_.]*$/;
 const DIGITS = /^[0-9]{1,9}$/;
 const RESERVED = new Set(["limit", "page", "sort"]);
+/** The free-text parameter of routers with `searchFields`. */
+const SEARCH = "search";
 
 /** A parsed, cast and checked list request. */
 export interface ListQuery {
@@ -66,13 +68,38 @@ export function createListQueryParser(analysis: ModelAnalysis): (query: RawQuery
     const page = parseCount(query.page, "page", 1, MAX_PAGE, problems);
     const sort = query.sort === undefined ? analysis.defaultSort : parseSort(query.sort, analysis, problems);
     const filter: Record<string, unknown> = {};
+    const searchable = analysis.searchFields.length > 0;
     for (const key of Object.keys(query)) {
-      if (RESERVED.has(key)) continue;
+      if (RESERVED.has(key) || (searchable && key === SEARCH)) continue;
       parseFilter(key, query[key], analysis, filter, problems);
+    }
+    if (searchable && query[SEARCH] !== undefined) {
+      const matches = searchFilter(query[SEARCH], analysis.searchFields, problems);
+      if (matches) filter.$or = matches;
     }
     if (problems.issues.length > 0) throw requestValidationError(problems.issues, "query", problems.code);
     return { filter, sort, limit, page, skip: (page - 1) * limit };
   };
+}
+
+/**
+ * `?search=term`: the term, escaped, as a case-insensitive match in any search field. Escaped
+ * literal text cannot backtrack, and an empty or over-long term is refused like a `$regex`.
+ */
+function searchFilter(raw: unknown, fields: readonly string[], problems: QueryProblems): Record<string, RegExp>[] | undefined {
+  const text = single(raw, SEARCH, problems);
+  if (text === undefined) return undefined;
+  if (text.includes("\u0000")) {
+    problems.add(ValidationErrors.INVALID_QUERY, SEARCH, "must not contain a NUL character", "nul");
+    return undefined;
+  }
+  const term = text.trim();
+  if (term.length === 0 || term.length > MAX_REGEX_LENGTH) {
+    problems.add(ValidationErrors.INVALID_QUERY, SEARCH, `must be 1 to ${MAX_REGEX_LENGTH} characters`, "maxLength");
+    return undefined;
+  }
+  const pattern = new RegExp(escapeRegexText(term), "i");
+  return fields.map((field) => ({ [field]: pattern }));
 }
 
 function single(value: unknown, name: string, problems: QueryProblems): string | undefined {
@@ -250,8 +277,12 @@ function literalRegex(text: string, schemaType: SchemaType, key: string, problem
   const anchoredEnd = body.length > 1 && body.endsWith("$") && !body.endsWith("\\$");
   const literal = body.slice(anchoredStart ? 1 : 0, anchoredEnd ? -1 : undefined);
   // Escaped literal text cannot backtrack catastrophically, in MongoDB or in the embedded engine.
-  const escaped = literal.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+  const escaped = escapeRegexText(literal);
   return new RegExp(`${anchoredStart ? "^" : ""}${escaped}${anchoredEnd ? "$" : ""}`, flags);
+}
+
+function escapeRegexText(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {

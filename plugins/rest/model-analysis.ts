@@ -35,6 +35,8 @@ export interface ModelAnalysis {
   readonly richSerialization: boolean;
   /** Filterable fields and their schema types. */
   readonly queryFields: ReadonlyMap<string, SchemaType>;
+  /** Text fields `?search=` looks in (empty: no search parameter). */
+  readonly searchFields: readonly string[];
   /** Paths a client may sort on. */
   readonly sortablePaths: ReadonlySet<string>;
   readonly defaultSort: Readonly<Record<string, 1 | -1>>;
@@ -86,6 +88,16 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
     queryFields.set(field === "id" ? "_id" : field, schemaType);
   }
 
+  const searchFields: string[] = [];
+  for (const field of options.searchFields ?? []) {
+    const schemaType = schema.path(field);
+    if (!schemaType) throw RestErrors.UNKNOWN_PATH(modelName, "searchFields", field);
+    const element = schemaType.instance === "Array" ? schemaType.getEmbeddedSchemaType() : schemaType;
+    if (element?.instance !== "String") throw RestErrors.INVALID_OPTION(modelName, "searchFields", `"${field}" is not a text field`);
+    if (schemaType.options?.select === false) throw RestErrors.INVALID_OPTION(modelName, "searchFields", `"${field}" is select: false`);
+    searchFields.push(field);
+  }
+
   const sortablePaths = new Set<string>();
   schema.eachPath((path, schemaType) => {
     if (schemaType.options?.select === false) return;
@@ -111,6 +123,7 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
     dateOnlyPaths,
     richSerialization,
     queryFields,
+    searchFields,
     sortablePaths,
     defaultSort: defaultSortOf(schema, options.sort, sortablePaths, modelName),
     defaultLimit,

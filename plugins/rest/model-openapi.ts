@@ -2,7 +2,7 @@ import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { syncOperationExtension } from "./sync-extension.js";
 import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
-import { MAX_PAGE } from "./list-query.js";
+import { MAX_PAGE, MAX_REGEX_LENGTH } from "./list-query.js";
 import { listFilterParameter } from "./list-filter-openapi.js";
 import type { ModelAnalysis, ModelSchemas } from "./model-analysis.js";
 import type { ModelRouterOptions } from "./model-router-options.js";
@@ -226,6 +226,14 @@ function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): Paramet
       schema: { type: "string", default: sortText(analysis.defaultSort) },
     },
   ];
+  if (analysis.searchFields.length > 0) {
+    parameters.push({
+      name: "search",
+      in: "query",
+      description: `Text looked for (case-insensitive, literally) in ${analysis.searchFields.join(", ")}`,
+      schema: { type: "string", minLength: 1, maxLength: MAX_REGEX_LENGTH },
+    });
+  }
   const properties = schemas.response.properties ?? {};
   for (const [field, schemaType] of analysis.queryFields) {
     // Responses and clients say `id`; the parser takes `id` and `_id` alike.

@@ -136,6 +136,12 @@ export interface ModelRouterOptions<T> {
   queryFilter?: QueryFilter;
   /** Fields clients may filter lists on (`?done=true`, `?dueOn[$lt]=2024-06-01`). */
   queryFields?: readonly string[];
+  /**
+   * Text fields the list's `?search=` term is looked for in: case-insensitive, matched literally
+   * (never compiled as a client pattern), a record matching in any of them. Unset: no `search`
+   * parameter (a field named `search` stays an ordinary filter).
+   */
+  searchFields?: readonly string[];
   /** Default list order, e.g. `"-created,title"` or `{created: -1}` (default `-created` when the model has it, else `_id`). */
   sort?: string | Readonly<Record<string, 1 | -1>>;
   /** Page size when the client sends no `limit` (default 100). */

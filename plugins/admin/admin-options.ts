@@ -1,0 +1,45 @@
+import type { AdminModelConfig } from "../../contracts/admin-model-config.js";
+import type { RoleResolver } from "../../contracts/role-resolver.js";
+import type { AdminScript } from "./script-tasks.js";
+
+/** A screen of the admin UI beyond the model pages, shown to callers holding `resource:action`. */
+export interface AdminCustomScreen {
+  readonly name: string;
+  readonly displayName: string;
+  readonly adminAccess: { readonly resource: string; readonly action: string };
+}
+
+/**
+ * Role-based access (SPEC §2.6). Present (even `{}`), the admin checks permissions instead of
+ * `admin: true`: `admin:access` opens it, `<resource>:read|write|writeOwned` per model, and the
+ * platform tools' own permissions. Users with `admin: true` keep every permission.
+ */
+export interface AdminAccessControl {
+  /** Where permissions come from (default: the `ROLE_RESOLVER` bound in the app, else the roles collection). */
+  readonly roleResolver?: RoleResolver;
+}
+
+/**
+ * Options of `adminPlugin`.
+ *
+ * @example
+ * adminPlugin({
+ *   models: [{ model: Todo, routePath: "/todos", displayName: "Todos", listFields: ["title", "done", "created"] }],
+ *   accessControl: {},
+ *   scripts: { "recount-todos": { description: "Recounts todos", run: async ({ log }) => log("done") } },
+ * });
+ */
+export interface AdminOptions {
+  /** Models shown in the admin (models whose `modelRouter` has an `admin` option are added too). */
+  readonly models: readonly AdminModelConfig[];
+  /** Where the admin lives (default `/admin`). */
+  readonly basePath?: string;
+  readonly accessControl?: AdminAccessControl;
+  readonly customScreens?: readonly AdminCustomScreen[];
+  /** Named scripts an admin may run as background tasks (the Scripts tool). */
+  readonly scripts?: Readonly<Record<string, AdminScript>>;
+  /** The app's own name and version, shown by the Version tool (default: the OpenAPI info). */
+  readonly appVersion?: { readonly name?: string; readonly version?: string };
+  /** More environment variables the Configuration tool shows (values of secret-looking names are redacted). */
+  readonly configurationKeys?: readonly string[];
+}

@@ -1,0 +1,149 @@
+import type { Request, RequestHandler, Router } from "express";
+import type { HydratedDocument, SchemaType } from "mongoose";
+import type { SchemaObject } from "openapi3-ts/oas31";
+import { HttpErrors } from "../../kernel/http-errors.js";
+import { mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
+import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
+import type { AdminAccessPolicy } from "./admin-access.js";
+import type { AdminEntry } from "./admin-entry.js";
+import type { AuditLog } from "./audit-log.js";
+import { AdminErrors } from "./errors.js";
+
+/** Most records one bulk operation may name. */
+export const MAX_BULK_IDS = 500;
+
+const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** One record's outcome in a bulk answer (or in a refusal's `meta.results`). */
+export interface BulkResult {
+  readonly id: string;
+  readonly status: number;
+  readonly code?: string;
+}
+
+type Fields = Record<string, unknown>;
+type StoredDocument = HydratedDocument<Fields>;
+
+/** The bodies of the bulk routes: `{ids}` and `{ids, data}`. */
+export function bulkSchemas(entry: AdminEntry, router: ModelRouter<Fields>): { update: SchemaObject; remove: SchemaObject } {
+  const ids: SchemaObject = {
+    type: "array",
+    minItems: 1,
+    maxItems: MAX_BULK_IDS,
+    uniqueItems: true,
+    description: `The records' ids (1 to ${MAX_BULK_IDS})`,
+    items: router.analysis.objectIdKeys ? { type: "string", pattern: "^[0-9a-fA-F]{24}$" } : { type: "string", pattern: STRING_ID.source },
+  };
+  const data = mongooseJsonSchema(entry.model.schema, { mode: "update", readOnlyPaths: new Set([...router.analysis.readOnlyPaths, "_id"]) });
+  return {
+    update: { type: "object", required: ["ids", "data"], additionalProperties: false, properties: { ids, data: { ...data, description: "The changes, as a PATCH body" } } },
+    remove: { type: "object", required: ["ids"], additionalProperties: false, properties: { ids } },
+  };
+}
+
+/**
+ * `POST {basePath}{routePath}/bulk-update` (`{ids, data}`) and `/bulk-delete` (`{ids}`): at most
+ * 500 records, all-or-nothing on authorisation — every record is loaded and checked with the
+ * same rules as a single update or delete (object checks, `writeOwned` ownership, `authorize`)
+ * before anything is written; one missing or refused record refuses the whole request (403
+ * `ADMIN_BULK_REFUSED`, `meta.results` naming each), and the changes are validated on every
+ * record before the first is saved. Answers `{data: {results: [{id, status}], count}}`; every
+ * write goes to the audit log.
+ *
+ * @example
+ * mountBulkRoutes(router, entry, modelRouter, access, audit);
+ */
+export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRouter<Fields>, access: AdminAccessPolicy, audit: AuditLog): void {
+  const schemas = bulkSchemas(entry, router);
+  const readOnly = router.analysis.readOnlyPaths;
+  const softDelete = usesSoftDelete(entry.model.schema);
+  const store = entry.model;
+
+  // Before the schema, which would strip what it does not declare: REST refuses these outright.
+  const refuseOperators: RequestHandler = (req, _res, next) => {
+    const issues = operatorKeys(req.body);
+    if (issues.length > 0) throw requestValidationError(issues, "body", ValidationErrors.OPERATOR_IN_BODY);
+    const data = (req.body as { data?: unknown } | undefined)?.data;
+    const readOnlyKeys = data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data).filter((key) => readOnly.has(key)) : [];
+    if (readOnlyKeys.length > 0) {
+      const readOnlyIssues = readOnlyKeys.map((key) => ({ path: `data.${key}`, message: "is set by the server and cannot be written", keyword: "readOnly" }));
+      throw requestValidationError(readOnlyIssues, "body", ValidationErrors.READ_ONLY_FIELD);
+    }
+    next();
+  };
+  const allow = (action: "update" | "delete"): RequestHandler => async (req, _res, next) => {
+    if (!req.user) throw HttpErrors.UNAUTHENTICATED({ detail: `bulk ${action} on ${entry.modelName} requires authentication` });
+    if (!(await access.decide(entry, action, req.user))) throw HttpErrors.FORBIDDEN({ detail: `bulk ${action} is not permitted on ${entry.modelName}` });
+    next();
+  };
+
+  /** Loads every named record and checks each; throws before any write when one fails. */
+  async function authorisedRecords(req: Request, action: "update" | "delete"): Promise<StoredDocument[]> {
+    const ids = (req.body as { ids: string[] }).ids;
+    const docs = await store.find({ _id: { $in: ids } }).exec();
+    const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
+    const refused: BulkResult[] = [];
+    const ordered: StoredDocument[] = [];
+    for (const id of ids) {
+      const doc = byId.get(id);
+      if (!doc) {
+        refused.push({ id, status: 404, code: RestErrors.NOT_FOUND.code });
+        continue;
+      }
+      if (!(await access.decide(entry, action, req.user, doc.toObject() as Fields))) {
+        refused.push({ id, status: 403, code: HttpErrors.FORBIDDEN.code });
+        continue;
+      }
+      ordered.push(doc);
+    }
+    if (refused.length > 0) {
+      throw AdminErrors.BULK_REFUSED({ detail: `${refused.length} of ${ids.length} records cannot be ${action}d by this caller; nothing was written`, meta: { results: refused } });
+    }
+    return ordered;
+  }
+
+  http.post(`${entry.fullPath}/bulk-update`, allow("update"), refuseOperators, validateRequestBody(schemas.update), async (req, res) => {
+    const data = (req.body as { data: Fields }).data;
+    await access.checkFields(entry, req.user, data);
+    const docs = await authorisedRecords(req, "update");
+    for (const doc of docs) applyChanges(doc, data, store.schema.path.bind(store.schema));
+    // Every record validates before the first is saved, so a bad value writes nothing.
+    for (const doc of docs) await doc.validate();
+    const results: BulkResult[] = [];
+    for (const doc of docs) {
+      await doc.save();
+      results.push({ id: String(doc._id), status: 200 });
+    }
+    await audit.record(req.user, "update", entry.modelName, docs.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true);
+    res.json({ data: { results, count: results.length } });
+  });
+
+  http.post(`${entry.fullPath}/bulk-delete`, allow("delete"), refuseOperators, validateRequestBody(schemas.remove), async (req, res) => {
+    const docs = await authorisedRecords(req, "delete");
+    const results: BulkResult[] = [];
+    for (const doc of docs) {
+      if (softDelete) {
+        doc.set("deleted", true);
+        await doc.save();
+      } else {
+        await doc.deleteOne();
+      }
+      results.push({ id: String(doc._id), status: 204 });
+    }
+    await audit.record(req.user, "delete", entry.modelName, docs.map((doc) => ({ id: doc._id, fields: [] })), true);
+    res.json({ data: { results, count: results.length } });
+  });
+}
+
+/** PATCH semantics, as REST's update: `null` empties an optional field (back to its default, if any). */
+function applyChanges(doc: StoredDocument, data: Fields, pathOf: (path: string) => SchemaType | undefined): void {
+  for (const [key, value] of Object.entries(data)) {
+    if (value !== null) {
+      doc.set(key, value);
+      continue;
+    }
+    const schemaType = pathOf(key) as (SchemaType & { isRequired?: boolean; getDefault(doc: unknown, init: boolean): unknown }) | undefined;
+    doc.set(key, schemaType?.isRequired === true ? null : schemaType?.getDefault(doc, false));
+  }
+}
+

@@ -1,0 +1,68 @@
+import type { SvcConfig } from "../../kernel/config.js";
+import { isSecretKey, REDACTED, redactSecrets } from "../logging/index.js";
+
+/** The variables svc and its plugins read (SPEC §5, §7's environment table). */
+const SVC_VARIABLES = [
+  "NODE_ENV", "PORT", "HOST", "WEBSOCKET_PORT", "ENABLE_API_DOCS_UI",
+  "DB_URI", "DB_CONNECTION",
+  "AUTH_PROVIDER", "TOKEN_SECRET", "TOKEN_ISSUER", "REFRESH_TOKEN_SECRET", "SESSION_SECRET", "TOKEN_EXPIRES_IN", "REFRESH_TOKEN_EXPIRES_IN",
+  "SIGNUP_DISABLED", "SESSION_AUTH_SECRET", "SESSION_AUTH_URL",
+  "USE_ERRORTRACKER_LOGGING", "ERRORTRACKER_DSN", "ERRORTRACKER_TRACES_SAMPLE_RATE", "DISABLE_LOG_ALL_REQUESTS", "LOG_LEVEL",
+  "SLOW_REQUEST_THRESHOLD_MS", "SLOW_DB_QUERY_THRESHOLD_MS",
+  "CACHE_URL", "AI_API_KEY", "FEATURE_FLAGS_DEBUG", "WEBHOOK_SECRET", "MAIL_ADAPTER_API_KEY",
+];
+
+/** What the Configuration tool shows. */
+export interface ConfigurationView {
+  readonly nodeEnv: string;
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly host?: string;
+  readonly websocketPort?: number;
+  readonly enableApiDocsUi: boolean;
+  /** The variables that are set, secrets as `[REDACTED]`. */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/**
+ * The app's effective configuration with every secret redacted: variables whose names look secret
+ * (`isSecretKey`: `TOKEN_SECRET`, `AI_API_KEY`...) show `[REDACTED]`, credentials inside URLs
+ * (`mongodb://user:pass@host`, a DSN's key) are masked, and any value that contains a secret
+ * variable's value is redacted whole — so no secret leaves, whatever it is called.
+ *
+ * @example
+ * configurationView(ctx.config, ["APP_REGION"]).environment.TOKEN_SECRET; // "[REDACTED]"
+ */
+export function configurationView(config: SvcConfig, extraKeys: readonly string[] = []): ConfigurationView {
+  const env = config.env;
+  const names = [...new Set([...SVC_VARIABLES, ...extraKeys])].filter((name) => typeof env[name] === "string" && env[name] !== "");
+  const shown = redactSecrets(Object.fromEntries(names.map((name) => [name, env[name] as string]))) as Record<string, string>;
+  // Secret values from anywhere in the environment, so one copied into an innocent name is caught too.
+  const secrets = Object.entries(env)
+    .filter(([name, value]) => isSecretKey(name) && typeof value === "string" && value.length >= 4)
+    .map(([, value]) => value as string);
+  const environment: Record<string, string> = {};
+  for (const name of names) {
+    const value = shown[name]!;
+    if (value === REDACTED) {
+      environment[name] = REDACTED;
+      continue;
+    }
+    const masked = maskUrlCredentials(value);
+    environment[name] = secrets.some((secret) => masked.includes(secret)) ? REDACTED : masked;
+  }
+  return {
+    nodeEnv: config.nodeEnv,
+    isProduction: config.isProduction,
+    port: config.port,
+    ...(config.host !== undefined ? { host: config.host } : {}),
+    ...(config.websocketPort !== undefined ? { websocketPort: config.websocketPort } : {}),
+    enableApiDocsUi: config.enableApiDocsUi,
+    environment,
+  };
+}
+
+/** `scheme://user:pass@host` → `scheme://****@host`; a value that is not a URL with credentials is kept. */
+function maskUrlCredentials(value: string): string {
+  return value.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/?#]*@/, "$1****@");
+}

@@ -1,0 +1,89 @@
+import type { Schema, SchemaType } from "mongoose";
+
+/** One field in the admin config (SPEC §2.6), enough for a UI to render and edit it. */
+export interface AdminField {
+  readonly type: "string" | "number" | "boolean" | "date" | "objectid" | "array" | "object" | "mixed";
+  readonly required: boolean;
+  readonly description?: string;
+  readonly enum?: readonly unknown[];
+  readonly default?: unknown;
+  readonly ref?: string;
+  /** Arrays: the element. */
+  readonly items?: AdminField;
+  /** Nested objects and subdocuments: their fields. */
+  readonly fields?: Readonly<Record<string, AdminField>>;
+}
+
+const TYPES: Record<string, AdminField["type"]> = {
+  String: "string",
+  UUID: "string",
+  Number: "number",
+  Decimal128: "number",
+  BigInt: "number",
+  Double: "number",
+  Int32: "number",
+  Boolean: "boolean",
+  Date: "date",
+  DateOnly: "date",
+  ObjectId: "objectid",
+  Array: "array",
+  Embedded: "object",
+  Map: "object",
+  Mixed: "mixed",
+};
+
+/** Never shown: mongoose's version key. `select: false` fields are left out too (they are secret or internal). */
+const HIDDEN = new Set(["__v"]);
+
+/**
+ * The admin config's `fields` of a schema: type (`string`, `number`, `boolean`, `date`,
+ * `objectid`, `array`, `object`, `mixed`), `required`, and `description`, `enum`, `default`,
+ * `ref` where the schema says them; arrays carry `items`, nested objects their `fields`.
+ *
+ * @example
+ * adminFields(Todo.schema).title; // { type: "string", required: true, description: "What to do" }
+ */
+export function adminFields(schema: Schema): Record<string, AdminField> {
+  const fields: Record<string, AdminField> = {};
+  schema.eachPath((path, schemaType) => {
+    if (HIDDEN.has(path) || schemaType.options?.select === false) return;
+    setAt(fields, path.split("."), fieldOf(schemaType));
+  });
+  return fields;
+}
+
+/** Places a dotted path's field inside its parents' `fields`, creating them as objects. */
+function setAt(fields: Record<string, AdminField>, segments: string[], field: AdminField): void {
+  const [head, ...rest] = segments;
+  if (rest.length === 0) {
+    fields[head!] = field;
+    return;
+  }
+  const parent = (fields[head!] ??= { type: "object", required: false, fields: {} }) as { fields?: Record<string, AdminField> };
+  const children = (parent.fields ??= {}) as Record<string, AdminField>;
+  setAt(children, rest, field);
+}
+
+function fieldOf(schemaType: SchemaType): AdminField {
+  const options = (schemaType.options ?? {}) as Record<string, unknown>;
+  const instance = schemaType.instance;
+  const type = TYPES[instance] ?? "mixed";
+  const field: { -readonly [K in keyof AdminField]: AdminField[K] } = { type, required: (schemaType as unknown as { isRequired?: boolean }).isRequired === true };
+  if (typeof options.description === "string") field.description = options.description;
+  const values = (schemaType as unknown as { enumValues?: unknown[] }).enumValues;
+  if (Array.isArray(values) && values.length > 0) field.enum = [...values];
+  else if (Array.isArray(options.enum) && options.enum.length > 0) field.enum = [...(options.enum as unknown[])];
+  if (options.default !== undefined && typeof options.default !== "function") field.default = options.default;
+  if (typeof options.ref === "string") field.ref = options.ref;
+  if (type === "array") {
+    const element = schemaType.getEmbeddedSchemaType();
+    const subSchema = (schemaType as unknown as { schema?: Schema }).schema;
+    if (subSchema) field.items = { type: "object", required: false, fields: adminFields(subSchema) };
+    else if (element) field.items = fieldOf(element);
+  }
+  if (instance === "Embedded") {
+    const subSchema = (schemaType as unknown as { schema?: Schema }).schema;
+    if (subSchema) field.fields = adminFields(subSchema);
+  }
+  return field;
+}

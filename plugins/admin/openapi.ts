@@ -1,0 +1,85 @@
+import type { OperationObject, ParameterObject, SchemaObject } from "openapi3-ts/oas31";
+import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
+import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
+import type { AdminEntry } from "./admin-entry.js";
+import { ADMIN_TAG } from "./admin-tag.js";
+
+const STATUS: Record<SharedResponse, string> = { BadRequest: "400", Unauthorized: "401", Forbidden: "403", NotFound: "404", Conflict: "409", TooManyRequests: "429" };
+
+function operation(operationId: string, summary: string, ok: { status: number; description: string; data: SchemaObject }, errors: SharedResponse[], extra: Partial<OperationObject> = {}): OperationObject {
+  const responses: OperationObject["responses"] = {
+    [ok.status]: { description: ok.description, content: { "application/json": { schema: { type: "object", required: ["data"], properties: { data: ok.data } } } } },
+  };
+  for (const error of ["Unauthorized", "Forbidden", ...errors] as SharedResponse[]) responses[STATUS[error]] = sharedResponse(error);
+  return { operationId, summary, tags: [ADMIN_TAG.name], security: [{ [BEARER_SCHEME]: [] }], ...extra, responses };
+}
+
+const object = (description: string): SchemaObject => ({ type: "object", description, additionalProperties: true });
+const task: SchemaObject = {
+  type: "object",
+  required: ["id", "script", "status", "started", "log"],
+  properties: {
+    id: { type: "string" },
+    script: { type: "string" },
+    status: { type: "string", enum: ["running", "succeeded", "failed"] },
+    startedBy: { type: "string" },
+    started: { type: "string", format: "date-time" },
+    finished: { type: "string", format: "date-time" },
+    log: { type: "array", items: { type: "string" } },
+    error: { type: "string", description: "The failure's message" },
+  },
+};
+const results: SchemaObject = {
+  type: "object",
+  required: ["results", "count"],
+  properties: {
+    results: { type: "array", items: { type: "object", required: ["id", "status"], properties: { id: { type: "string" }, status: { type: "integer" } } } },
+    count: { type: "integer" },
+  },
+};
+
+/**
+ * Documents the admin's own routes: the config, the platform tools and each model's bulk
+ * operations (the per-model CRUD is documented by its model router, under the same `admin` tag).
+ *
+ * @example
+ * documentAdmin(ctx.openapi, "/admin", entries, bulkBodies);
+ */
+export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: readonly { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[]): void {
+  openapi.addTag({ name: ADMIN_TAG.name, description: ADMIN_TAG.description });
+  openapi.addOperation(
+    "get",
+    `${basePath}/config`,
+    operation("readAdminConfig", "The caller's admin configuration", { status: 200, description: "Models, custom screens and platform tools the caller may use", data: object("{basePath, models, customScreens, platformTools}") }, [], {
+      description: "Needs `admin: true` or, with role-based access, `admin:access`. Models and screens the caller cannot read are left out; controls they cannot use are `disabled`.",
+    }),
+  );
+  openapi.addOperation("get", `${basePath}/scripts`, operation("listAdminScripts", "List the registered scripts", { status: 200, description: "Script names and descriptions", data: { type: "array", items: object("{name, description}") } }, []));
+  const name: ParameterObject = { name: "name", in: "path", required: true, description: "The script's name", schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" } };
+  openapi.addOperation("post", `${basePath}/scripts/:name/run`, operation("runAdminScript", "Run a script as a background task", { status: 202, description: "The task, running", data: task }, ["NotFound"], { parameters: [name] }));
+  openapi.addOperation("get", `${basePath}/tasks`, operation("listAdminTasks", "List background tasks, newest first", { status: 200, description: "The kept tasks", data: { type: "array", items: task } }, []));
+  const id: ParameterObject = { name: "id", in: "path", required: true, description: "The task's id", schema: { type: "string" } };
+  openapi.addOperation("get", `${basePath}/tasks/:id`, operation("readAdminTask", "Read a background task's status and log", { status: 200, description: "The task", data: task }, ["NotFound"], { parameters: [id] }));
+  openapi.addOperation("get", `${basePath}/roles`, operation("listAdminRoles", "List roles and their permissions", { status: 200, description: "The roles", data: { type: "array", items: object("{name, permissions, description}") } }, []));
+  openapi.addOperation("get", `${basePath}/version`, operation("readAdminVersion", "Framework, app and runtime versions", { status: 200, description: "Versions", data: object("{framework, app, runtime, startedAt}") }, []));
+  openapi.addOperation("get", `${basePath}/configuration`, operation("readAdminConfiguration", "The effective configuration, secrets redacted", { status: 200, description: "Configuration", data: object("{nodeEnv, port, environment, ...}") }, []));
+  for (const { entry, update, remove } of bulk) {
+    const plural = `Admin${entry.modelName}Records`;
+    openapi.addOperation(
+      "post",
+      `${entry.fullPath}/bulk-update`,
+      operation(`bulkUpdate${plural}`, `Update many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, ["BadRequest"], {
+        description: "All or nothing on authorisation: one missing or refused record refuses the request (403 ADMIN_BULK_REFUSED) and nothing is written.",
+        requestBody: { required: true, content: { "application/json": { schema: update } } },
+      }),
+    );
+    openapi.addOperation(
+      "post",
+      `${entry.fullPath}/bulk-delete`,
+      operation(`bulkDelete${plural}`, `Delete many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, ["BadRequest"], {
+        description: "All or nothing on authorisation, as bulk update.",
+        requestBody: { required: true, content: { "application/json": { schema: remove } } },
+      }),
+    );
+  }
+}
