@@ -3,6 +3,7 @@
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
 import { demoAuth } from "./auth-setup.js";
 import { demoFeatureFlags } from "./feature-flags.js";
+import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
 import { todoRouter } from "./todo.js";
 
 /** A tiny plugin showing the shape every capability has. */
@@ -48,5 +49,5 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
  * const app = withDemoPlugins(await createTestApp());
  */
 export function withDemoPlugins(app: SvcApp): SvcApp {
-  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags());
+  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags()).register(syncApp()).register(realtimeApp());
 }

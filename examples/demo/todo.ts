@@ -1,11 +1,15 @@
-// The demo's Todo: an owner-scoped model served by modelRouter. Each signed-in user lists, reads,
-// changes and deletes only their own todos; the owner is set from the token on create.
+// The demo's Todo: an owner-scoped model served by modelRouter and synced to its owner's devices.
+// Each signed-in user lists, reads, changes and deletes only their own todos; the owner is set
+// from the token on create. Clients mint ids offline, so `_id` is a string (a UUID).
+import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { DateOnly, defaultPlugins, modelRouter, OwnerQueryFilter, Permissions, registerDateOnlyType } from "../../index.js";
+import { syncPlugin } from "../../plugins/sync/index.js";
 
 registerDateOnlyType();
 
 export interface TodoFields {
+  _id: string;
   title: string;
   done: boolean;
   priority?: number;
@@ -16,6 +20,7 @@ export interface TodoFields {
 
 const todoSchema = new mongoose.Schema<TodoFields>(
   {
+    _id: { type: String, default: () => randomUUID(), description: "The todo's id: a UUID the client mints offline (the server mints one when a REST create leaves it out)" },
     title: { type: String, required: true, trim: true, maxlength: 200, description: "What to do" },
     done: { type: Boolean, default: false, description: "Whether it is done" },
     priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
@@ -26,12 +31,16 @@ const todoSchema = new mongoose.Schema<TodoFields>(
   { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
 );
 todoSchema.plugin(defaultPlugins);
+todoSchema.plugin(syncPlugin);
 
 export const Todo = mongoose.model<TodoFields>("Todo", todoSchema);
 
 const ownerOnly = [Permissions.IsOwner];
 
-/** `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag. One router per app. */
+/**
+ * `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag, and
+ * synced to the owner's devices (`sync`: one stream per owner). One router per app.
+ */
 export function todoRouter() {
   return modelRouter("/todos", Todo, {
     permissions: { list: ownerOnly, create: ownerOnly, read: ownerOnly, update: ownerOnly, delete: ownerOnly },
@@ -40,5 +49,6 @@ export function todoRouter() {
     sort: "-created",
     defaultLimit: 50,
     openApi: { tag: "todos", description: "A todo of the signed-in user" },
+    sync: { scope: { type: "owner" } },
   });
 }
