@@ -146,3 +146,20 @@ test("a NUL character in any filter value is refused, whatever the operator (BSO
     rejects(t, query, ValidationErrors.INVALID_QUERY.code, key);
   }
 });
+
+test("searchFields: ?search= is a case-insensitive literal match in any of them", (t) => {
+  const searching = createListQueryParser(analyzeModel(Item, { permissions: {}, queryFields: ["done"], searchFields: ["title", "tags"] }));
+  const query = searching({ search: " a.b* ", done: "true" });
+  t.deepEqual(query.filter, { done: true, $or: [{ title: /a\.b\*/i }, { tags: /a\.b\*/i }] });
+  for (const bad of [{ search: "" }, { search: "x".repeat(101) }, { search: ["a", "b"] }, { search: { $ne: "" } }, { search: "a\u0000" }]) {
+    t.throws(() => searching(bad), { code: ValidationErrors.INVALID_QUERY.code }, JSON.stringify(bad));
+  }
+  // Without searchFields, `search` is an ordinary (here unknown) filter.
+  rejects(t, { search: "x" }, RestErrors.QUERY_FIELD_NOT_ALLOWED.code);
+});
+
+test("searchFields must name text fields the client may see", (t) => {
+  t.throws(() => analyzeModel(Item, { permissions: {}, searchFields: ["priority"] }), { code: RestErrors.INVALID_OPTION.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, searchFields: ["secret"] }), { code: RestErrors.INVALID_OPTION.code });
+  t.throws(() => analyzeModel(Item, { permissions: {}, searchFields: ["nope"] }), { code: RestErrors.UNKNOWN_PATH.code });
+});
