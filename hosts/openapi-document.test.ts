@@ -3,6 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import mongoose from "mongoose";
 import request from "supertest";
 import { modelRouter, Permissions } from "../index.js";
+import { adminPlugin } from "../plugins/admin/index.js";
 import { featureFlagsPlugin } from "../plugins/feature-flags/index.js";
 import { isDeletedPlugin } from "../plugins/rest/index.js";
 import { syncApp, syncPlugin } from "../plugins/sync/index.js";
@@ -36,10 +37,12 @@ async function servedDocument(t: import("ava").ExecutionContext): Promise<Docume
     {},
     (app) =>
       app
-        .register(modelRouter("/notes", Note, { permissions: { list: [Permissions.IsAny], create: [Permissions.IsAuthenticated], read: [Permissions.IsAny], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, queryFields: ["text"] }))
+        .register(modelRouter("/notes", Note, { permissions: { list: [Permissions.IsAny], create: [Permissions.IsAuthenticated], read: [Permissions.IsAny], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, queryFields: ["text"], admin: { displayName: "Notes", listFields: ["text"] } }))
         .register(featureFlagsPlugin({ openFeatureDomain, changeDetection: "poll" }))
         .register(modelRouter("/synced-todos", SyncedTodo, { permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], read: [Permissions.IsOwner], update: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
-        .register(syncApp()),
+        .register(syncApp())
+        // Its models: the notes (their router's admin option), the feature flags and the audit log.
+        .register(adminPlugin({ models: [], accessControl: {} })),
   );
   return (await request(http).get("/openapi.json").expect(200)).body as Document;
 }
