@@ -66,8 +66,8 @@ test("every TypeScript block of README.md and docs/*.md type-checks against the 
   t.timeout(8 * 60_000);
   const blocks = await documentationBlocks();
   t.true(blocks.length > 20, "the docs have TypeScript examples");
-  // What the docs tell users to install next to svc (testing.md's runners, supertest).
-  const project = await consumerProject(t, ["@types/node@^20", "ava@^7", "supertest@^7", "@types/supertest@^7"]);
+  // What the docs tell users to install next to svc (testing.md's runners, supertest; sync.md's socket.io client).
+  const project = await consumerProject(t, ["@types/node@^20", "ava@^7", "supertest@^7", "@types/supertest@^7", "socket.io-client@^4"]);
   const names = new Map<string, CodeBlock>();
   await Promise.all(
     blocks.map((block) => {
