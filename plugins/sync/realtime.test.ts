@@ -182,6 +182,13 @@ test("every nack code over the socket: conflict (with the server's entity), forb
   t.like(await nackOf(todo({ data: { title: "x", admin: true } })), { code: "validation" });
   t.like(await nackOf(todo({ collection: "nothing-here" })), { code: "not_found" });
   t.like(await nackOf(todo({ id: uid("absent"), operation: "update", data: { done: true }, baseVersion: 1 })), { code: "not_found" });
+  // Bob's todo is invisible to Alice: updating or deleting it is not_found, and it stays as it was.
+  const bobsId = uid("bobs");
+  await new SyncTodo({ _id: bobsId, title: "Bob's", ownerId: bob.id }).save();
+  t.like(await nackOf(todo({ id: bobsId, operation: "update", data: { title: "mine now" }, baseVersion: 1 })), { code: "not_found" });
+  t.like(await nackOf(todo({ id: bobsId, operation: "delete", baseVersion: 1 })), { code: "not_found" });
+  t.like(await nackOf(todo({ id: bobsId })), { code: "forbidden" }, "creating over a foreign id");
+  t.like(await SyncTodo.findById(bobsId).lean().orFail(), { title: "Bob's", deleted: false, _syncSeq: 1 });
   t.like(await nackOf(todo({ data: { title: "server trouble" } })), { code: "error" });
   t.is(await SyncTodo.countDocuments({ ownerId: alice.id }), 1, "nothing but the first create was written");
 });
