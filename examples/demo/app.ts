@@ -1,6 +1,7 @@
 // The demo app as the server and the commands both build it: one factory, so `npm start` and
 // `npm run create-admin` see the same plugins, database and user model.
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
+import { demoAdmin, seedRoles } from "./admin.js";
 import { demoAuth } from "./auth-setup.js";
 import { demoFeatureFlags } from "./feature-flags.js";
 import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
@@ -49,5 +50,5 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
  * const app = withDemoPlugins(await createTestApp());
  */
 export function withDemoPlugins(app: SvcApp): SvcApp {
-  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags()).register(syncApp()).register(realtimeApp());
+  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags()).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
 }

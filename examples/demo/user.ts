@@ -5,6 +5,7 @@ import { baseUserPlugin, githubUserPlugin, isDisabledPlugin } from "../../index.
 const userSchema = new Schema(
   {
     name: { type: String, trim: true, maxlength: 100, description: "Display name" },
+    roles: { type: [String], default: [], description: "Admin roles (see examples/demo/admin.ts)" },
   },
   { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
 );

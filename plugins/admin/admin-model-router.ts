@@ -69,7 +69,8 @@ export function textFields(entry: AdminEntry): string[] {
   entry.model.schema.eachPath((path, type) => {
     if (path.includes(".") || type.options?.select === false) return;
     const element = type.instance === "Array" ? type.getEmbeddedSchemaType() : type;
-    if (element?.instance === "String" && path !== "_id") found.push(path);
+    // `_id` and bookkeeping fields (`_syncStream`...) are not what anyone searches for.
+    if (element?.instance === "String" && !path.startsWith("_")) found.push(path);
   });
   return found;
 }

@@ -2,7 +2,7 @@ import test from "ava";
 import type { Express } from "express";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
-import { AdminErrors, auditLogModel } from "./index.js";
+import { AdminErrors, auditLogModel, type AdminOptions } from "./index.js";
 import { AdminTestUser, Gadget, HOSTS, adminTestApp, testAdminOptions, type AdminTestApp, type Host } from "../../test/support/admin-test-app.js";
 
 test.after.always(() => stopTestDatabase());
@@ -260,14 +260,14 @@ test("hostile input is refused with a 4xx and writes nothing", async (t) => {
 
 test("authorize replaces the standard decision for its model", async (t) => {
   const options = testAdminOptions({ basePath: "/backoffice" });
-  const withAuthorize = {
+  const withAuthorize: AdminOptions = {
     ...options,
     models: [
       {
         ...options.models[0]!,
         adminAccess: {
           // Anyone with admin:access may read; only users named "Editor" may write, and only records with a name.
-          authorize: ({ action, instance, user }: { action: string; instance?: unknown; user?: { name?: unknown } }) =>
+          authorize: ({ action, instance, user }) =>
             action === "list" || action === "read" || (user?.name === "Editor" && (instance === undefined || typeof (instance as { name?: unknown }).name === "string")),
         },
       },

@@ -14,6 +14,8 @@ export interface AuditLogEntryFields {
   bulk: boolean;
   userId?: string;
   userEmail?: string;
+  /** When (set by `createdUpdatedPlugin`). */
+  created?: Date;
 }
 
 export type AuditLogModel = Model<AuditLogEntryFields>;

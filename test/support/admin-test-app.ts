@@ -17,6 +17,7 @@ export interface GadgetFields {
   status?: "new" | "used";
   tags: string[];
   ownerId?: mongoose.Types.ObjectId;
+  deleted?: boolean;
 }
 
 const gadgetSchema = new Schema<GadgetFields>(
