@@ -5,7 +5,7 @@ import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { commsMessageModel, CommsErrors } from "../../plugins/comms/index.js";
-import { commsTestApp } from "../../plugins/comms/test-support/scripted-providers.js";
+import { commsTestApp } from "../../test/support/comms-test-app.js";
 import { MailAdapterErrors } from "./errors.js";
 import { SendGridMailer } from "./sendgrid.js";
 import { mailerConformance } from "./test-support/mailer-conformance.js";

@@ -5,7 +5,7 @@ import twilio from "twilio";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { commsMessageModel, CommsErrors } from "../../plugins/comms/index.js";
-import { commsTestApp } from "../../plugins/comms/test-support/scripted-providers.js";
+import { commsTestApp } from "../../test/support/comms-test-app.js";
 import { SmsAdapterErrors } from "./errors.js";
 import { TwilioSmsSender } from "./twilio.js";
 import { smsConformance } from "./test-support/sms-conformance.js";

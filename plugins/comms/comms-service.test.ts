@@ -15,7 +15,8 @@ import {
   type CommsHookContext,
   type SendResult,
 } from "./index.js";
-import { commsTestApp, ScriptedMailer, ScriptedPushSender } from "./test-support/scripted-providers.js";
+import { commsTestApp } from "../../test/support/comms-test-app.js";
+import { ScriptedMailer, ScriptedPushSender } from "./test-support/scripted-providers.js";
 
 test.after.always(() => stopTestDatabase());
 

@@ -1,11 +1,6 @@
 // Providers that answer what a test scripts: real implementations of the ports (like the console
 // adapters), standing in for a provider that fails in a chosen way.
-import type { SvcApp } from "../../../hosts/svc-app.js";
-import { createTestApp } from "../../../hosts/testing.js";
-import { createSvcLogger } from "../../logging/create-logger.js";
-import { LogCapture } from "../../logging/log-capture.js";
-import { acceptedResult, failedResult, type CommsAppOptions, type CommsErrorClass, type Mailer, type MailMessage, type PushMessage, type PushSender, type PushTokenResult, type SendResult } from "../index.js";
-import { commsPlugin, type CommsPlugin } from "../index.js";
+import { acceptedResult, failedResult, type CommsErrorClass, type Mailer, type MailMessage, type PushMessage, type PushSender, type PushTokenResult, type SendResult } from "../index.js";
 
 /** One scripted answer: a result, a failure class, or a throw. */
 export type Scripted = "accept" | CommsErrorClass | "throw";
@@ -50,19 +45,3 @@ export class ScriptedPushSender implements PushSender {
   }
 }
 
-/** A started test app with the comms plugin; logs captured. */
-export async function commsTestApp(
-  t: { teardown: (fn: () => Promise<void> | void) => void },
-  options: CommsAppOptions = {},
-  env: Record<string, string> = {},
-  configure?: (app: SvcApp) => void,
-): Promise<{ app: SvcApp; comms: CommsPlugin; logs: LogCapture; http: import("express").Express }> {
-  const logs = new LogCapture();
-  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [logs] });
-  const comms = commsPlugin(options);
-  const app = (await createTestApp({ env, logger })).register(comms);
-  configure?.(app);
-  const http = await app.build();
-  t.teardown(() => app.stop());
-  return { app, comms, logs, http };
-}

@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+import type { Agent } from "node:https";
+import webpush from "web-push";
+import { acceptedResult, classifyHttpStatus, failedResult, SEND_ERROR_CODES, type SendResult } from "../../contracts/comms-result.js";
+import type { PushMessage, PushSender, PushTokenResult } from "../../contracts/push.js";
+import type { Environment } from "../../kernel/environment.js";
+import { PushAdapterErrors } from "./errors.js";
+
+/** VAPID identification of the application server (RFC 8292). */
+export interface VapidDetails {
+  /** A `mailto:` or `https:` URL the push service can reach the sender at. */
+  subject: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** Options of `WebPushSender`. */
+export interface WebPushOptions {
+  /** Default: `WEB_PUSH_VAPID_SUBJECT`, `WEB_PUSH_VAPID_PUBLIC_KEY`, `WEB_PUSH_VAPID_PRIVATE_KEY`. */
+  vapid?: VapidDetails;
+  /** Seconds a push service keeps an undelivered notification (default 86400). */
+  ttlSeconds?: number;
+  /** The HTTPS agent for push-service requests (a proxy, or a private CA). */
+  agent?: Agent;
+  timeoutMs?: number;
+  env?: Environment;
+  /** The provider name in the delivery log (default `webpush`). */
+  name?: string;
+}
+
+/**
+ * Browser push through the Web Push protocol, on the `web-push` library (VAPID, aes128gcm payload
+ * encryption). A token is the browser's `PushSubscription` as JSON. The push service's answer is
+ * classified: 404/410 (the subscription is gone) permanent `token-invalid`, so the token is
+ * deactivated; 401/403 (VAPID refused) config; 429/5xx/network transient.
+ *
+ * @example
+ * commsPlugin({ push: new WebPushSender({ vapid: { subject: "mailto:ops@example.com", publicKey, privateKey } }) });
+ */
+export class WebPushSender implements PushSender {
+  readonly name: string;
+  private readonly vapid: VapidDetails;
+  private readonly options: WebPushOptions;
+
+  constructor(options: WebPushOptions = {}) {
+    const env = options.env ?? process.env;
+    const vapid = options.vapid ?? { subject: env.WEB_PUSH_VAPID_SUBJECT ?? "", publicKey: env.WEB_PUSH_VAPID_PUBLIC_KEY ?? "", privateKey: env.WEB_PUSH_VAPID_PRIVATE_KEY ?? "" };
+    try {
+      // The library's own checks (key lengths, subject format), run once here rather than per send.
+      webpush.getVapidHeaders("https://push.example.com", vapid.subject, vapid.publicKey, vapid.privateKey, "aes128gcm");
+    } catch (error) {
+      throw PushAdapterErrors.VAPID_REQUIRED(error instanceof Error ? error.message : String(error));
+    }
+    this.name = options.name ?? "webpush";
+    this.vapid = vapid;
+    this.options = options;
+  }
+
+  supports(kind: string): boolean {
+    return kind === "webpush";
+  }
+
+  async sendPush(message: PushMessage): Promise<PushTokenResult[]> {
+    const payload = JSON.stringify({ title: message.title, body: message.body, data: message.data });
+    return Promise.all((message.targets ?? []).map(async (target) => ({ token: target.token, ...(await this.sendOne(target.token, payload)) })));
+  }
+
+  private async sendOne(token: string, payload: string): Promise<SendResult> {
+    const subscription = parseSubscription(token);
+    if (!subscription) return failedResult(SEND_ERROR_CODES.tokenInvalid, "permanent");
+    try {
+      const response = await webpush.sendNotification(subscription, payload, {
+        vapidDetails: this.vapid,
+        TTL: this.options.ttlSeconds ?? 86_400,
+        contentEncoding: "aes128gcm",
+        ...(this.options.agent ? { agent: this.options.agent } : {}),
+        ...(this.options.timeoutMs ? { timeout: this.options.timeoutMs } : {}),
+      });
+      const location = response?.headers?.location;
+      return acceptedResult({ providerMessageId: typeof location === "string" && location !== "" ? location : randomUUID() });
+    } catch (error) {
+      const status = (error as { statusCode?: unknown })?.statusCode;
+      if (typeof status !== "number") return failedResult(SEND_ERROR_CODES.network, "transient");
+      if (status === 404 || status === 410) return failedResult(SEND_ERROR_CODES.tokenInvalid, "permanent");
+      if (status === 413) return failedResult(SEND_ERROR_CODES.invalidMessage, "permanent");
+      const [errorCode, errorClass] = classifyHttpStatus(status);
+      return failedResult(errorCode, errorClass);
+    }
+  }
+}
+
+/** A `PushSubscription` JSON with an https endpoint and both keys, or undefined. */
+function parseSubscription(token: string): webpush.PushSubscription | undefined {
+  try {
+    const parsed = JSON.parse(token) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } };
+    if (typeof parsed?.endpoint !== "string" || !parsed.endpoint.startsWith("https://")) return undefined;
+    if (typeof parsed.keys?.p256dh !== "string" || typeof parsed.keys.auth !== "string") return undefined;
+    return { endpoint: parsed.endpoint, keys: { p256dh: parsed.keys.p256dh, auth: parsed.keys.auth } };
+  } catch {
+    return undefined;
+  }
+}
