@@ -1,0 +1,36 @@
+// The demo's admin with its two roles: the full admin role, and support (read everything,
+// change only what they own).
+import test from "ava";
+import request from "supertest";
+import { createScryptHasher, PASSWORD_HASHER } from "../../index.js";
+import { bearer, createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
+import { withDemoPlugins } from "./app.js";
+
+test.after.always(() => stopTestDatabase());
+
+test("the admin role sees everything; support reads all todos and changes only its own", async (t) => {
+  const app = withDemoPlugins(await createTestApp()).override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  t.teardown(() => app.stop());
+  const http = await app.build();
+  const admin = bearer(await loginAs(app, await createUser(app, { roles: ["admin"] })));
+  const support = bearer(await loginAs(app, await createUser(app, { roles: ["support"] })));
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const adasTodo = (await request(http).post("/todos").set(ada).send({ title: "buy milk" }).expect(201)).body.data.id as string;
+
+  const full = (await request(http).get("/admin/config").set(admin).expect(200)).body.data;
+  t.deepEqual(full.models.map((model: { name: string }) => model.name).sort(), ["AdminAuditLogEntry", "FeatureFlag", "Todo", "User"]);
+  t.true(full.platformTools.scripts.visible);
+  const roles = (await request(http).get("/admin/roles").set(admin).expect(200)).body.data;
+  t.deepEqual(roles.map((role: { name: string }) => role.name), ["admin", "support"]);
+
+  const limited = (await request(http).get("/admin/config").set(support).expect(200)).body.data;
+  t.deepEqual(limited.models.map((model: { name: string }) => model.name).sort(), ["Todo", "User"]);
+  const found = await request(http).get("/admin/todos?search=milk").set(support).expect(200);
+  t.deepEqual(found.body.data.map((todo: { id: string; _adminCapabilities: unknown }) => [todo.id, todo._adminCapabilities]), [[adasTodo, { update: false, delete: false }]]);
+  await request(http).patch(`/admin/todos/${adasTodo}`).set(support).send({ done: true }).expect(403);
+  const own = (await request(http).post("/admin/todos").set(support).send({ title: "call Ada back" }).expect(201)).body.data.id as string;
+  await request(http).patch(`/admin/todos/${own}`).set(support).send({ done: true }).expect(200);
+  await request(http).patch(`/admin/todos/${adasTodo}`).set(admin).send({ done: true }).expect(200);
+  // Plain users never get in.
+  await request(http).get("/admin/config").set(ada).expect(403);
+});
