@@ -1,6 +1,7 @@
 import test from "ava";
 import { generateKeyPairSync, sign } from "node:crypto";
 import nock from "nock";
+import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
@@ -12,15 +13,8 @@ import { mailerConformance } from "./test-support/mailer-conformance.js";
 
 const API = "https://api.sendgrid.com";
 
-test.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-});
-test.after.always(async () => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  await stopTestDatabase();
-});
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
 
 const mailer = () => new SendGridMailer({ apiKey: "SG.test-key", fromEmail: "team@example.com", env: { NODE_ENV: "test" } });
 

@@ -1,5 +1,6 @@
 import test from "ava";
 import nock from "nock";
+import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import { ExpoPushSender } from "./expo.js";
 import { pushConformance } from "./test-support/push-conformance.js";
 
@@ -8,14 +9,7 @@ const PATH = "/--/api/v2/push/send";
 const A = "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]";
 const B = "ExponentPushToken[bbbbbbbbbbbbbbbbbbbbbb]";
 
-test.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-});
-test.after.always(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+loopbackOnlyNetwork(test);
 
 const ticketsFor = (body: unknown, ticket: (to: string) => Record<string, unknown>) => ({ data: (body as Array<{ to: string }>).map((message) => ticket(message.to)) });
 

@@ -1,5 +1,6 @@
 import test from "ava";
 import nock from "nock";
+import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import request from "supertest";
 import twilio from "twilio";
 import { stopTestDatabase } from "../../hosts/testing.js";
@@ -15,15 +16,8 @@ const TOKEN = "twilio-auth-token";
 const API = "https://api.twilio.com";
 const PATH = `/2010-04-01/Accounts/${SID}/Messages.json`;
 
-test.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-});
-test.after.always(async () => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  await stopTestDatabase();
-});
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
 
 const sender = (extra: Partial<ConstructorParameters<typeof TwilioSmsSender>[0]> = {}) => new TwilioSmsSender({ accountSid: SID, authToken: TOKEN, from: "+14155550199", env: {}, ...extra });
 const twilioError = (status: number, code: number) => ({ code, message: `error ${code}`, more_info: `https://www.twilio.com/docs/errors/${code}`, status });

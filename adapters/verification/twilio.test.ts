@@ -1,5 +1,6 @@
 import test from "ava";
 import nock from "nock";
+import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { VerificationAdapterErrors } from "./errors.js";
 import { TwilioVerificationSender } from "./twilio.js";
@@ -11,14 +12,7 @@ const API = "https://verify.twilio.com";
 const START = `/v2/Services/${SERVICE}/Verifications`;
 const CHECK = `/v2/Services/${SERVICE}/VerificationCheck`;
 
-test.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-});
-test.after.always(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+loopbackOnlyNetwork(test);
 
 const verifier = () => new TwilioVerificationSender({ accountSid: SID, authToken: "token", serviceSid: SERVICE, env: {} });
 const fieldsOf = (body: string | Record<string, string>) => (typeof body === "string" ? Object.fromEntries(new URLSearchParams(body)) : body);
