@@ -4,6 +4,7 @@ import { AUTHENTICATOR } from "../../contracts/authenticator.js";
 import { DATABASE } from "../../contracts/database.js";
 import { AUTHENTICATION_MIDDLEWARE } from "../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../contracts/password-hasher.js";
+import type { RequestUser } from "../../contracts/request-user.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { startedService } from "../../kernel/started-service.js";
 import { readAuthEnvironment, type AuthEnvironment, type AuthProvider } from "./auth-environment.js";
@@ -47,6 +48,12 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
   githubAuth?: GitHubAuthOptions;
   /** Session-based auth (`AUTH_PROVIDER=session-auth`, or `enabled: true` here). */
   sessionAuth?: SessionAuthOptions;
+  /**
+   * Called once for each account created by `POST /auth/signup` (JWT provider), after it exists
+   * and its tokens are issued: welcome mails, default records. It is not awaited by the sign-up,
+   * and a throw or rejection is logged, never answered.
+   */
+  onSignup?: (user: RequestUser) => unknown;
   /** Overrides `AUTH_PROVIDER`. */
   provider?: AuthProvider;
   /** The clock tokens are issued and checked against (tests). */
@@ -117,6 +124,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
           rateLimits: options.rateLimits,
           rateLimiterStores: options.rateLimiterStores,
           githubAuth: options.githubAuth,
+          onSignup: options.onSignup,
           now: options.now,
         });
       }

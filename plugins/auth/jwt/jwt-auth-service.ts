@@ -33,6 +33,8 @@ export interface JwtAuthServiceOptions {
   generateJWTPayload: GenerateJWTPayload;
   signupDisabled: boolean;
   passwordPolicy: PasswordPolicy;
+  /** Told about each new account once it exists (never awaited by the sign-up; see `AuthPluginOptions.onSignup`). */
+  onSignup?: (user: RequestUser) => void;
 }
 
 /**
@@ -69,7 +71,10 @@ export class JwtAuthService implements Accounts {
       await users.model.deleteOne({ _id: created._id });
       throw error;
     }
-    return this.issue(users.assertActive(await users.findById(userId)));
+    const user = users.assertActive(await users.findById(userId));
+    const signedIn = await this.issue(user);
+    this.options.onSignup?.(user);
+    return signedIn;
   }
 
   async login({ email, password }: Credentials, ip: string): Promise<SignInResult> {

@@ -3,6 +3,7 @@ import type { Authenticator } from "../../../contracts/authenticator.js";
 import { DATABASE } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
+import type { RequestUser } from "../../../contracts/request-user.js";
 import type { PluginContext } from "../../../kernel/plugin.js";
 import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
@@ -30,6 +31,7 @@ export interface JwtAuthStart {
   rateLimits?: LoginRateLimits;
   rateLimiterStores?: LoginRateLimiterStores;
   githubAuth?: GitHubAuthOptions;
+  onSignup?: (user: RequestUser) => unknown;
   now?: () => Date;
 }
 
@@ -71,6 +73,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     generateJWTPayload: start.generateJWTPayload ?? defaultJWTPayload,
     signupDisabled: env.signupDisabled,
     passwordPolicy: start.passwordPolicy ?? {},
+    onSignup: start.onSignup ? signupNotifier(ctx, start.onSignup) : undefined,
   });
 
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
@@ -106,4 +109,23 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     (path) => publicPaths.has(path),
   );
   return { authenticator, accounts: service, middleware };
+}
+
+/**
+ * Runs the host's `onSignup` off the sign-up's path: the account exists and the client has its
+ * tokens whatever the hook does; a throw or rejection is logged, never answered.
+ */
+function signupNotifier(ctx: PluginContext, onSignup: (user: RequestUser) => unknown): (user: RequestUser) => void {
+  return (user) => {
+    const failed = (error: unknown) =>
+      ctx.logger.error(`authPlugin onSignup failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+        userId: user.id,
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    try {
+      void Promise.resolve(onSignup(user)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  };
 }
