@@ -7,7 +7,12 @@ import { ALL_PERMISSIONS, grants } from "./permission-set.js";
 
 const NO_PERMISSIONS: ReadonlySet<string> = Object.freeze(new Set<string>());
 
-/** The platform tools' permissions (SPEC §2.6). */
+/**
+ * The admin's own permissions (SPEC §2.6): opening the admin and the platform tools.
+ *
+ * @example
+ * await roleModel().create({ name: "ops", permissions: [TOOL_PERMISSIONS.access, TOOL_PERMISSIONS.runScripts] });
+ */
 export const TOOL_PERMISSIONS = Object.freeze({
   access: "admin:access",
   runScripts: "admin:runScripts",

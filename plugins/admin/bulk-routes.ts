@@ -9,7 +9,12 @@ import type { AdminEntry } from "./admin-entry.js";
 import type { AuditLog } from "./audit-log.js";
 import { AdminErrors } from "./errors.js";
 
-/** Most records one bulk operation may name. */
+/**
+ * Most records one bulk operation may name (more → 400).
+ *
+ * @example
+ * for (let start = 0; start < ids.length; start += MAX_BULK_IDS) await bulkDelete(ids.slice(start, start + MAX_BULK_IDS));
+ */
 export const MAX_BULK_IDS = 500;
 
 const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
