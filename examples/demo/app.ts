@@ -3,6 +3,7 @@
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
 import { demoAdmin, seedRoles } from "./admin.js";
 import { demoAuth } from "./auth-setup.js";
+import { demoComms, welcomeMail } from "./comms.js";
 import { demoFeatureFlags } from "./feature-flags.js";
 import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
 import { todoRouter } from "./todo.js";
@@ -50,5 +51,6 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
  * const app = withDemoPlugins(await createTestApp());
  */
 export function withDemoPlugins(app: SvcApp): SvcApp {
-  return app.register(hello).register(todoRouter()).register(demoAuth()).register(demoFeatureFlags()).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
+  const comms = demoComms();
+  return app.register(hello).register(todoRouter()).register(demoAuth({ onSignup: welcomeMail(comms) })).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
 }
