@@ -1,0 +1,497 @@
+import { createDebugLog, type SyncDebugLog } from "./debug-log.js";
+import { unref, type AuthPauseReason, type EngineContext } from "./engine-context.js";
+import { SyncClientErrors } from "./errors.js";
+import { createHttpChannel } from "./http-channel.js";
+import { LocalDatabase } from "./local-database.js";
+import { generateMutationId } from "./mutation-id.js";
+import { OutboxSender } from "./outbox-sender.js";
+import { createMemoryPersister, type SyncPersister } from "./persister.js";
+import { purgeTombstones } from "./server-state.js";
+import { createSocketTransport } from "./socket-transport.js";
+import { SYNC_DB_DEFAULTS, type SyncDbOptions } from "./sync-db-options.js";
+import { computeStatus, type SyncStatus } from "./sync-status.js";
+import { outboxOf, storeOf, type SyncOutbox, type SyncStore } from "./sync-store.js";
+import { StreamPager, type ForceResyncResult } from "./stream-pager.js";
+import { SyncRequestError, type TransportEvent } from "./transport.js";
+import type { MutationOperation } from "./wire-types.js";
+
+/** What `mutate()` takes: `id` is minted (a UUID) for a create without one; update and delete need it. */
+export interface MutateInput {
+  readonly collection: string;
+  readonly operation: MutationOperation;
+  readonly id?: string;
+  /** The fields to create with, or to change (`null` empties a field); none for delete. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** How `resolveConflict` settles a conflict or failed mutation (SPEC §3.2). */
+export type ConflictStrategy = "useServer" | "keepMine";
+
+/**
+ * A local-first database of the synced collections: reads from the local store, writes applied
+ * locally at once and sent when it can, conflicts kept until the app decides.
+ *
+ * @example
+ * await db.start();
+ * const { id } = db.mutate({ collection: "todos", operation: "create", data: { title: "Milk" } });
+ * db.store.get("todos", id); // { data: { id, title: "Milk" }, deleted: false, seq: 0, isPending: true }
+ */
+export interface SyncDb {
+  /** Loads the local database of the signed-in user and starts syncing; resolves without waiting for the network. Idempotent. */
+  start(): Promise<void>;
+  /** Stops syncing (timers, socket); the store stays readable. */
+  stop(): Promise<void>;
+  /** Disconnects on purpose: replay, reconcile and timers pause; mutations keep queueing. */
+  goOffline(): void;
+  /** Reconnects after `goOffline()`: reconcile and outbox replay follow. */
+  goOnline(): void;
+  /** Applies a change locally at once and queues it for the server. */
+  mutate(input: MutateInput): { mutationId: string; id: string };
+  /** Pages every stream the user is in from its cursor. */
+  reconcile(): Promise<void>;
+  /** Pages every stream from 0 and makes the local copy equal to the server's (pending changes stay). */
+  forceResync(): Promise<ForceResyncResult>;
+  /** Sends the outbox now (skipping any backoff wait); resolves when nothing more can be sent. */
+  replayOutbox(): Promise<void>;
+  /** Settles a conflict or failed mutation: `useServer` takes the server's entity, `keepMine` sends the change again on top of it. */
+  resolveConflict(input: { readonly mutationId: string; readonly strategy: ConflictStrategy }): Promise<void>;
+  /** Queues the failed mutations of an entity again (and so unblocks its later ones); resolves with how many. */
+  retryFailed(input: { readonly entityId: string }): Promise<number>;
+  /** Stops, forgets the user's data in memory, and wipes the stored copy when `wipeOnSignOut`. */
+  signOut(): Promise<void>;
+  getSyncStatus(): SyncStatus;
+  /** Calls `listener` with every new status; returns an unsubscribe function. */
+  onStatusChange(listener: (status: SyncStatus) => void): () => void;
+  readonly store: SyncStore;
+  readonly outbox: SyncOutbox;
+  readonly debug: SyncDebugLog;
+}
+
+/** What `wipeLocalData` needs of a client (kept off the public interface). */
+const wipers = new WeakMap<SyncDb, () => Promise<void>>();
+
+/**
+ * Creates a sync client (SPEC §2.8). Nothing happens until `start()`.
+ *
+ * @example
+ * import { createSyncDb } from "svc/sync/client";
+ * const db = createSyncDb({
+ *   name: "todo-app",
+ *   collections: ["todos"],
+ *   baseUrl: "https://api.example.com",
+ *   authProvider: { getToken: () => token, getUserId: () => userId, onAuthChange: () => () => {} },
+ * });
+ * await db.start();
+ */
+export function createSyncDb(options: SyncDbOptions): SyncDb {
+  if (!options.name) throw SyncClientErrors.INVALID_OPTIONS("name is required");
+  if (!options.collections?.length) throw SyncClientErrors.INVALID_OPTIONS("collections must name at least one collection");
+  if (!options.authProvider) throw SyncClientErrors.INVALID_OPTIONS("authProvider is required");
+  if (!options.baseUrl && !(options.transport && options.httpChannel)) throw SyncClientErrors.INVALID_OPTIONS("baseUrl is required unless both transport and httpChannel are given");
+  const settings = { ...SYNC_DB_DEFAULTS, ...definedOf(options) };
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const mintId = () => generateMutationId(options.random);
+  const collections = [...options.collections];
+  const database = new LocalDatabase();
+  const debug = createDebugLog(options.debug, now);
+  const transport = options.transport ?? createSocketTransport({ url: options.baseUrl! });
+  const http = options.httpChannel ?? createHttpChannel({ baseUrl: options.baseUrl! });
+
+  let startPromise: Promise<void> | undefined;
+  let started = false;
+  let userId: string | undefined;
+  let persister: SyncPersister | undefined;
+  let persistence: SyncStatus["persistence"] = "memory";
+  let persisting: Promise<void> = Promise.resolve();
+  let offline = false;
+  let paused: "auth" | undefined;
+  let refreshesWithoutProgress = 0;
+  let reconcileTimer: ReturnType<typeof setInterval> | undefined;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let stopAuth: (() => void) | undefined;
+  let stopTransport: (() => void) | undefined;
+  let status: SyncStatus | undefined;
+  const statusListeners = new Set<(status: SyncStatus) => void>();
+
+  const context: EngineContext = {
+    database,
+    collections,
+    settings,
+    transport,
+    http,
+    debug,
+    now,
+    random,
+    async token() {
+      const token = await options.authProvider.getToken();
+      if (token) return token;
+      pauseAuth("unauthorized");
+      throw new SyncRequestError("auth", "authProvider.getToken() returned no token");
+    },
+    active: () => started && !offline && !paused,
+    pauseAuth,
+    changed: publishStatus,
+  };
+  const pager = new StreamPager(context);
+  const sender = new OutboxSender(context);
+
+  function publishStatus(): void {
+    const next = computeStatus(database, collections, {
+      isOnline: transport.isConnected() && !offline,
+      isSyncing: pager.busy || sender.draining,
+      ...(paused ? { paused } : {}),
+      draining: sender.draining,
+      sentThisDrain: sender.sentThisDrain,
+      totalThisDrain: sender.totalThisDrain,
+      persistence,
+    });
+    if (status && JSON.stringify(status) === JSON.stringify(next)) return;
+    status = next;
+    for (const listener of [...statusListeners]) listener(next);
+  }
+
+  // Every step of the tables goes to the persister as one write, in order; a failed write marks
+  // persistence as broken and stops writing, so a half-written store is never written over.
+  database.subscribe(() => {
+    const changes = database.takeChanges();
+    if (changes.length > 0 && persister && persistence !== "error") {
+      const target = persister;
+      persisting = persisting
+        .then(() => target.write(changes))
+        .catch((error: unknown) => {
+          persistence = "error";
+          debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
+          publishStatus();
+        });
+    }
+    publishStatus();
+  });
+
+  function pauseAuth(reason: AuthPauseReason): void {
+    if (paused) return;
+    paused = "auth";
+    debug.log("auth-paused", { reason });
+    transport.disconnect();
+    publishStatus();
+    try {
+      options.onAuthRequired?.(reason);
+    } catch (error) {
+      debug.log("on-auth-required-threw", { message: error instanceof Error ? error.message : String(error) });
+    }
+    // A refresh that keeps "succeeding" with credentials the server refuses would loop: after three
+    // such rounds, wait for onAuthChange instead.
+    if (options.authProvider.refresh && refreshesWithoutProgress < 3) {
+      refreshesWithoutProgress++;
+      void options.authProvider
+        .refresh()
+        .then((refreshed) => (refreshed ? resume() : undefined))
+        .catch((error: unknown) => debug.log("refresh-failed", { message: error instanceof Error ? error.message : String(error) }));
+    }
+  }
+
+  async function resume(): Promise<void> {
+    if (!started) return;
+    const token = await options.authProvider.getToken();
+    if (!token) return;
+    if (paused) debug.log("auth-resumed");
+    paused = undefined;
+    publishStatus();
+    if (!offline) {
+      transport.connect({ token });
+      sender.schedule();
+    }
+  }
+
+  function onTransportEvent(event: TransportEvent): void {
+    if (!started) return;
+    switch (event.type) {
+      case "connected":
+        refreshesWithoutProgress = 0;
+        debug.log("connected");
+        transport.subscribe(collections);
+        sender.schedule();
+        break;
+      case "disconnected":
+        debug.log("disconnected", { reason: event.reason });
+        // socket.io does not come back by itself after the server closed the connection.
+        if (event.reason === "io server disconnect" && !paused && !offline) {
+          clearTimeout(reconnectTimer);
+          reconnectTimer = unref(setTimeout(() => void reconnect(), 1_000));
+        }
+        break;
+      case "connect-error":
+        debug.log("connect-error", { unauthorized: event.unauthorized });
+        if (event.unauthorized) pauseAuth("unauthorized");
+        break;
+      case "subscribed":
+        pager.onSubscribed(event.collection, event.streams);
+        break;
+      case "sync-error":
+        debug.log("sync-error", { collection: event.collection, code: event.code, message: event.message });
+        break;
+      case "delta":
+        pager.onDelta(event.delta);
+        break;
+      case "auth-expired":
+        pauseAuth(event.reason === "disabled" ? "disabled" : "expired");
+        break;
+      case "reconcile":
+        void pager.reconcile().catch(() => undefined);
+        break;
+    }
+    publishStatus();
+  }
+
+  async function reconnect(): Promise<void> {
+    if (!context.active()) return;
+    try {
+      transport.connect({ token: await context.token() });
+    } catch {
+      // token() paused for auth
+    }
+  }
+
+  async function userIdWithRetries(): Promise<string> {
+    const attempts = Math.max(1, settings.startAuthRetryAttempts);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const id = await options.authProvider.getUserId();
+      if (id) return id;
+      if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, settings.startAuthRetryDelayMs));
+    }
+    throw SyncClientErrors.NOT_AUTHENTICATED(attempts);
+  }
+
+  async function boot(): Promise<void> {
+    userId = await userIdWithRetries();
+    persister = await (options.persisterFactory ?? createMemoryPersister())({ name: options.name, userId });
+    try {
+      database.load(await persister.load());
+      persistence = persister.kind;
+    } catch (error) {
+      // The stored copy could not be read: run from memory and never write over it.
+      database.load({ entities: [], _outbox: [], _cursors: [], _conflicts: [] });
+      persistence = "error";
+      debug.log("load-failed", { message: error instanceof Error ? error.message : String(error) });
+    }
+    started = true;
+    purgeTombstones(database, settings.tombstoneRetentionMs, now());
+    stopAuth = options.authProvider.onAuthChange(() => {
+      refreshesWithoutProgress = 0;
+      if (paused) void resume();
+    });
+    stopTransport = transport.onEvent(onTransportEvent);
+    if (settings.reconcileIntervalMs > 0) {
+      reconcileTimer = unref(setInterval(() => context.active() && void pager.reconcile().catch(() => undefined), settings.reconcileIntervalMs));
+    }
+    debug.log("started", { persistence });
+    publishStatus();
+    if (!offline) {
+      const token = await options.authProvider.getToken();
+      if (token) transport.connect({ token });
+      else pauseAuth("unauthorized");
+      sender.schedule();
+    }
+  }
+
+  async function stop(): Promise<void> {
+    if (startPromise) await startPromise.catch(() => undefined);
+    started = false;
+    startPromise = undefined;
+    clearInterval(reconcileTimer);
+    clearTimeout(reconnectTimer);
+    stopAuth?.();
+    stopTransport?.();
+    pager.stop();
+    sender.stop();
+    transport.disconnect();
+    paused = undefined;
+    await persisting;
+    await persister?.close?.();
+    debug.log("stopped");
+    publishStatus();
+  }
+
+  const requireStarted = (method: string) => {
+    if (!started) throw SyncClientErrors.NOT_STARTED(method);
+  };
+
+  async function wipe(): Promise<void> {
+    await persisting;
+    if (persister) await persister.clear();
+    else if (userId) await (await (options.persisterFactory ?? createMemoryPersister())({ name: options.name, userId })).clear();
+    database.wipe();
+    pager.stop();
+    debug.log("wiped");
+    // A running client bootstraps again from cursor 0.
+    if (context.active()) void pager.reconcile().catch(() => undefined);
+  }
+
+  const db: SyncDb = {
+    start() {
+      startPromise ??= boot().catch((error: unknown) => {
+        startPromise = undefined;
+        throw error;
+      });
+      return startPromise;
+    },
+    stop,
+    goOffline() {
+      if (offline) return;
+      offline = true;
+      debug.log("go-offline");
+      transport.disconnect();
+      sender.stop();
+      publishStatus();
+    },
+    goOnline() {
+      if (!offline) return;
+      offline = false;
+      debug.log("go-online");
+      publishStatus();
+      if (started && !paused) void reconnect().then(() => sender.schedule());
+    },
+    mutate(input) {
+      requireStarted("mutate");
+      if (!collections.includes(input.collection)) throw SyncClientErrors.UNKNOWN_COLLECTION(input.collection);
+      if (input.operation !== "create" && input.operation !== "update" && input.operation !== "delete") throw SyncClientErrors.INVALID_MUTATION(`unknown operation ${String(input.operation)}`);
+      if (input.operation !== "create" && !input.id) throw SyncClientErrors.INVALID_MUTATION(`${input.operation} needs the entity id`);
+      if (input.operation !== "delete" && (input.data === null || typeof input.data !== "object")) throw SyncClientErrors.INVALID_MUTATION(`${input.operation} needs data`);
+      const id = input.id ?? mintId();
+      const mutationId = mintId();
+      const pending = database.pendingRows(input.collection, id);
+      // Based on the server state the change was made over; behind another pending change of the
+      // same entity, on that change's ack (set when it arrives).
+      const baseVersion = input.operation === "create" || pending.length > 0 ? undefined : (database.serverState(input.collection, id)?.seq ?? 0);
+      database.change(() =>
+        database.putRow({
+          mutationId,
+          order: database.nextOrder(),
+          collection: input.collection,
+          operation: input.operation,
+          id,
+          ...(input.operation === "delete" || input.data === undefined ? {} : { data: structuredClone(input.data) }),
+          ...(baseVersion === undefined ? {} : { baseVersion }),
+          status: "queued",
+          attempts: 0,
+          createdAt: now(),
+        }),
+      );
+      debug.log("mutate", { collection: input.collection, operation: input.operation, id, mutationId }, input.data);
+      if (context.active()) sender.schedule();
+      return { mutationId, id };
+    },
+    async reconcile() {
+      requireStarted("reconcile");
+      if (!context.active()) return;
+      await pager.reconcile();
+    },
+    async forceResync() {
+      if (!started) return { ok: false, reason: "not-started", streams: 0, purged: 0, repaired: 0 };
+      if (offline) return { ok: false, reason: "offline", streams: 0, purged: 0, repaired: 0 };
+      if (paused) return { ok: false, reason: "auth", streams: 0, purged: 0, repaired: 0 };
+      debug.log("force-resync");
+      return pager.forceResync();
+    },
+    async replayOutbox() {
+      requireStarted("replayOutbox");
+      if (context.active()) await sender.drain();
+    },
+    async resolveConflict({ mutationId, strategy }) {
+      requireStarted("resolveConflict");
+      const row = database.outboxRow(mutationId);
+      const conflict = database.conflict(mutationId);
+      if (!row || !conflict) throw SyncClientErrors.UNKNOWN_CONFLICT(mutationId);
+      database.change(() => {
+        database.removeConflict(mutationId);
+        if (strategy === "useServer") {
+          // The change and the entity's later ones (built on it) go; the entity is the server's again.
+          for (const later of database.pendingRows(row.collection, row.id).filter((other) => other.order >= row.order)) {
+            database.removeRow(later.mutationId);
+            database.removeConflict(later.mutationId);
+          }
+          if (conflict.serverSeq !== undefined) {
+            const previous = database.serverState(row.collection, row.id);
+            const deleted = conflict.serverDeleted ?? false;
+            database.putServerState({
+              collection: row.collection,
+              id: row.id,
+              data: conflict.serverDoc ? { ...conflict.serverDoc, id: row.id } : (previous?.data ?? { id: row.id }),
+              seq: conflict.serverSeq,
+              deleted,
+              ...(previous?.stream === undefined ? {} : { stream: previous.stream }),
+              ...(deleted ? { deletedAt: previous?.deletedAt ?? now() } : {}),
+            });
+          }
+        } else {
+          // Sent again over the server's version, in the same place in the queue, under a new id.
+          const overServer = conflict.code === "conflict" && conflict.serverSeq !== undefined;
+          database.removeRow(mutationId);
+          database.putRow({
+            ...row,
+            mutationId: mintId(),
+            operation: overServer && row.operation === "create" ? "update" : row.operation,
+            ...(overServer ? { baseVersion: conflict.serverSeq } : {}),
+            status: "queued",
+            attempts: 0,
+          });
+        }
+      });
+      debug.log("conflict-resolved", { mutationId, strategy });
+      if (context.active()) sender.schedule();
+    },
+    async retryFailed({ entityId }) {
+      requireStarted("retryFailed");
+      const failed = database.outbox().filter((row) => row.id === entityId && row.status === "failed");
+      database.change(() => {
+        for (const row of failed) {
+          database.removeConflict(row.mutationId);
+          database.putRow({ ...row, status: "queued", attempts: 0 });
+        }
+      });
+      if (failed.length > 0 && context.active()) sender.schedule();
+      return failed.length;
+    },
+    async signOut() {
+      await stop();
+      if (settings.wipeOnSignOut) await wipe();
+      else database.wipe();
+      userId = undefined;
+      persister = undefined;
+      debug.log("signed-out");
+      publishStatus();
+    },
+    getSyncStatus() {
+      if (!status) publishStatus();
+      return status!;
+    },
+    onStatusChange(listener) {
+      statusListeners.add(listener);
+      return () => void statusListeners.delete(listener);
+    },
+    store: storeOf(database),
+    outbox: outboxOf(database),
+    debug,
+  };
+  wipers.set(db, wipe);
+  return db;
+}
+
+/** The options that were given (so an explicit `undefined` keeps the default). */
+function definedOf(options: SyncDbOptions): Partial<typeof SYNC_DB_DEFAULTS> {
+  const keys = Object.keys(SYNC_DB_DEFAULTS) as Array<keyof typeof SYNC_DB_DEFAULTS>;
+  return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+}
+
+/**
+ * Deletes a client's local database — entities, outbox, cursors, conflicts — in memory and in its
+ * persister. Pending changes are lost: call it on sign-out or when the data must go.
+ *
+ * @example
+ * await wipeLocalData(db);
+ */
+export async function wipeLocalData(db: SyncDb): Promise<void> {
+  const wipe = wipers.get(db);
+  if (!wipe) throw SyncClientErrors.INVALID_OPTIONS("wipeLocalData needs a client made by createSyncDb");
+  await wipe();
+}

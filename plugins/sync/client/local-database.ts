@@ -1,0 +1,301 @@
+import { entityView, type EntityRead } from "./entity-view.js";
+import type { PersistedChange, PersistedTables } from "./persister.js";
+import type { ConflictRecord, CursorRecord, OutboxRow, ServerEntityRecord } from "./records.js";
+
+type Listener = () => void;
+
+const keyOf = (collection: string, id: string) => `${collection}/${id}`;
+
+/**
+ * The client's tables in memory — server states, `_outbox`, `_cursors`, `_conflicts` — and the
+ * optimistic view the app reads (server state + pending rows), with listeners per entity, per
+ * collection and for any change. Every change runs inside `change()`: listeners hear once per
+ * step, and the step's records are handed to the persister together (`takeChanges`).
+ */
+export class LocalDatabase {
+  private readonly server = new Map<string, ServerEntityRecord>();
+  private readonly rows = new Map<string, OutboxRow>();
+  private readonly rowsByEntity = new Map<string, OutboxRow[]>();
+  private readonly cursors = new Map<string, CursorRecord>();
+  private readonly conflicts = new Map<string, ConflictRecord>();
+  private readonly views = new Map<string, EntityRead>();
+  private readonly idsByCollection = new Map<string, Set<string>>();
+  private readonly versions = new Map<string, number>();
+  private readonly entityListeners = new Map<string, Set<Listener>>();
+  private readonly collectionListeners = new Map<string, Set<Listener>>();
+  private readonly listeners = new Set<Listener>();
+  private changes: PersistedChange[] = [];
+  private readonly touchedEntities = new Set<string>();
+  private readonly touchedCollections = new Set<string>();
+  private touched = false;
+  private depth = 0;
+  private sortedRows: OutboxRow[] | undefined;
+  private conflictList: ConflictRecord[] | undefined;
+  private lastOrder = 0;
+
+  /** Replaces every table with what the persister loaded (no records are written back). */
+  load(tables: PersistedTables): void {
+    this.change(() => {
+      this.reset();
+      for (const record of tables.entities) this.server.set(keyOf(record.collection, record.id), record);
+      for (const row of tables._outbox) this.indexRow(row);
+      for (const cursor of tables._cursors) this.cursors.set(cursor.stream, cursor);
+      for (const conflict of tables._conflicts) this.conflicts.set(conflict.mutationId, conflict);
+      for (const record of tables.entities) this.touch(record.collection, record.id);
+      for (const row of tables._outbox) this.touch(row.collection, row.id);
+      this.lastOrder = Math.max(0, ...tables._outbox.map((row) => row.order));
+    });
+    this.changes = [];
+  }
+
+  /** Empties every table (the persister's copy is cleared by the caller). */
+  wipe(): void {
+    this.change(() => {
+      for (const key of [...this.server.keys(), ...this.rowsByEntity.keys()]) {
+        const [collection, ...rest] = key.split("/");
+        this.touch(collection!, rest.join("/"));
+      }
+      this.reset();
+    });
+    this.changes = [];
+  }
+
+  private reset(): void {
+    this.server.clear();
+    this.rows.clear();
+    this.rowsByEntity.clear();
+    this.cursors.clear();
+    this.conflicts.clear();
+    this.sortedRows = undefined;
+    this.conflictList = undefined;
+    this.touched = true;
+  }
+
+  /** Runs `step`; listeners hear once at the end of the outermost step. */
+  change<T>(step: () => T): T {
+    this.depth++;
+    try {
+      return step();
+    } finally {
+      if (--this.depth === 0) this.notify();
+    }
+  }
+
+  /** The records changed since the last call, for the persister. */
+  takeChanges(): PersistedChange[] {
+    const taken = this.changes;
+    this.changes = [];
+    return taken;
+  }
+
+  nextOrder(): number {
+    return ++this.lastOrder;
+  }
+
+  // --- server states ---
+
+  serverState(collection: string, id: string): ServerEntityRecord | undefined {
+    return this.server.get(keyOf(collection, id));
+  }
+
+  serverStates(): IterableIterator<ServerEntityRecord> {
+    return this.server.values();
+  }
+
+  putServerState(record: ServerEntityRecord): void {
+    const key = keyOf(record.collection, record.id);
+    this.server.set(key, record);
+    this.changes.push({ table: "entities", key, value: record });
+    this.touch(record.collection, record.id);
+  }
+
+  removeServerState(collection: string, id: string): void {
+    const key = keyOf(collection, id);
+    if (!this.server.delete(key)) return;
+    this.changes.push({ table: "entities", key });
+    this.touch(collection, id);
+  }
+
+  // --- _outbox ---
+
+  /** Every outbox row in queue order. */
+  outbox(): readonly OutboxRow[] {
+    this.sortedRows ??= [...this.rows.values()].sort((a, b) => a.order - b.order);
+    return this.sortedRows;
+  }
+
+  outboxRow(mutationId: string): OutboxRow | undefined {
+    return this.rows.get(mutationId);
+  }
+
+  /** The entity's rows in queue order. */
+  pendingRows(collection: string, id: string): readonly OutboxRow[] {
+    return this.rowsByEntity.get(keyOf(collection, id)) ?? [];
+  }
+
+  putRow(row: OutboxRow): void {
+    const previous = this.rows.get(row.mutationId);
+    if (previous) this.unindexRow(previous);
+    this.indexRow(row);
+    this.changes.push({ table: "_outbox", key: row.mutationId, value: row });
+    this.touch(row.collection, row.id);
+  }
+
+  removeRow(mutationId: string): void {
+    const row = this.rows.get(mutationId);
+    if (!row) return;
+    this.unindexRow(row);
+    this.changes.push({ table: "_outbox", key: mutationId });
+    this.touch(row.collection, row.id);
+  }
+
+  private indexRow(row: OutboxRow): void {
+    this.rows.set(row.mutationId, row);
+    const key = keyOf(row.collection, row.id);
+    const list = [...(this.rowsByEntity.get(key) ?? []), row].sort((a, b) => a.order - b.order);
+    this.rowsByEntity.set(key, list);
+    this.sortedRows = undefined;
+  }
+
+  private unindexRow(row: OutboxRow): void {
+    this.rows.delete(row.mutationId);
+    const key = keyOf(row.collection, row.id);
+    const list = (this.rowsByEntity.get(key) ?? []).filter((other) => other.mutationId !== row.mutationId);
+    if (list.length === 0) this.rowsByEntity.delete(key);
+    else this.rowsByEntity.set(key, list);
+    this.sortedRows = undefined;
+  }
+
+  // --- _cursors ---
+
+  cursor(stream: string): CursorRecord | undefined {
+    return this.cursors.get(stream);
+  }
+
+  cursorList(): CursorRecord[] {
+    return [...this.cursors.values()];
+  }
+
+  putCursor(record: CursorRecord): void {
+    this.cursors.set(record.stream, record);
+    this.changes.push({ table: "_cursors", key: record.stream, value: record });
+    this.touched = true;
+  }
+
+  removeCursor(stream: string): void {
+    if (!this.cursors.delete(stream)) return;
+    this.changes.push({ table: "_cursors", key: stream });
+    this.touched = true;
+  }
+
+  // --- _conflicts ---
+
+  conflictRecords(): readonly ConflictRecord[] {
+    this.conflictList ??= [...this.conflicts.values()].sort((a, b) => a.at - b.at || (this.rows.get(a.mutationId)?.order ?? 0) - (this.rows.get(b.mutationId)?.order ?? 0));
+    return this.conflictList;
+  }
+
+  conflict(mutationId: string): ConflictRecord | undefined {
+    return this.conflicts.get(mutationId);
+  }
+
+  putConflict(record: ConflictRecord): void {
+    this.conflicts.set(record.mutationId, record);
+    this.conflictList = undefined;
+    this.changes.push({ table: "_conflicts", key: record.mutationId, value: record });
+    this.touched = true;
+  }
+
+  removeConflict(mutationId: string): void {
+    if (!this.conflicts.delete(mutationId)) return;
+    this.conflictList = undefined;
+    this.changes.push({ table: "_conflicts", key: mutationId });
+    this.touched = true;
+  }
+
+  // --- the optimistic view ---
+
+  read(collection: string, id: string): EntityRead | undefined {
+    const key = keyOf(collection, id);
+    if (this.views.has(key)) return this.views.get(key);
+    const view = entityView(this.server.get(key), this.rowsByEntity.get(key) ?? [], id);
+    if (view) this.views.set(key, view);
+    return view;
+  }
+
+  /** Every entity of `collection` (tombstones included), read through the optimistic view. */
+  readAll(collection: string): EntityRead[] {
+    const ids = this.idsByCollection.get(collection);
+    if (!ids) return [];
+    return [...ids].map((id) => this.read(collection, id)).filter((view): view is EntityRead => view !== undefined);
+  }
+
+  /** Bumped on every change to the collection: cached query results compare it. */
+  version(collection: string): number {
+    return this.versions.get(collection) ?? 0;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  subscribeEntity(collection: string, id: string, listener: Listener): () => void {
+    return addTo(this.entityListeners, keyOf(collection, id), listener);
+  }
+
+  subscribeCollection(collection: string, listener: Listener): () => void {
+    return addTo(this.collectionListeners, collection, listener);
+  }
+
+  private touch(collection: string, id: string): void {
+    this.touchedEntities.add(keyOf(collection, id));
+    this.touchedCollections.add(collection);
+    this.touched = true;
+  }
+
+  private notify(): void {
+    if (!this.touched) return;
+    const entities = [...this.touchedEntities];
+    const collections = [...this.touchedCollections];
+    this.touchedEntities.clear();
+    this.touchedCollections.clear();
+    this.touched = false;
+    for (const key of entities) {
+      this.views.delete(key);
+      const slash = key.indexOf("/");
+      const collection = key.slice(0, slash);
+      const id = key.slice(slash + 1);
+      let ids = this.idsByCollection.get(collection);
+      if (!ids) this.idsByCollection.set(collection, (ids = new Set()));
+      if (this.server.has(key) || this.rowsByEntity.has(key)) ids.add(id);
+      else ids.delete(id);
+    }
+    for (const collection of collections) this.versions.set(collection, this.version(collection) + 1);
+    // Listeners run after the tables are consistent; one throwing must not starve the others.
+    const calls = [
+      ...entities.flatMap((key) => [...(this.entityListeners.get(key) ?? [])]),
+      ...collections.flatMap((collection) => [...(this.collectionListeners.get(collection) ?? [])]),
+      ...this.listeners,
+    ];
+    for (const call of calls) {
+      try {
+        call();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}
+
+function addTo(map: Map<string, Set<Listener>>, key: string, listener: Listener): () => void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) map.delete(key);
+  };
+}

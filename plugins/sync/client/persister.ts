@@ -1,0 +1,90 @@
+import type { ConflictRecord, CursorRecord, OutboxRow, ServerEntityRecord } from "./records.js";
+
+/** The local tables: synced entities (server state) and the reserved `_outbox`, `_cursors`, `_conflicts`. */
+export interface PersistedTables {
+  readonly entities: readonly ServerEntityRecord[];
+  readonly _outbox: readonly OutboxRow[];
+  readonly _cursors: readonly CursorRecord[];
+  readonly _conflicts: readonly ConflictRecord[];
+}
+
+/** A table name of `PersistedTables`. */
+export type PersistedTableName = keyof PersistedTables;
+
+/**
+ * One record written (`value`) or removed (no `value`). Keys: `<collection>/<id>` for entities,
+ * the mutation id for `_outbox` and `_conflicts`, the stream for `_cursors`.
+ */
+export type PersistedChange =
+  | { readonly table: "entities"; readonly key: string; readonly value?: ServerEntityRecord }
+  | { readonly table: "_outbox"; readonly key: string; readonly value?: OutboxRow }
+  | { readonly table: "_cursors"; readonly key: string; readonly value?: CursorRecord }
+  | { readonly table: "_conflicts"; readonly key: string; readonly value?: ConflictRecord };
+
+/**
+ * Where the client keeps its tables between runs. The client loads everything once at `start()`,
+ * then writes each change as records (one per entity, outbox row, cursor or conflict), all the
+ * changes of one step in one `write` call — an implementation writes them in one transaction and
+ * never rewrites a whole table.
+ *
+ * @example
+ * const persister: SyncPersister = { kind: "memory", load: async () => empty, write: async () => {}, clear: async () => {} };
+ */
+export interface SyncPersister {
+  /** `durable` when records survive a restart of the app (reported as `persistence` in the status). */
+  readonly kind: "durable" | "memory";
+  load(): Promise<PersistedTables>;
+  write(changes: readonly PersistedChange[]): Promise<void>;
+  /** Removes every table of this database. */
+  clear(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Builds the persister of one user's database. */
+export type SyncPersisterFactory = (database: { readonly name: string; readonly userId: string }) => SyncPersister | Promise<SyncPersister>;
+
+/**
+ * A persister that keeps the tables in memory (`persistence: "memory"`): nothing survives the
+ * process. Databases live as long as the factory, so giving the same factory to a second client
+ * of the same name and user simulates a restart in tests. The default when no `persisterFactory`
+ * is given (each client then gets its own).
+ *
+ * @example
+ * const persisterFactory = createMemoryPersister();
+ * const first = createSyncDb({ ...options, persisterFactory });
+ * // ... later, the "restarted" app sees the same outbox:
+ * const second = createSyncDb({ ...options, persisterFactory });
+ */
+export function createMemoryPersister(): SyncPersisterFactory {
+  const databases = new Map<string, Map<PersistedTableName, Map<string, unknown>>>();
+  return ({ name, userId }) => {
+    const databaseKey = `${name}\u0000${userId}`;
+    const tables = () => {
+      let found = databases.get(databaseKey);
+      if (!found) databases.set(databaseKey, (found = new Map()));
+      return found;
+    };
+    const table = (name: PersistedTableName) => {
+      let found = tables().get(name);
+      if (!found) tables().set(name, (found = new Map()));
+      return found;
+    };
+    // Records are copied in and out (structuredClone), as a real store would serialise them.
+    const rows = <T>(name: PersistedTableName) => [...table(name).values()].map((value) => structuredClone(value) as T);
+    return {
+      kind: "memory",
+      async load() {
+        return { entities: rows("entities"), _outbox: rows("_outbox"), _cursors: rows("_cursors"), _conflicts: rows("_conflicts") };
+      },
+      async write(changes) {
+        for (const change of changes) {
+          if (change.value === undefined) table(change.table).delete(change.key);
+          else table(change.table).set(change.key, structuredClone(change.value));
+        }
+      },
+      async clear() {
+        databases.delete(databaseKey);
+      },
+    };
+  };
+}

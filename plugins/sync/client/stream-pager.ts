@@ -1,0 +1,230 @@
+import type { EngineContext } from "./engine-context.js";
+import { unref } from "./engine-context.js";
+import { applyServerState, purgeTombstones } from "./server-state.js";
+import { SyncRequestError } from "./transport.js";
+import type { SyncDelta } from "./wire-types.js";
+
+/** What `forceResync()` did: streams paged from 0, local entities the server no longer has (purged) or had differently (repaired). */
+export interface ForceResyncResult {
+  readonly ok: boolean;
+  /** Why it did not finish: `offline`, `auth`, `network`, `server`, `refused`, `not-started`. */
+  readonly reason?: string;
+  readonly streams: number;
+  readonly purged: number;
+  readonly repaired: number;
+}
+
+const keyOf = (collection: string, id: string) => `${collection}/${id}`;
+
+/**
+ * The read side of the engine: pages each stream's snapshot from its cursor, applies deltas, moves
+ * cursors only over seqs applied in order (docs/sync.md), and reconciles on a seq jump (at most
+ * once per `seqJumpReconcileMinIntervalMs` per stream), on `sync:reconcile` and on a timer.
+ */
+export class StreamPager {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+  /** Seqs received above a stream's cursor, applied but not yet contiguous with it. */
+  private readonly ahead = new Map<string, Set<number>>();
+  private readonly lastJump = new Map<string, number>();
+  private readonly jumpTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Entities a delta changed during a `forceResync` (its pages may predate them: never purge those). */
+  private resyncTouched: Set<string> | undefined;
+
+  constructor(private readonly context: EngineContext) {}
+
+  /** Paging in progress. */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
+  stop(): void {
+    for (const timer of this.jumpTimers.values()) clearTimeout(timer);
+    this.jumpTimers.clear();
+    this.ahead.clear();
+  }
+
+  /** `sync:subscribed`: page every confirmed stream; forget the streams of the collection the user left. */
+  onSubscribed(collection: string, streams: readonly string[]): void {
+    const { database } = this.context;
+    if (!this.context.collections.includes(collection)) return;
+    database.change(() => {
+      for (const stream of streams) if (!database.cursor(stream)) database.putCursor({ stream, collection, cursor: 0 });
+      for (const cursor of database.cursorList()) if (cursor.collection === collection && !streams.includes(cursor.stream)) this.forgetStream(cursor.stream);
+    });
+    for (const stream of streams) void this.page(collection, stream).catch(() => undefined);
+  }
+
+  onDelta(delta: SyncDelta): void {
+    const { database, debug } = this.context;
+    if (!this.context.collections.includes(delta.collection)) return;
+    database.change(() => {
+      applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, this.context.now());
+      this.resyncTouched?.add(keyOf(delta.collection, delta.id));
+      const cursor = database.cursor(delta.stream);
+      if (cursor && delta.seq === cursor.cursor + 1) this.moveCursor(delta.collection, delta.stream, delta.seq);
+      else if (!cursor || delta.seq > cursor.cursor + 1) this.aheadOf(delta.stream).add(delta.seq);
+    });
+    debug.count("deltasApplied");
+    debug.log("delta", { collection: delta.collection, id: delta.id, seq: delta.seq, stream: delta.stream }, delta.data);
+    const cursor = database.cursor(delta.stream);
+    if (cursor && delta.seq > cursor.cursor) this.seqJump(delta.collection, delta.stream);
+  }
+
+  /** Pages one stream from its cursor until the server has no more; a second call while one runs runs it once more after. */
+  page(collection: string, stream: string): Promise<void> {
+    const current = this.running.get(stream);
+    if (current) {
+      this.again.add(stream);
+      return current;
+    }
+    const run = (async () => {
+      try {
+        do {
+          this.again.delete(stream);
+          await this.pageFrom(collection, stream);
+        } while (this.again.has(stream) && this.context.active());
+      } finally {
+        this.running.delete(stream);
+        this.context.changed();
+      }
+    })();
+    this.running.set(stream, run);
+    this.context.changed();
+    return run;
+  }
+
+  /** Pages every stream the user is in (`GET /sync/streams`) from its cursor; forgets streams left; purges old tombstones. */
+  async reconcile(): Promise<void> {
+    const { database, debug } = this.context;
+    debug.count("reconciles");
+    debug.log("reconcile");
+    purgeTombstones(database, this.context.settings.tombstoneRetentionMs, this.context.now());
+    const memberships = (await this.guard(async () => this.context.http.streams(await this.context.token()))).filter((membership) => this.context.collections.includes(membership.collection));
+    const streams = new Set(memberships.map((membership) => membership.stream));
+    database.change(() => {
+      for (const { collection, stream } of memberships) if (!database.cursor(stream)) database.putCursor({ stream, collection, cursor: 0 });
+      for (const cursor of database.cursorList()) if (!streams.has(cursor.stream)) this.forgetStream(cursor.stream);
+    });
+    await Promise.all(memberships.map(({ collection, stream }) => this.page(collection, stream)));
+  }
+
+  /** Pages every stream from 0 and makes the local server states equal to what came back. */
+  async forceResync(): Promise<ForceResyncResult> {
+    const { database } = this.context;
+    const seen = new Set<string>();
+    let repaired = 0;
+    let streamCount = 0;
+    this.resyncTouched = new Set();
+    try {
+      const memberships = (await this.guard(async () => this.context.http.streams(await this.context.token()))).filter((membership) => this.context.collections.includes(membership.collection));
+      for (const { collection, stream } of memberships) {
+        let cursor = 0;
+        let more = true;
+        while (more) {
+          const page = await this.guard(async () => this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()));
+          database.change(() => {
+            for (const entity of page.entities) {
+              seen.add(keyOf(collection, entity.id));
+              if (applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now(), true)) repaired++;
+            }
+            if (!page.hasMore) database.putCursor({ stream, collection, cursor: Math.max(page.cursor, database.cursor(stream)?.cursor ?? 0) });
+          });
+          cursor = page.cursor;
+          more = page.hasMore;
+        }
+        streamCount++;
+      }
+      const streams = new Set(memberships.map((membership) => membership.stream));
+      let purged = 0;
+      database.change(() => {
+        for (const cursor of database.cursorList()) if (!streams.has(cursor.stream)) database.removeCursor(cursor.stream);
+        for (const record of [...database.serverStates()]) {
+          const key = keyOf(record.collection, record.id);
+          if (!this.context.collections.includes(record.collection) || seen.has(key) || this.resyncTouched?.has(key)) continue;
+          if (database.pendingRows(record.collection, record.id).length > 0) continue;
+          database.removeServerState(record.collection, record.id);
+          purged++;
+        }
+      });
+      return { ok: true, streams: streamCount, purged, repaired };
+    } catch (error) {
+      return { ok: false, reason: error instanceof SyncRequestError ? error.kind : "error", streams: streamCount, purged: 0, repaired };
+    } finally {
+      this.resyncTouched = undefined;
+    }
+  }
+
+  private async pageFrom(collection: string, stream: string): Promise<void> {
+    const { database, debug } = this.context;
+    let more = true;
+    while (more && this.context.active()) {
+      const cursor = database.cursor(stream)?.cursor ?? 0;
+      const page = await this.guard(async () => this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()));
+      debug.count("snapshotPages");
+      debug.log("snapshot-page", { stream, cursor, entities: page.entities.length, hasMore: page.hasMore });
+      database.change(() => {
+        for (const entity of page.entities) {
+          applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now());
+        }
+        this.moveCursor(collection, stream, page.cursor);
+      });
+      more = page.hasMore;
+    }
+  }
+
+  /** Moves a stream's cursor forward (never back), then over the seqs already received beyond it. */
+  private moveCursor(collection: string, stream: string, to: number): void {
+    const { database } = this.context;
+    let cursor = Math.max(to, database.cursor(stream)?.cursor ?? 0);
+    const ahead = this.ahead.get(stream);
+    if (ahead) {
+      while (ahead.has(cursor + 1)) cursor++;
+      for (const seq of ahead) if (seq <= cursor) ahead.delete(seq);
+    }
+    if (cursor !== database.cursor(stream)?.cursor) database.putCursor({ stream, collection, cursor });
+  }
+
+  private aheadOf(stream: string): Set<number> {
+    let set = this.ahead.get(stream);
+    if (!set) this.ahead.set(stream, (set = new Set()));
+    return set;
+  }
+
+  /** A delta beyond the cursor: deltas were missed. Page the stream, at most once per interval. */
+  private seqJump(collection: string, stream: string): void {
+    if (this.running.has(stream) || this.jumpTimers.has(stream)) return;
+    const now = this.context.now();
+    const last = this.lastJump.get(stream);
+    const interval = this.context.settings.seqJumpReconcileMinIntervalMs;
+    const fire = () => {
+      this.jumpTimers.delete(stream);
+      this.lastJump.set(stream, this.context.now());
+      this.context.debug.log("seq-jump-reconcile", { stream });
+      void this.page(collection, stream).catch(() => undefined);
+    };
+    if (last === undefined || now - last >= interval) fire();
+    else this.jumpTimers.set(stream, unref(setTimeout(fire, interval - (now - last))));
+  }
+
+  /** The user is no longer in this stream: its entities are no longer theirs to see (pending ones stay). */
+  private forgetStream(stream: string): void {
+    const { database } = this.context;
+    database.removeCursor(stream);
+    this.ahead.delete(stream);
+    for (const record of [...database.serverStates()]) {
+      if (record.stream === stream && database.pendingRows(record.collection, record.id).length === 0) database.removeServerState(record.collection, record.id);
+    }
+  }
+
+  /** Runs a request; a 401 pauses replay for auth before the error goes on. */
+  private async guard<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof SyncRequestError && error.kind === "auth") this.context.pauseAuth("unauthorized");
+      this.context.debug.log("request-failed", { kind: error instanceof SyncRequestError ? error.kind : "error", message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+}
