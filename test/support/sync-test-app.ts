@@ -73,6 +73,8 @@ export interface SyncTestApp {
   http: Express;
   /** Where socket.io clients connect (with `realtime` only: the app is then listening). */
   socketUrl?: string;
+  /** The app's HTTP URL (with `realtime` only), e.g. a sync client's `baseUrl`. */
+  url?: string;
   logs: LogCapture;
   signup(prefix?: string): Promise<SyncCaller>;
 }
@@ -118,11 +120,12 @@ export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void
       .register(syncApp({ getUserScopes: (user) => scopesOf(String(user.email)) }));
     if (options.realtime) app.register(realtimeApp(options.realtime));
   }, listen);
-  const socketUrl = options.realtime ? (await app.start()).socketUrl : undefined;
+  const running = options.realtime ? await app.start() : undefined;
   return {
     app,
     http,
-    socketUrl,
+    socketUrl: running?.socketUrl,
+    url: running?.url,
     logs,
     async signup(prefix = "user") {
       const email = uniqueEmail(prefix);
