@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Model } from "mongoose";
 import type { CommsErrorClass } from "../../contracts/comms-result.js";
-import { createdUpdatedPlugin, findOneOrNone } from "../rest/index.js";
+import { findOneOrNone } from "../rest/index.js";
 
 /** The channels a send goes through. */
 export const COMMS_CHANNELS = ["mail", "sms", "push", "verification"] as const;
@@ -55,7 +55,7 @@ export interface CommsMessageFields {
   /** The provider that gave the final answer. */
   provider?: string;
   providerMessageId?: string;
-  /** Push: every accepted token's provider message id, so a receipt finds its row. */
+  /** Every provider message id of the send (one; push: one per accepted token): what delivery events match. */
   providerMessageIds?: string[];
   recipients: string[];
   /** Push: the user the notification went to (redacted like recipients). */
@@ -104,21 +104,24 @@ const schema = new Schema<CommsMessageFields>(
     errorClass: { type: String, enum: ["permanent", "transient", "config"], description: "permanent, transient or config" },
     provider: { type: String, description: "The provider that gave the final answer" },
     providerMessageId: { type: String, description: "The provider's message id (delivery webhooks match on it)" },
-    providerMessageIds: { type: [String], default: undefined, description: "Push: the accepted tokens' provider message ids" },
+    providerMessageIds: { type: [String], default: undefined, description: "Every provider message id of the send (push: one per accepted token)" },
     recipients: { type: [String], default: [], description: `Recipients, or "${REDACTED}" unless redactRecipients is false` },
     userId: { type: String, description: `Push: the user notified, or "${REDACTED}"` },
     attempts: { type: [attemptSchema], default: [], description: "Every provider call, in order" },
     payload: { type: Schema.Types.Mixed, description: "The redacted message, kept retainPayloadDays days" },
     metadata: { type: Schema.Types.Mixed, description: "consoleUrl, hookErrors (hook name → threw), approved (verification checks), tokens (push counts)" },
     events: { type: [eventSchema], default: [], description: "Delivery events recorded by recordDeliveryEvent" },
+    // Set by the service itself (rows are written in batches, past mongoose's middleware).
+    created: { type: Date, description: "When the send happened (set by the server)" },
+    updated: { type: Date, description: "When the row last changed (set by the server)" },
   },
   { strict: "throw", minimize: true, toJSON: { virtuals: true }, toObject: { virtuals: true } },
 );
-schema.plugin(createdUpdatedPlugin);
 schema.plugin(findOneOrNone);
-schema.index({ provider: 1, providerMessageId: 1 });
-schema.index({ providerMessageIds: 1 }, { sparse: true });
+// Two indexes besides _id, because every send writes a row: the log's order and range filter,
+// and what delivery webhooks look rows up by.
 schema.index({ created: -1, _id: -1 });
+schema.index({ providerMessageIds: 1 }, { sparse: true });
 
 /**
  * The `CommsMessage` model (the delivery log), on mongoose's default connection.

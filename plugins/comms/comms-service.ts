@@ -131,7 +131,7 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
         ...(result.errorCode !== undefined ? { errorCode: result.errorCode } : {}),
         ...(result.errorClass !== undefined ? { errorClass: result.errorClass } : {}),
         ...(row.provider !== undefined ? { provider: row.provider } : {}),
-        ...(result.providerMessageId !== undefined ? { providerMessageId: result.providerMessageId } : {}),
+        ...(result.providerMessageId !== undefined ? { providerMessageId: result.providerMessageId, providerMessageIds: [result.providerMessageId] } : {}),
         recipients: recipientsOf(context.channel, context.message, redactRecipients, context.userId),
         attempts: row.attempts,
         ...(payload !== undefined ? { payload } : {}),

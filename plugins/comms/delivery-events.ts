@@ -24,7 +24,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(["delivered", "bounced", "faile
  */
 export async function applyDeliveryEvent(messages: CommsMessageModel, event: DeliveryEvent, now: () => Date): Promise<{ messageId: string; status: string } | undefined> {
   if (!event || typeof event.providerMessageId !== "string" || event.providerMessageId === "" || !EVENT_TYPES.has(event.type)) return undefined;
-  const match = { $or: [{ provider: event.provider, providerMessageId: event.providerMessageId }, { providerMessageIds: event.providerMessageId }] };
+  const match = { providerMessageIds: event.providerMessageId, provider: event.provider };
   const row = await messages.findOne(match, { _id: 1, status: 1 }).lean();
   if (!row) return undefined;
   const record = {
