@@ -3,7 +3,10 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import mongoose from "mongoose";
 import request from "supertest";
 import { modelRouter, Permissions } from "../index.js";
+import { generateKeyPairSync } from "node:crypto";
 import { adminPlugin } from "../plugins/admin/index.js";
+import { commsPlugin } from "../plugins/comms/index.js";
+import { SendGridMailer, TwilioSmsSender } from "../plugins/comms/providers.js";
 import { featureFlagsPlugin } from "../plugins/feature-flags/index.js";
 import { isDeletedPlugin } from "../plugins/rest/index.js";
 import { syncApp, syncPlugin } from "../plugins/sync/index.js";
@@ -28,6 +31,8 @@ type Operation = { operationId?: string; tags?: string[] };
 type Document = { paths: Record<string, Record<string, Operation>>; tags?: Array<{ name: string; description?: string }> };
 
 let apps = 0;
+const WEBHOOK_KEY = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
+
 async function servedDocument(t: import("ava").ExecutionContext): Promise<Document> {
   // Tests run concurrently: each app registers its flag provider under its own OpenFeature domain.
   const openFeatureDomain = `openapi-document-test-${++apps}`;
@@ -42,7 +47,14 @@ async function servedDocument(t: import("ava").ExecutionContext): Promise<Docume
         .register(modelRouter("/synced-todos", SyncedTodo, { permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], read: [Permissions.IsOwner], update: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
         .register(syncApp())
         // Its models: the notes (their router's admin option), the feature flags and the audit log.
-        .register(adminPlugin({ models: [], accessControl: {} })),
+        .register(adminPlugin({ models: [], accessControl: {} }))
+        // With both delivery webhooks, so their operations are checked too.
+        .register(
+          commsPlugin({
+            mail: new SendGridMailer({ apiKey: "SG.docs", fromEmail: "team@example.com", webhookVerificationKey: WEBHOOK_KEY, env: {} }),
+            sms: new TwilioSmsSender({ accountSid: `AC${"0".repeat(32)}`, authToken: "token", from: "+14155550199", statusCallbackUrl: "https://api.example.com/comms/webhooks/twilio", env: {} }),
+          }),
+        ),
   );
   return (await request(http).get("/openapi.json").expect(200)).body as Document;
 }
