@@ -249,6 +249,20 @@ test("a conflict blocks only its entity; resolveConflict useServer takes the ser
   t.true(hasErrorCode(error, SyncClientErrors.UNKNOWN_CONFLICT.code));
 });
 
+test("useServer keeps a server state newer than the conflict's (deltas that came in since)", async (t) => {
+  const { fake, db } = await startedClient(t);
+  fake.deliverDelta({ collection: "todos", id: "n", method: "create", data: { title: "v1" }, stream: STREAM });
+  await eventually(() => db.store.get("todos", "n")?.seq === 1);
+  fake.putEntity(STREAM, "todos", { id: "n", data: { id: "n", title: "v2" }, deleted: false });
+  fake.queueNack({ code: "conflict", serverDoc: { id: "n", title: "v2" }, serverSeq: 2 });
+  const mine = db.mutate({ collection: "todos", operation: "update", id: "n", data: { title: "mine" } });
+  await waitForStatus(db, (status) => status.conflictCount === 1);
+  fake.deliverDelta({ collection: "todos", id: "n", method: "update", data: { title: "v3" }, stream: STREAM });
+  await eventually(() => db.store.get("todos", "n")?.seq === 3);
+  await db.resolveConflict({ mutationId: mine.mutationId, strategy: "useServer" });
+  t.like(db.store.get("todos", "n"), { data: { title: "v3" }, seq: 3, isPending: false });
+});
+
 test("keepMine re-sends the change under a new mutationId over the server's seq, and the entity's later changes follow", async (t) => {
   const { fake, db } = await startedClient(t);
   fake.deliverDelta({ collection: "todos", id: "y", method: "create", data: { title: "Server" }, stream: STREAM });

@@ -410,8 +410,9 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
             database.removeRow(later.mutationId);
             database.removeConflict(later.mutationId);
           }
-          if (conflict.serverSeq !== undefined) {
-            const previous = database.serverState(row.collection, row.id);
+          const previous = database.serverState(row.collection, row.id);
+          // Deltas newer than the conflict may have come in since: the store already has a later server state.
+          if (conflict.serverSeq !== undefined && (!previous || previous.seq <= conflict.serverSeq)) {
             const deleted = conflict.serverDeleted ?? false;
             database.putServerState({
               collection: row.collection,
