@@ -5,6 +5,7 @@ import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { authTestApp, errorCode, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { RestErrors } from "../rest/index.js";
 import { ValidationErrors } from "../validation/index.js";
 import { commsPlugin, CommsErrors, pushTokenModel, type CommsPlugin } from "./index.js";
 
@@ -67,8 +68,8 @@ test("other users' tokens are invisible: 404 on read and delete, absent from lis
   const [ada, bob, admin] = await Promise.all([signup(http), signup(http), signup(http, true)]);
   const created = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: deviceToken(), kind: "webpush" }).expect(201);
   const id = created.body.data.id as string;
-  t.is(errorCode(await request(http).get(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), "REST_NOT_FOUND");
-  t.is(errorCode(await request(http).delete(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), HttpErrors.NOT_FOUND.code);
+  t.is(errorCode(await request(http).get(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), RestErrors.NOT_FOUND.code);
+  t.is(errorCode(await request(http).delete(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), RestErrors.NOT_FOUND.code);
   t.is((await request(http).get("/comms/pushTokens").set(auth(bob)).expect(200)).body.total, 0);
   t.is((await request(http).get("/comms/pushTokens").set(auth(admin)).expect(200)).body.total, 0);
   t.true((await pushTokenModel().findById(id).lean())!.active);

@@ -2,8 +2,7 @@ import type { Request, RequestHandler, Router } from "express";
 import { isValidObjectId, Types } from "mongoose";
 import { requireUser } from "../../contracts/request-user.js";
 import { isDuplicateKeyError } from "../../contracts/database.js";
-import { HttpErrors } from "../../kernel/http-errors.js";
-import { modelRouter, Permissions, type ModelRouter, type QueryFilter } from "../rest/index.js";
+import { modelRouter, Permissions, RestErrors, type ModelRouter, type QueryFilter } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors, type PropertySchema } from "../validation/index.js";
 import { CommsErrors } from "./errors.js";
 import { COMMS_TAG } from "./comms-openapi-tag.js";
@@ -91,13 +90,13 @@ export function mountPushTokenWrites(
   const deactivate: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     const id = req.params.id;
-    if (typeof id !== "string" || !isValidObjectId(id) || !/^[0-9a-fA-F]{24}$/.test(id)) throw HttpErrors.NOT_FOUND({ detail: "No such push token" });
+    if (typeof id !== "string" || !isValidObjectId(id) || !/^[0-9a-fA-F]{24}$/.test(id)) throw RestErrors.NOT_FOUND({ detail: "No such push token" });
     const at = now();
     const done = await model.findOneAndUpdate(
       { _id: id, ownerId: user.id },
       { $set: { active: false, deactivatedAt: at, deactivationReason: "owner" }, $unset: { deactivationCode: 1 } },
     );
-    if (!done) throw HttpErrors.NOT_FOUND({ detail: "No such push token" });
+    if (!done) throw RestErrors.NOT_FOUND({ detail: "No such push token" });
     res.status(204).end();
   };
   router.post(`${options.basePath}/pushTokens`, refuseOperators, validateRequestBody(PUSH_TOKEN_BODY), register);
