@@ -196,13 +196,13 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
     return finish(hooks, finalContext, outcome.result, outcome.result.accepted ? "sent" : "failed", { attempts: outcome.attempts, provider: outcome.provider });
   }
 
-  async function safely<R>(what: string, fallback: R, call: () => Promise<R>): Promise<R> {
+  async function safely<R>(what: string, fallback: () => R, call: () => Promise<R>): Promise<R> {
     try {
       return await call();
     } catch (error) {
       // Only our own database writes can get here (providers and hooks are guarded).
       logger.error(`Comms ${what} failed: ${error instanceof Error ? error.message : String(error)}`, { stack: error instanceof Error ? error.stack : undefined });
-      return fallback;
+      return fallback();
     }
   }
 
@@ -210,18 +210,18 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
     log,
     sendMail(message) {
       const withFrom = message && typeof message === "object" && message.from === undefined && options.defaultFrom ? { ...message, from: options.defaultFrom } : message;
-      return safely("sendMail", failure(PROVIDER_THROW), () => sendThroughChain("mail", "send", providers.mail, withFrom, (mailer, mail) => mailer.sendMail(mail)));
+      return safely("sendMail", () => failure(PROVIDER_THROW), () => sendThroughChain("mail", "send", providers.mail, withFrom, (mailer, mail) => mailer.sendMail(mail)));
     },
     sendSms(message) {
-      return safely("sendSms", failure(PROVIDER_THROW), () => sendThroughChain("sms", "send", providers.sms, message, (sender, sms) => sender.sendSms(sms)));
+      return safely("sendSms", () => failure(PROVIDER_THROW), () => sendThroughChain("sms", "send", providers.sms, message, (sender, sms) => sender.sendSms(sms)));
     },
     startVerification(start) {
-      return safely("startVerification", failure(PROVIDER_THROW), () =>
+      return safely("startVerification", () => failure(PROVIDER_THROW), () =>
         sendThroughChain("verification", "start", providers.verification, start, (verifier, message) => verifier.startVerification(message)),
       );
     },
     checkVerification(check) {
-      return safely("checkVerification", { ...failure(PROVIDER_THROW), approved: false }, async () => {
+      return safely("checkVerification", () => ({ ...failure(PROVIDER_THROW), approved: false }), async () => {
         const context = contextFor("verification", "check", check);
         const hooks = new HookRunner(logger, context.messageId);
         // Never retried (SPEC §7); a provider that cannot answer at all hands over to the next.
@@ -237,7 +237,7 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
       });
     },
     sendPushToUser(userId, notification) {
-      return safely("sendPushToUser", { ...failure(PROVIDER_THROW), tokens: [] }, async () => {
+      return safely("sendPushToUser", () => ({ ...failure(PROVIDER_THROW), tokens: [] }), async () => {
         const initial = contextFor("push", "send", notification, typeof userId === "string" ? userId : String(userId));
         const hooks = new HookRunner(logger, initial.messageId);
         const message = await prepare<PushNotification>(hooks, initial);
@@ -289,20 +289,20 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
       });
     },
     recordDeliveryEvent(event) {
-      return safely("recordDeliveryEvent", { recorded: false }, async () => {
+      return safely("recordDeliveryEvent", () => ({ recorded: false }), async () => {
         const applied = await applyDeliveryEvent(messages, event, now);
         if (applied && options.onDeliveryEvent) await new HookRunner(logger, applied.messageId).run("onDeliveryEvent", () => options.onDeliveryEvent!(event, applied));
         return { recorded: applied !== undefined };
       });
     },
     recordOptOut(event) {
-      return safely("recordOptOut", undefined, async () => {
+      return safely("recordOptOut", () => undefined, async () => {
         logger.info("Comms opt-out recorded", { provider: event?.provider, channel: event?.channel, reason: event?.reason });
         if (options.onOptOut) await new HookRunner(logger).run("onOptOut", () => options.onOptOut!(event));
       });
     },
     purgeExpiredPayloads() {
-      return safely("payload retention", 0, async () => {
+      return safely("payload retention", () => 0, async () => {
         await log.flush();
         const cutoff = new Date(now().getTime() - retainDays * DAY_MS);
         const filter = retainDays === 0 ? { payload: { $exists: true } } : { created: { $lt: cutoff }, payload: { $exists: true } };
