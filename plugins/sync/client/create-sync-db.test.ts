@@ -155,12 +155,17 @@ test("offline: goOffline queues mutations and sends nothing; goOnline drains the
   t.is(fake.sent.length, 0);
   t.like(db.getSyncStatus(), { queuedCount: 10, collections: { todos: { queuedCount: 10, conflictCount: 0, failedCount: 0 }, notes: { queuedCount: 0, conflictCount: 0, failedCount: 0 } } });
   const drains: Array<[number, number]> = [];
-  db.onStatusChange((status) => status.draining && drains.push([status.sentThisDrain, status.totalThisDrain]));
+  let syncing = false;
+  db.onStatusChange((status) => {
+    syncing ||= status.isSyncing;
+    if (status.draining) drains.push([status.sentThisDrain, status.totalThisDrain]);
+  });
   db.goOnline();
   const done = await waitForStatus(db, settled);
   t.deepEqual(fake.sent.map((mutation) => mutation.id), ids);
   t.like(done, { sentThisDrain: 10, totalThisDrain: 10, draining: false });
   t.deepEqual(drains.at(0), [0, 10]);
+  t.true(syncing, "isSyncing while it drained");
   t.true(drains.some(([sent]) => sent === 4) && drains.some(([sent]) => sent === 8), JSON.stringify(drains));
   t.is(db.debug.stats.batchesSent, 3);
 });

@@ -1,6 +1,10 @@
-import { createMemoryPersister, createSocketTransport, createSyncDb, type SyncAuthProvider, type SyncDb, type SyncDbOptions } from "../index.js";
-import type { SyncCaller } from "../../../../test/support/sync-test-app.js";
-import { uid } from "../../../../test/support/sync-test-app.js";
+import { createMemoryPersister, createSocketTransport, createSyncDb, generateMutationId, type SyncAuthProvider, type SyncDb, type SyncDbOptions } from "../index.js";
+
+/** A signed-up user of the test app (test/support/sync-test-app.ts's `SyncCaller`; plugins may not import test/). */
+export interface Caller {
+  readonly token: string;
+  readonly id: string;
+}
 
 /** The URLs a started sync test app listens on. */
 export interface ServerUrls {
@@ -9,7 +13,7 @@ export interface ServerUrls {
 }
 
 /** An auth provider for a caller whose token the test can change (and announce). */
-export function callerAuth(caller: SyncCaller, refresh?: () => Promise<string | null>): SyncAuthProvider & { token: string; announce(): void } {
+export function callerAuth(caller: Caller, refresh?: () => Promise<string | null>): SyncAuthProvider & { token: string; announce(): void } {
   const listeners = new Set<() => void>();
   const auth = {
     token: caller.token,
@@ -37,11 +41,11 @@ export function callerAuth(caller: SyncCaller, refresh?: () => Promise<string | 
 export function deviceOf(
   t: { teardown: (fn: () => Promise<void>) => void },
   urls: ServerUrls,
-  caller: SyncCaller,
+  caller: Caller,
   options: Partial<SyncDbOptions> = {},
 ): SyncDb {
   const db = createSyncDb({
-    name: uid("device"),
+    name: `device-${generateMutationId()}`,
     collections: ["synctodos"],
     baseUrl: urls.url,
     transport: createSocketTransport({ url: urls.socketUrl }),
