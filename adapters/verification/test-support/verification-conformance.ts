@@ -42,6 +42,16 @@ export function verificationConformance(name: string, create: () => Verification
     t.false(checked.approved);
   });
 
+  test.serial(`${name} verification: a malformed provider answer is a refusal, not a throw`, async (t) => {
+    const under = await create();
+    t.teardown(() => under.cleanup?.());
+    if (!under.arrange?.malformed) return t.pass(`${name} has no provider answer to break`);
+    await under.arrange.malformed();
+    const result = await under.adapter.startVerification({ to, channel: "sms" });
+    assertResultShape(t, result);
+    t.false(result.accepted);
+  });
+
   for (const errorClass of FAILURE_CLASSES) {
     test.serial(`${name} verification: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
       const under = await create();
