@@ -2,6 +2,7 @@ import test from "ava";
 import { Types } from "mongoose";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
+import { ScriptErrors } from "../scripts/index.js";
 import {
   commsMessageModel,
   commsPlugin,
@@ -292,4 +293,11 @@ test("the service is NOT_STARTED before start; bad options fail at construction"
   t.true(hasErrorCode(t.throws(() => commsPlugin().getCommsService()), CommsErrors.NOT_STARTED.code));
   t.true(hasErrorCode(t.throws(() => commsPlugin({ basePath: "comms" })), CommsErrors.INVALID_BASE_PATH.code));
   t.true(hasErrorCode(t.throws(() => commsPlugin({ retainPayloadDays: -1 })), CommsErrors.INVALID_RETENTION.code));
+});
+
+test("the retention job is scheduled with the scripts plugin's cron helper: a bad schedule fails the start", async (t) => {
+  const error = await t.throwsAsync(commsTestApp(t, { retentionSchedule: "every night" }));
+  t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION.code));
+  const fromEnvironment = await t.throwsAsync(commsTestApp(t, {}, { COMMS_RETENTION_CRON: "*/5 * * *" }));
+  t.true(hasErrorCode(fromEnvironment, ScriptErrors.INVALID_CRON_EXPRESSION.code));
 });
