@@ -230,6 +230,13 @@ test("sync:reconcile from the server pages every stream", async (t) => {
   t.pass();
 });
 
+test("the reconcile timer pages every stream every reconcileIntervalMs", async (t) => {
+  const { fake, db } = await startedClient(t, { reconcileIntervalMs: 20 });
+  fake.putEntity(STREAM, "todos", { id: "timer", data: { id: "timer", title: "T" }, deleted: false });
+  await eventually(() => db.store.get("todos", "timer") !== undefined);
+  t.true(db.debug.stats.reconciles >= 1);
+});
+
 test("a conflict blocks only its entity; resolveConflict useServer takes the server's entity and drops the change", async (t) => {
   const { fake, db } = await startedClient(t);
   fake.deliverDelta({ collection: "todos", id: "x", method: "create", data: { title: "Server" }, stream: STREAM });

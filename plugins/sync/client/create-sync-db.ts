@@ -148,7 +148,16 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     });
     if (status && JSON.stringify(status) === JSON.stringify(next)) return;
     status = next;
-    for (const listener of [...statusListeners]) listener(next);
+    for (const listener of [...statusListeners]) {
+      try {
+        listener(next);
+      } catch (error) {
+        // An app's listener that throws must not stop the engine (or the other listeners).
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 
   // Every step of the tables goes to the persister as one write, in order; a failed write marks

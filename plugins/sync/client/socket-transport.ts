@@ -1,4 +1,5 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
+import { unref } from "./engine-context.js";
 import { SyncRequestError, type SyncTransport, type TransportEvent } from "./transport.js";
 import type { BatchOutcome, SyncDelta, WireMutation } from "./wire-types.js";
 
@@ -53,7 +54,7 @@ export function createSocketTransport(options: SocketTransportOptions): SyncTran
     const unauthorized = error.data?.errors?.some((entry) => entry.status === "401") ?? false;
     emit({ type: "connect-error", unauthorized, message: error.message });
     // A refusal by the server's middleware is not retried by socket.io; a network failure is.
-    if (!unauthorized && wanted && !socket.active) setTimeout(() => wanted && !socket.connected && socket.connect(), 1_000);
+    if (!unauthorized && wanted && !socket.active) unref(setTimeout(() => wanted && !socket.connected && socket.connect(), 1_000));
   });
   socket.on("sync:subscribed", (payload: { collection: string; streams: string[] }) => emit({ type: "subscribed", collection: payload.collection, streams: payload.streams }));
   socket.on("sync:error", (payload: { collection: string; code?: string; message: string }) => emit({ type: "sync-error", collection: payload.collection, code: payload.code, message: payload.message }));

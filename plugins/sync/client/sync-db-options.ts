@@ -65,7 +65,12 @@ export interface SyncDbOptions {
   readonly snapshotPageSize?: number;
 }
 
-/** The defaults of SPEC §2.8. */
+/**
+ * The defaults of SPEC §2.8 (and `snapshotPageSize`), applied to every option left out.
+ *
+ * @example
+ * SYNC_DB_DEFAULTS.batchSize; // 50
+ */
 export const SYNC_DB_DEFAULTS = Object.freeze({
   reconcileIntervalMs: 300_000,
   seqJumpReconcileMinIntervalMs: 30_000,
