@@ -586,3 +586,24 @@ test("debug: events only when enabled, with data only when asked; stats always c
   loud.debug.clear();
   t.is(loud.debug.stats.acks, 0);
 });
+
+test("the fake-transport example of docs/sync-client.md does what it says", async (t) => {
+  const fake = createFakeTransport({ streams: { todos: ["todos|owner:u1"] } });
+  const db = createSyncDb({
+    name: "test",
+    collections: ["todos"],
+    transport: fake.transport,
+    httpChannel: fake.httpChannel,
+    authProvider: { getToken: () => "token", getUserId: () => "u1", onAuthChange: () => () => {} },
+  });
+  await db.start();
+  t.teardown(() => db.stop());
+
+  fake.deliverDelta({ collection: "todos", id: "t1", method: "create", data: { title: "Milk" }, stream: "todos|owner:u1" });
+  fake.queueNack({ code: "conflict", serverDoc: { id: "t1", title: "Oat milk" }, serverSeq: 2 });
+  db.mutate({ collection: "todos", operation: "update", id: "t1", data: { title: "Soy milk" } });
+  await db.replayOutbox();
+
+  t.is(fake.sent.length, 1);
+  t.is(db.getSyncStatus().conflictCount, 1);
+});
