@@ -69,9 +69,26 @@ export class MutationService {
     const collection = this.options.collections.get(mutation.collection);
     if (!collection) return nack(mutationId, "not_found", { message: `No synced collection "${mutation.collection}"` });
 
-    const replay = await this.replayOf(user, mutation);
-    if (replay) return replay;
+    // A replay is recognised inside the write's transaction (one read, race-free). A check that
+    // refuses it before that (a permission changed since) looks for the original ack first.
+    const refused = await this.precheck(collection, user, mutation);
+    if (refused) return (await this.replayOf(user, mutation)) ?? refused;
 
+    const streams = new Set(await this.options.membership.streamsOf(user, collection));
+    try {
+      const applied = await inSyncTransaction(collection.model.db, (session) => this.write(collection, user, mutation, streams, req, session));
+      await this.runAfter(collection, applied);
+      return applied.outcome;
+    } catch (error) {
+      if (error instanceof Refusal) return error.outcome;
+      if (isDuplicateMutation(error)) return (await this.replayOf(user, mutation)) ?? nack(mutationId, "error", { message: "The mutation could not be recorded" });
+      return this.outcomeOfError(mutationId, error);
+    }
+  }
+
+  /** The checks that need no database: method permissions, `baseVersion`, the data against the model. */
+  private async precheck(collection: SyncedCollection, user: RequestUser, mutation: SyncMutation): Promise<MutationOutcome | undefined> {
+    const { mutationId } = mutation;
     const method = methodOf(mutation.operation);
     const context = { ownerField: collection.registration.ownerField };
     if (!(await checkPermissions(collection.registration.permissions[method] ?? [], method, user, undefined, context))) {
@@ -84,17 +101,7 @@ export class MutationService {
       const invalid = this.checkData(collection, mutation.operation, mutation.data ?? {});
       if (invalid) return nack(mutationId, "validation", { message: invalid });
     }
-
-    const streams = new Set(await this.options.membership.streamsOf(user, collection));
-    try {
-      const applied = await inSyncTransaction(collection.model.db, (session) => this.write(collection, user, mutation, streams, req, session));
-      await this.runAfter(collection, applied);
-      return applied.outcome;
-    } catch (error) {
-      if (error instanceof Refusal) return error.outcome;
-      if (isDuplicateMutation(error)) return (await this.replayOf(user, mutation)) ?? nack(mutationId, "error", { message: "The mutation could not be recorded" });
-      return this.outcomeOfError(mutationId, error);
-    }
+    return undefined;
   }
 
   /** The original ack of an applied mutation id (a different user's id is refused, not revealed). */

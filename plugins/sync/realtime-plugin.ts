@@ -18,9 +18,15 @@ export interface RealtimeAppOptions {
   maxPayloadBytes?: number;
   /**
    * How often each socket's credential and stream memberships are checked again, in ms (default
-   * 60 000). Expiry is also checked at the credential's own expiry time, and before every mutation.
+   * 60 000). Expiry is also checked at the credential's own expiry time, and before mutations (see `authFreshnessMs`).
    */
   authCheckIntervalMs?: number;
+  /**
+   * Mutations arriving within this many ms of a successful credential check reuse it (default
+   * 1000; 0 checks before every mutation, as HTTP does per request). A burst from one device then
+   * costs one check, and a user disabled meanwhile is refused at most this long after.
+   */
+  authFreshnessMs?: number;
   /** First delay before reopening a failed change stream, in ms; doubles up to 30 s (default 250). */
   retryDelayMs?: number;
 }
@@ -67,6 +73,7 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
         maxSubscriptions: options.maxSubscriptions ?? 50,
         maxPayloadBytes: options.maxPayloadBytes ?? 1024 * 1024,
         authCheckIntervalMs: options.authCheckIntervalMs ?? 60_000,
+        authFreshnessMs: options.authFreshnessMs ?? 1000,
       };
       feed = new DeltaFeed({
         db: connection.db!,

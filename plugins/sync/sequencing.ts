@@ -29,8 +29,9 @@ export function isTransientWriteError(error: unknown): boolean {
  * @example
  * const seq = await drawSeq(bookkeeping, "todos|owner:u1", session); // 1, 2, 3...
  */
-export async function drawSeq(bookkeeping: SyncBookkeeping, stream: string, session: ClientSession): Promise<number> {
-  const counter = await bookkeeping.counters.findOneAndUpdate({ stream }, { $inc: { seq: 1 } }, { returnDocument: "after", session, lean: true }).exec();
+export async function drawSeq(bookkeeping: SyncBookkeeping, stream: string, session: ClientSession, mark?: { tombstones: true }): Promise<number> {
+  const update = mark ? { $inc: { seq: 1 }, $set: mark } : { $inc: { seq: 1 } };
+  const counter = await bookkeeping.counters.findOneAndUpdate({ stream }, update, { returnDocument: "after", session, lean: true }).exec();
   if (counter) return counter.seq;
   // A stream's first write: the counter is created outside the transaction and the transaction
   // retried. Inside it, two first writers would both insert a counter, and how a unique index
@@ -53,10 +54,11 @@ class CounterCreated extends Error {
 /**
  * The committed last seq of a stream (0 before its first write): the snapshot's `frontierSeq`.
  * Every write with a seq at or below it has committed, because seqs of a stream commit in order.
+ * Also says whether the stream has tombstones (an entity moved out of it once).
  */
-export async function frontierOf(bookkeeping: SyncBookkeeping, stream: string): Promise<number> {
+export async function frontierOf(bookkeeping: SyncBookkeeping, stream: string): Promise<{ seq: number; tombstones: boolean }> {
   const counter = await bookkeeping.counters.findOne({ stream }).lean().exec();
-  return counter?.seq ?? 0;
+  return { seq: counter?.seq ?? 0, tombstones: counter?.tombstones === true };
 }
 
 /** Waits a little before retrying, longer after each conflict, with jitter so writers spread out. */

@@ -50,18 +50,20 @@ export async function readSnapshot(
   limit: number,
   restriction: Record<string, unknown>,
 ): Promise<SnapshotPage> {
-  const frontierSeq = await frontierOf(bookkeeping, stream);
+  const { seq: frontierSeq, tombstones: hasTombstones } = await frontierOf(bookkeeping, stream);
   const range = { $gt: cursor, $lte: frontierSeq };
   if (cursor >= frontierSeq) return { stream, entities: [], cursor: Math.max(cursor, 0), hasMore: false, frontierSeq };
-  // One more than the page from each source tells whether more remain within the frontier.
+  // One more than the page from each source tells whether more remain within the frontier; one
+  // batch each (no getMore round trip), and no tombstone query for a stream nothing left.
   const [docs, tombstones] = await Promise.all([
     collection.model
       .find({ ...restriction, _syncStream: stream, _syncSeq: range, deleted: { $in: [true, false, null] } })
       .sort({ _syncSeq: 1 })
       .limit(limit + 1)
+      .batchSize(limit + 1)
       .lean()
       .exec() as Promise<Record<string, unknown>[]>,
-    bookkeeping.tombstones.find({ stream, seq: range }).sort({ seq: 1 }).limit(limit + 1).lean().exec(),
+    hasTombstones ? bookkeeping.tombstones.find({ stream, seq: range }).sort({ seq: 1 }).limit(limit + 1).batchSize(limit + 1).lean().exec() : [],
   ]);
   const merged: SyncEntity[] = [
     ...docs.map(toEntity),

@@ -4,6 +4,8 @@ import { Schema, type Connection, type Model } from "mongoose";
 export interface SyncCounter {
   stream: string;
   seq: number;
+  /** Set once an entity moved out of the stream: only then do snapshots read its tombstones. */
+  tombstones?: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ const counterSchema = new Schema<SyncCounter>(
   {
     stream: { type: String, required: true, unique: true, description: "Stream key, e.g. todos|owner:u1" },
     seq: { type: Number, required: true, default: 0, description: "Last seq drawn in this stream" },
+    tombstones: { type: Boolean, description: "Whether an entity ever moved out of this stream (it has tombstones)" },
   },
   { ...OPTIONS, collection: "svc_sync_counters" },
 );

@@ -134,7 +134,7 @@ export function syncPlugin(schema: Schema): void {
         if (previous !== undefined && previous !== stream) moved = previous;
       }
       if (moved) {
-        const leftSeq = await drawSeq(bookkeeping, moved, session);
+        const leftSeq = await drawSeq(bookkeeping, moved, session, { tombstones: true });
         await bookkeeping.tombstones
           .updateOne({ stream: moved, entityId }, { $set: { seq: leftSeq, collectionName: binding!.collection } }, { upsert: true, session })
           .exec();

@@ -23,6 +23,8 @@ export interface SyncSocketLimits {
   readonly maxSubscriptions: number;
   readonly maxPayloadBytes: number;
   readonly authCheckIntervalMs: number;
+  /** A mutation reuses a credential check younger than this, in ms (0: check before every one). */
+  readonly authFreshnessMs: number;
 }
 
 export interface SyncSocketOptions {
@@ -65,8 +67,9 @@ function eventValidators() {
  * The sync side of one socket (SPEC §6.1): subscriptions to collections (joining the rooms of the
  * caller's streams), mutations and batches through the same mutation path as HTTP, applied one
  * at a time in arrival order, the per-socket limits, and the credential's watch — re-checked when
- * it expires, every `authCheckIntervalMs` and before each mutation, so an expired token or a user
- * disabled meanwhile gets `sync:auth-expired` and the socket is no longer served.
+ * it expires, every `authCheckIntervalMs` and before mutations (at most once per
+ * `authFreshnessMs`), so an expired token or a user disabled meanwhile gets `sync:auth-expired`
+ * and the socket is no longer served.
  *
  * @example
  * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger });
@@ -83,6 +86,8 @@ export class SyncSocketSession {
   private serving = true;
   private expiryTimer?: NodeJS.Timeout;
   private checkTimer?: NodeJS.Timeout;
+  /** When the credential last authenticated (a burst of mutations shares one check). */
+  private verifiedAt = Number.NEGATIVE_INFINITY;
   private readonly listeners: [string, (...args: unknown[]) => void][] = [];
 
   constructor(
@@ -289,13 +294,18 @@ export class SyncSocketSession {
 
   // --- the credential ------------------------------------------------------------------------
 
-  /** The socket's user, checked again now (undefined once the credential has lapsed). */
-  private async currentUser(): Promise<RequestUser | undefined> {
+  /**
+   * The socket's user, checked again unless a check succeeded within `authFreshnessMs`
+   * (undefined once the credential has lapsed).
+   */
+  private async currentUser(fresh = false): Promise<RequestUser | undefined> {
     const credential = this.socket.data.credential;
     if (!credential || !this.serving) return undefined;
+    if (!fresh && this.socket.data.user && performance.now() - this.verifiedAt < this.options.limits.authFreshnessMs) return this.socket.data.user;
     try {
       const user = await this.options.authenticator.authenticateToken(credential);
       this.socket.data.user = user;
+      this.verifiedAt = performance.now();
       return user;
     } catch (error) {
       this.lapsed(error);
@@ -320,7 +330,7 @@ export class SyncSocketSession {
 
   /** The periodic and at-expiry check: the credential, then the streams of every subscription. */
   private async recheck(): Promise<void> {
-    const user = await this.currentUser();
+    const user = await this.currentUser(true);
     if (!user) return;
     await this.scheduleExpiryCheck();
     // Memberships change (a tenant left, a scope added): follow them, and say so when they did.
