@@ -1,3 +1,4 @@
+import { requeueFailed, resolveConflictIn, type ConflictStrategy } from "./conflict-resolution.js";
 import { createDebugLog, type SyncDebugLog } from "./debug-log.js";
 import { unref, type AuthPauseReason, type EngineContext } from "./engine-context.js";
 import { SyncClientErrors } from "./errors.js";
@@ -23,9 +24,6 @@ export interface MutateInput {
   /** The fields to create with, or to change (`null` empties a field); none for delete. */
   readonly data?: Readonly<Record<string, unknown>>;
 }
-
-/** How `resolveConflict` settles a conflict or failed mutation (SPEC §3.2). */
-export type ConflictStrategy = "useServer" | "keepMine";
 
 /**
  * A local-first database of the synced collections: reads from the local store, writes applied
@@ -408,59 +406,15 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     },
     async resolveConflict({ mutationId, strategy }) {
       requireStarted("resolveConflict");
-      const row = database.outboxRow(mutationId);
-      const conflict = database.conflict(mutationId);
-      if (!row || !conflict) throw SyncClientErrors.UNKNOWN_CONFLICT(mutationId);
-      database.change(() => {
-        database.removeConflict(mutationId);
-        if (strategy === "useServer") {
-          // The change and the entity's later ones (built on it) go; the entity is the server's again.
-          for (const later of database.pendingRows(row.collection, row.id).filter((other) => other.order >= row.order)) {
-            database.removeRow(later.mutationId);
-            database.removeConflict(later.mutationId);
-          }
-          const previous = database.serverState(row.collection, row.id);
-          // Deltas newer than the conflict may have come in since: the store already has a later server state.
-          if (conflict.serverSeq !== undefined && (!previous || previous.seq <= conflict.serverSeq)) {
-            const deleted = conflict.serverDeleted ?? false;
-            database.putServerState({
-              collection: row.collection,
-              id: row.id,
-              data: conflict.serverDoc ? { ...conflict.serverDoc, id: row.id } : (previous?.data ?? { id: row.id }),
-              seq: conflict.serverSeq,
-              deleted,
-              ...(previous?.stream === undefined ? {} : { stream: previous.stream }),
-              ...(deleted ? { deletedAt: previous?.deletedAt ?? now() } : {}),
-            });
-          }
-        } else {
-          // Sent again over the server's version, in the same place in the queue, under a new id.
-          const overServer = conflict.code === "conflict" && conflict.serverSeq !== undefined;
-          database.removeRow(mutationId);
-          database.putRow({
-            ...row,
-            mutationId: mintId(),
-            operation: overServer && row.operation === "create" ? "update" : row.operation,
-            ...(overServer ? { baseVersion: conflict.serverSeq } : {}),
-            status: "queued",
-            attempts: 0,
-          });
-        }
-      });
+      resolveConflictIn(database, mutationId, strategy, { now: now(), mintId });
       debug.log("conflict-resolved", { mutationId, strategy });
       if (context.active()) sender.schedule();
     },
     async retryFailed({ entityId }) {
       requireStarted("retryFailed");
-      const failed = database.outbox().filter((row) => row.id === entityId && row.status === "failed");
-      database.change(() => {
-        for (const row of failed) {
-          database.removeConflict(row.mutationId);
-          database.putRow({ ...row, status: "queued", attempts: 0 });
-        }
-      });
-      if (failed.length > 0 && context.active()) sender.schedule();
-      return failed.length;
+      const count = requeueFailed(database, entityId);
+      if (count > 0 && context.active()) sender.schedule();
+      return count;
     },
     async signOut() {
       await stop();

@@ -1,6 +1,7 @@
 // svc/sync/client: the local-first sync client (docs/sync-client.md). Runs in browsers and in
 // Node; imports nothing server-side.
-export { createSyncDb, wipeLocalData, type ConflictStrategy, type MutateInput, type SyncDb } from "./create-sync-db.js";
+export { createSyncDb, wipeLocalData, type MutateInput, type SyncDb } from "./create-sync-db.js";
+export type { ConflictStrategy } from "./conflict-resolution.js";
 export { SYNC_DB_DEFAULTS, type DecryptFailureHandler, type SyncDbOptions, type SyncKeyProvider } from "./sync-db-options.js";
 export { sessionAuthAdapter, type SessionAuthClient, type SyncAuthProvider } from "./auth-provider.js";
 export { generateMutationId } from "./mutation-id.js";
