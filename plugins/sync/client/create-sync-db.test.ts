@@ -184,6 +184,27 @@ test("while the socket is down the outbox goes over HTTP", async (t) => {
   t.is(fake.sent.length, 1);
 });
 
+test("a dropped network: writes wait (HTTP fails too), and the reconnection pages and replays", async (t) => {
+  const { fake, db } = await startedClient(t, { random: () => 0 });
+  fake.setReachable(false);
+  await waitForStatus(db, (status) => !status.isOnline);
+  const { id } = db.mutate({ collection: "todos", operation: "create", data: { title: "during the outage" } });
+  fake.putEntity(STREAM, "todos", { id: "remote", data: { id: "remote", title: "R" }, deleted: false });
+  await eventually(() => db.debug.stats.retries >= 1);
+  t.like(db.store.get("todos", id), { isPending: true });
+  fake.setReachable(true);
+  await waitForStatus(db, (status) => settled(status) && db.store.get("todos", "remote") !== undefined);
+  t.like(db.store.get("todos", id), { isPending: false });
+});
+
+test("the server closing the connection: the client connects again by itself", async (t) => {
+  const { fake, db } = await startedClient(t);
+  fake.dropConnection();
+  await waitForStatus(db, (status) => !status.isOnline);
+  await waitForStatus(db, (status) => status.isOnline);
+  t.is(fake.tokens.length, 2);
+});
+
 test("deltas in seq order move the cursor; a seq jump pages the stream, at most once per seqJumpReconcileMinIntervalMs", async (t) => {
   const fake = createFakeTransport();
   let clock = 1_000_000;

@@ -217,7 +217,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
         refreshesWithoutProgress = 0;
         debug.log("connected");
         transport.subscribe(collections);
-        sender.schedule();
+        // Back online: replay now, not when a backoff from the outage would have.
+        void sender.drain();
         break;
       case "disconnected":
         debug.log("disconnected", { reason: event.reason });

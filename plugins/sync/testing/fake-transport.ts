@@ -36,8 +36,13 @@ export interface FakeTransport {
   /** The token of every `connect()`. */
   readonly tokens: readonly string[];
   readonly connected: boolean;
-  /** `false` drops the connection and fails HTTP requests as a network error; `true` lets the client reconnect. */
+  /**
+   * `false` drops the connection and fails HTTP requests as a network error; `true` reconnects a
+   * client that still wants to be connected, as socket.io's automatic reconnection does.
+   */
   setReachable(reachable: boolean): void;
+  /** The server closes the connection (socket.io does not reconnect by itself after that: the client must). */
+  dropConnection(): void;
   /** Refuses connections and HTTP requests made with tokens `accept` returns false for (401). */
   acceptTokens(accept: (token: string) => boolean): void;
   /** Sends `sync:auth-expired` and drops the connection, as the server does. */
@@ -73,6 +78,7 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
   const counters = new Map<string, number>();
   const subscribedCollections = new Set<string>();
   let connected = false;
+  let wanted = false;
   let reachable = true;
   let accept: (token: string) => boolean = () => true;
   const streamsOf = (collection: string) => options.streams?.[collection] ?? [`${collection}|owner:fake`];
@@ -94,6 +100,16 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
     if (!connected) return;
     connected = false;
     emit({ type: "disconnected", reason });
+  };
+  let lastToken = "";
+  const open = () => {
+    if (connected || !reachable) return;
+    if (!accept(lastToken)) {
+      wanted = false;
+      return emit({ type: "connect-error", unauthorized: true, message: "fake server refused the token" });
+    }
+    connected = true;
+    emit({ type: "connected" });
   };
   const check = (token: string) => {
     if (!reachable) throw new SyncRequestError("network", "fake server unreachable");
@@ -127,12 +143,14 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
   const transport: SyncTransport = {
     connect(auth) {
       tokens.push(auth.token);
-      if (connected || !reachable) return;
-      if (!accept(auth.token)) return emit({ type: "connect-error", unauthorized: true, message: "fake server refused the token" });
-      connected = true;
-      emit({ type: "connected" });
+      wanted = true;
+      lastToken = auth.token;
+      open();
     },
-    disconnect: () => disconnect("io client disconnect"),
+    disconnect() {
+      wanted = false;
+      disconnect("io client disconnect");
+    },
     isConnected: () => connected,
     subscribe(collections) {
       for (const collection of collections) {
@@ -187,12 +205,18 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
     setReachable(value) {
       reachable = value;
       if (!value) disconnect("transport close");
+      else if (wanted) open();
+    },
+    dropConnection() {
+      wanted = false;
+      disconnect("io server disconnect");
     },
     acceptTokens(predicate) {
       accept = predicate;
     },
     expireAuth(reason = "expired") {
       emit({ type: "auth-expired", reason });
+      wanted = false;
       disconnect("io server disconnect");
     },
     deliverDelta(input) {
