@@ -1,7 +1,7 @@
 import type { SyncDb, SyncStatus } from "../index.js";
 
 /** Resolves with the first status matching `predicate` (the current one included); fails after `ms` with the last status seen. */
-export function waitForStatus(db: SyncDb, predicate: (status: SyncStatus) => boolean, ms = 10_000): Promise<SyncStatus> {
+export function waitForStatus(db: SyncDb, predicate: (status: SyncStatus) => boolean, ms = 20_000): Promise<SyncStatus> {
   return new Promise((resolve, reject) => {
     if (predicate(db.getSyncStatus())) return resolve(db.getSyncStatus());
     const timer = setTimeout(() => {
@@ -18,7 +18,7 @@ export function waitForStatus(db: SyncDb, predicate: (status: SyncStatus) => boo
 }
 
 /** Polls `check` (every 10 ms) until it returns true; fails after `ms` with `describe()`. */
-export async function eventually(check: () => boolean, describe: () => string = () => "", ms = 10_000): Promise<void> {
+export async function eventually(check: () => boolean, describe: () => string = () => "", ms = 20_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > ms) throw new Error(`condition never held: ${describe()}`);
