@@ -300,3 +300,21 @@ test("killed mid-drain and restarted from the stored outbox: every write lands, 
   await eventually(() => second.store.list("synctodos").length === 60);
   t.deepEqual(localTodos(second), await serverTodos(caller));
 });
+
+test("a tenant stream is shared by its members; a write into a tenant the user is not in is refused (forbidden) and stays visible", async (t) => {
+  const { url, socketUrl, signup } = await shared;
+  const urls = { url: url!, socketUrl: socketUrl! };
+  // Test users are in the tenant named by their email's prefix.
+  const org = `org${uid("").replace(/[^a-z0-9]/gi, "")}`;
+  const [alice, bob] = [await signup(org), await signup(org)];
+  const a = await started(deviceOf(t, urls, alice, { collections: ["syncnotes"] }));
+  const b = await started(deviceOf(t, urls, bob, { collections: ["syncnotes"] }));
+  const { id } = a.mutate({ collection: "syncnotes", operation: "create", data: { text: "hello", orgId: org } });
+  await eventually(() => b.store.get("syncnotes", id)?.data.text === "hello");
+  t.like(b.store.get("syncnotes", id), { isPending: false, data: { orgId: org, ownerId: alice.id } });
+  await waitForStatus(b, (status) => status.streams[`syncnotes|tenant:${org}`] === 1);
+  const refused = b.mutate({ collection: "syncnotes", operation: "create", data: { text: "elsewhere", orgId: `${org}x` } });
+  await waitForStatus(b, (status) => status.failedCount === 1 && !status.draining);
+  t.like(listConflicts({ store: b.store })[0], { mutationId: refused.mutationId, code: "forbidden", entityId: refused.id });
+  t.like(b.store.get("syncnotes", refused.id), { isPending: true });
+});
