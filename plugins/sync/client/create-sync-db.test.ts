@@ -522,6 +522,25 @@ test("signOut stops and forgets; with wipeOnSignOut the stored copy goes too; wi
   await wiping.stop();
 });
 
+test("an answer to a mutation wiped while in flight does not bring it back", async (t) => {
+  const { fake, db } = await startedClient(t);
+  const send = fake.transport.mutateBatch.bind(fake.transport);
+  let release: (() => void) | undefined;
+  fake.transport.mutateBatch = async (mutations, batchId) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    return send(mutations, batchId);
+  };
+  fake.queueNack({ code: "validation" });
+  const { id } = db.mutate({ collection: "todos", operation: "create", data: { title: "in flight" } });
+  await eventually(() => release !== undefined);
+  await wipeLocalData(db);
+  release!();
+  await waitForStatus(db, (status) => !status.draining);
+  t.is(db.outbox.count(), 0);
+  t.is(db.store.get("todos", id), undefined);
+  t.deepEqual(listConflicts({ store: db.store }), []);
+});
+
 test("store reads: stable objects, per-entity and per-collection listeners, live queries for useSyncExternalStore", async (t) => {
   const fake = createFakeTransport();
   const { db } = client(fake);

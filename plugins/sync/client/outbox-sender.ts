@@ -140,9 +140,11 @@ export class OutboxSender {
     const { context } = this;
     let wait: "backoff" | number | undefined;
     context.database.change(() => {
-      for (const [index, row] of batch.entries()) {
+      for (const [index, sentRow] of batch.entries()) {
         const outcome = outcomes[index];
-        if (!outcome || "notAttempted" in outcome) continue;
+        // The row may have gone while it was in flight (wipeLocalData): its answer must not bring it back.
+        const row = context.database.outboxRow(sentRow.mutationId);
+        if (!outcome || "notAttempted" in outcome || !row) continue;
         if ("ack" in outcome) {
           this.failures = 0;
           this.deferred.delete(keyOf(row));
