@@ -49,7 +49,7 @@ export async function recordingSocket(url: string, options: { token?: string; te
     socket.once("connect", () => resolve());
     socket.once("connect_error", reject);
   });
-  const waitMs = options.waitMs ?? 15_000;
+  const waitMs = options.waitMs ?? 30_000;
   return {
     socket,
     events,
