@@ -5,6 +5,7 @@ export default {
   extensions: { ts: "module" },
   nodeArguments: ["--import=tsx"],
   workerThreads: false,
-  timeout: "2m",
+  // Inactivity: no test result for this long fails the run (the demo fuzz groups take minutes each on 2 cores).
+  timeout: "6m",
   environmentVariables: { NODE_ENV: "test" },
 };
