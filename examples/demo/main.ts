@@ -9,4 +9,4 @@ const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env))).register(se
 
 const running = await app.start();
 // Flag changes reach signed-in socket.io clients: `io(running.socketUrl, {auth: {token}})`.
-app.kernel.pluginContext.logger.info(`Sockets on ${running.socketUrl} (feature-flag live updates)`);
+app.kernel.pluginContext.logger.info(`Sockets on ${running.socketUrl} (sync:* events and feature-flag live updates)`);
