@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { AUTHENTICATOR } from "../../contracts/authenticator.js";
+import { AUTHENTICATOR, type Authenticator } from "../../contracts/authenticator.js";
 import { SOCKET_SERVER, type SvcSocket } from "../../contracts/socket-server.js";
 import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
 import { DeltaFeed } from "./delta-feed.js";
@@ -57,8 +57,12 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
     name: "sync-realtime",
     dependsOn: ["sync"],
     async start(ctx: PluginContext) {
-      const authenticator = ctx.container.tryResolve(AUTHENTICATOR);
-      if (!authenticator) throw SyncErrors.REALTIME_NEEDS_AUTH();
+      if (!ctx.container.isBound(AUTHENTICATOR)) throw SyncErrors.REALTIME_NEEDS_AUTH();
+      // Resolved at each use, as the host's handshake does: the auth plugin may start after this one.
+      const authenticator: Authenticator = {
+        authenticateToken: (token) => ctx.resolve(AUTHENTICATOR).authenticateToken(token),
+        expiresAt: async (token) => ctx.resolve(AUTHENTICATOR).expiresAt?.(token),
+      };
       const services = ctx.resolve(SYNC_SERVICES);
       const io = ctx.resolve(SOCKET_SERVER);
       const first = [...services.collections.values()][0];
