@@ -1,6 +1,3 @@
-import type { Request } from "express";
-import type { RequestUser } from "../../contracts/request-user.js";
-import type { MutationService } from "./mutation-service.js";
 import type { MutationOutcome } from "./nack.js";
 import { MAX_BATCH } from "./sync-route-schemas.js";
 
@@ -21,13 +18,11 @@ export type BatchGate = (entry: unknown) => MutationOutcome | undefined | Promis
  * and the socket's `sync:mutateBatch` both use it (the socket with its rate limit as `gate`).
  *
  * @example
- * const results = await applyInOrder(mutations, user, [m1, m2, m3], req); // [{ack}, {nack}, {notAttempted}]
+ * const results = await applyInOrder([m1, m2, m3], (entry) => mutations.apply(user, entry, req)); // [{ack}, {nack}, {notAttempted}]
  */
 export async function applyInOrder(
-  mutations: MutationService,
-  user: RequestUser,
   entries: readonly unknown[],
-  req: Request,
+  apply: (entry: unknown) => Promise<MutationOutcome>,
   gate?: BatchGate,
 ): Promise<(MutationOutcome | NotAttempted)[]> {
   const results: (MutationOutcome | NotAttempted)[] = [];
@@ -37,7 +32,7 @@ export async function applyInOrder(
       results.push({ notAttempted: { mutationId: mutationIdOf(entry) } });
       continue;
     }
-    const outcome = (await gate?.(entry)) ?? (await mutations.apply(user, entry, req));
+    const outcome = (await gate?.(entry)) ?? (await apply(entry));
     results.push(outcome);
     if (!("ack" in outcome)) stopped = true;
   }

@@ -1,4 +1,4 @@
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { MongoClient, type ChangeStreamDocument, type Document } from "mongodb";
 import { startEmbeddedMongo } from "../../adapters/embedded-mongo/index.js";
 import { DeltaFeed, type FeedGap } from "./delta-feed.js";
@@ -16,8 +16,9 @@ function recorder() {
   return { lines, logger, waitFor };
 }
 
-test("a feed that cannot resume (history lost) reopens from now, reports the gap and keeps delivering", async (t) => {
-  const engine = await startEmbeddedMongo({ oplogCapacity: 5 });
+/** An engine of the test's own (with `options`), its `feed` database and an `items` collection. */
+async function itemsDatabase(t: ExecutionContext, options: { oplogCapacity?: number }) {
+  const engine = await startEmbeddedMongo(options);
   const client = await new MongoClient(engine.uri).connect();
   t.teardown(async () => {
     await client.close();
@@ -25,6 +26,11 @@ test("a feed that cannot resume (history lost) reopens from now, reports the gap
   });
   const db = client.db("feed");
   await db.createCollection("items");
+  return db;
+}
+
+test("a feed that cannot resume (history lost) reopens from now, reports the gap and keeps delivering", async (t) => {
+  const db = await itemsDatabase(t, { oplogCapacity: 5 });
   const { lines, logger, waitFor } = recorder();
   const changes: ChangeStreamDocument<Document>[] = [];
   const gaps: FeedGap[] = [];
@@ -50,14 +56,7 @@ test("a feed that cannot resume (history lost) reopens from now, reports the gap
 });
 
 test("a feed whose stream breaks but can resume loses nothing and reports no gap", async (t) => {
-  const engine = await startEmbeddedMongo({});
-  const client = await new MongoClient(engine.uri).connect();
-  t.teardown(async () => {
-    await client.close();
-    await engine.stop();
-  });
-  const db = client.db("feed");
-  await db.createCollection("items");
+  const db = await itemsDatabase(t, {});
   const { logger, waitFor } = recorder();
   const seen: unknown[] = [];
   const gaps: FeedGap[] = [];

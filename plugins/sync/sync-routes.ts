@@ -95,7 +95,7 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
 
   const batch: RequestHandler = async (req, res) => {
     const user = requireUser(req);
-    res.json({ results: await applyInOrder(mutations, user, (req.body as { mutations: unknown[] }).mutations, req) });
+    res.json({ results: await applyInOrder((req.body as { mutations: unknown[] }).mutations, (entry) => mutations.apply(user, entry, req)) });
   };
 
   router.get(`${basePath}/snapshot`, signedIn, validateQueryParams(SNAPSHOT_QUERY_SCHEMA), snapshot);

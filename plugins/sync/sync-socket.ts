@@ -56,12 +56,10 @@ const SUBSCRIPTION_SCHEMA = {
 /** The longest a timer may wait in Node (about 24.8 days); later expiries are re-checked then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-let validators: { subscription: ValidateFunction; batch: ValidateFunction } | undefined;
-function eventValidators() {
-  const ajv = ajvFor({ coerceTypes: false, removeAdditional: false });
-  validators ??= { subscription: ajv.compile(SUBSCRIPTION_SCHEMA), batch: ajv.compile(BATCH_BODY_SCHEMA) };
-  return validators;
-}
+// Compiled once, when the module loads (ajvFor keeps one Ajv per variant).
+const eventAjv = ajvFor({ coerceTypes: false, removeAdditional: false });
+const validateSubscription = eventAjv.compile(SUBSCRIPTION_SCHEMA);
+const validateBatch = eventAjv.compile(BATCH_BODY_SCHEMA);
 
 /**
  * The sync side of one socket (SPEC §6.1): subscriptions to collections (joining the rooms of the
@@ -143,8 +141,7 @@ export class SyncSocketSession {
   private async subscribe(payload: unknown, ack: Ack | undefined): Promise<void> {
     const user = this.socket.data.user;
     if (!user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
-    const { subscription } = eventValidators();
-    if (!subscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(subscription) }), ack);
+    if (!validateSubscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(validateSubscription) }), ack);
     const answers: unknown[] = [];
     for (const name of new Set((payload as { collections: string[] }).collections)) {
       const collection = this.options.services.collections.get(name);
@@ -171,8 +168,7 @@ export class SyncSocketSession {
   }
 
   private async unsubscribe(payload: unknown, ack: Ack | undefined): Promise<void> {
-    const { subscription } = eventValidators();
-    if (!subscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(subscription) }), ack);
+    if (!validateSubscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(validateSubscription) }), ack);
     const left: string[] = [];
     for (const name of (payload as { collections: string[] }).collections) {
       if (this.subscriptions.has(name)) left.push(name);
@@ -211,26 +207,26 @@ export class SyncSocketSession {
   }
 
   private async receiveBatch(payload: unknown, ack: Ack | undefined): Promise<void> {
-    const { batch } = eventValidators();
     if (!this.socket.data.user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
-    if (!batch(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(batch) }), ack);
+    if (!validateBatch(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(validateBatch) }), ack);
     const { mutations: entries, batchId } = payload as { mutations: unknown[]; batchId?: string };
     const tooLarge = this.admissionRefusal(mutationIdOf(entries[0]), payload);
     // Points are taken as the batch arrives; the first entry over the limit is nacked in order.
     const { allowed, limited } = tooLarge ? { allowed: 0, limited: undefined } : await this.takePoints(entries.length);
     await this.enqueue(async () => {
       const user = await this.currentUser();
+      const req = user && socketRequest(this.socket, user, "sync:mutateBatch");
       let index = 0;
+      // Entries refused before they are tried: the batch is too large, or over the rate limit.
       const gate = (entry: unknown): MutationOutcome | undefined => {
         const position = index++;
         if (tooLarge) return tooLarge;
-        if (!user) return nack(mutationIdOf(entry), "forbidden", { message: "The socket's credential is no longer valid" });
         if (position >= allowed) return rateLimited(mutationIdOf(entry), limited);
         return undefined;
       };
-      const results = user
-        ? await applyInOrder(this.options.services.mutations, user, entries, socketRequest(this.socket, user, "sync:mutateBatch"), gate)
-        : [gate(entries[0])!, ...entries.slice(1).map((entry) => ({ notAttempted: { mutationId: mutationIdOf(entry) } }))];
+      const apply = async (entry: unknown): Promise<MutationOutcome> =>
+        user && req ? this.options.services.mutations.apply(user, entry, req) : nack(mutationIdOf(entry), "forbidden", { message: "The socket's credential is no longer valid" });
+      const results = await applyInOrder(entries, apply, gate);
       for (const result of results) if ("ack" in result || "nack" in result) this.emitOutcome(result);
       ack?.({ ...(batchId === undefined ? {} : { batchId }), results } satisfies BatchAnswer);
     });
