@@ -1,4 +1,6 @@
+import type { Request } from "express";
 import type { Connection, Schema } from "mongoose";
+import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { token } from "../kernel/container.js";
 import type { ModelAdminOptions } from "./admin-model-config.js";
 import type { MethodPermissions, RestMethod } from "./model-permissions.js";
@@ -41,6 +43,33 @@ export type ModelHookName =
   | "postList"
   | "responseHandler";
 
+/** What one generated operation answered: the status and body REST sends (`createdId` gives create's `Location`). */
+export interface ModelOperationResult {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly createdId?: string;
+}
+
+/**
+ * One of a router's five operations, run for a request — as its `user`, with its `params.id`,
+ * `query` and `body` — through the router's permissions, query filter, hooks, validation and
+ * response shaping. Refusals are thrown: the same errors the REST route answers with.
+ */
+export type ModelOperation = (req: Request) => Promise<ModelOperationResult>;
+
+/** A router's five operations by method. */
+export type ModelOperations = Readonly<Record<RestMethod, ModelOperation>>;
+
+/** A started router: its operations and the JSON schemas its routes check and answer with. */
+export interface ServedModel {
+  readonly operations: ModelOperations;
+  readonly schemas: { readonly create: SchemaObject; readonly update: SchemaObject; readonly response: SchemaObject };
+  /** The list route's query parameters as `/openapi.json` documents them (limit, page, sort, search, one per filter field). */
+  readonly listParameters: readonly ParameterObject[];
+  /** The fields the list's `search` parameter looks in (empty: no `search`). */
+  readonly searchFields: readonly string[];
+}
+
 /**
  * One model served by the app: what its router was given, for the plugins that offer the same
  * model another way (admin, MCP, sync) and must apply the same permissions and hooks.
@@ -64,6 +93,11 @@ export interface ModelRegistration {
   readonly mcp?: ModelMcpOptions;
   readonly sync?: ModelSyncOptions;
   readonly admin?: ModelAdminOptions;
+  /**
+   * The router's operations and schemas once it has started (undefined before), for plugins
+   * that serve the same model another way and must refuse what REST refuses (MCP's model tools).
+   */
+  readonly served?: () => ServedModel | undefined;
 }
 
 /**

@@ -14,10 +14,12 @@ import { SOCKET_SERVER } from "../contracts/socket-server.js";
 import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
 import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
+import { mcpPlugin } from "../plugins/mcp/mcp-plugin.js";
 import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
 import { warnWhenAuthenticationMissing } from "./authentication-warning.js";
 import { answerClientErrors } from "./client-error-answers.js";
 import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
+import { toAPIError } from "./error-response.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
 
@@ -130,6 +132,8 @@ export class SvcApp {
     // Every app gets request logging, the error tracker and slow-database-operation logging.
     this.kernel.add(loggingPlugin({ database: options.database !== false }));
     this.kernel.add(notifiersPlugin());
+    // Mounts `POST /mcp` only when a model router has `mcp` or a custom tool is registered.
+    this.kernel.add(mcpPlugin({ translateError: toAPIError }));
   }
 
   get config(): SvcConfig {

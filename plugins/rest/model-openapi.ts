@@ -210,7 +210,8 @@ const ERROR_STATUS: Record<SharedResponse, string> = {
   TooManyRequests: "429",
 };
 
-function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {
+/** The list route's query parameters: `limit`, `page`, `sort`, `search` (with search fields) and one per query field. */
+export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {
   const parameters: ParameterObject[] = [
     {
       name: "limit",

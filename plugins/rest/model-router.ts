@@ -2,7 +2,7 @@ import express from "express";
 import type { Request, RequestHandler } from "express";
 import type { Model } from "mongoose";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../../contracts/http.js";
-import { MODEL_REGISTRY, type ModelHookName, type ModelRegistration } from "../../contracts/model-registry.js";
+import { MODEL_REGISTRY, type ModelHookName, type ModelRegistration, type ServedModel } from "../../contracts/model-registry.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { bodyChecker } from "./body-checker.js";
@@ -11,7 +11,7 @@ import { RestErrors } from "./errors.js";
 import { fieldsWithoutDescription } from "./field-descriptions.js";
 import { createListQueryParser } from "./list-query.js";
 import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
-import { documentModelRouter } from "./model-openapi.js";
+import { documentModelRouter, listParameters } from "./model-openapi.js";
 import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
@@ -104,6 +104,8 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
   // Analysed now, so a wrong option (an unknown query field, say) fails where the router is built.
   const analysis = analyzeModel(model, options);
   const name = modelRouterName(mountPath, model.modelName);
+  // Set once started: what plugins serving the model another way (MCP) run and validate with.
+  let served: ServedModel | undefined;
   return {
     name,
     dependsOn: ["database"],
@@ -113,7 +115,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
     analysis,
     register(ctx) {
       // Filled before any plugin starts, so admin, MCP and sync see every model when they do.
-      ctx.resolve(MODEL_REGISTRY).add(modelRegistration(name, mountPath, model, analysis, options));
+      ctx.resolve(MODEL_REGISTRY).add({ ...modelRegistration(name, mountPath, model, analysis, options), served: () => served });
     },
     start(ctx) {
       const missing = fieldsWithoutDescription(model.schema);
@@ -152,6 +154,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       router.put("/:id", handlers.methodNotAllowed("GET, PATCH, DELETE"));
       ctx.resolve(HTTP_ROUTER).use(mountPath, router);
       documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options, model.collection.collectionName);
+      served = { operations: handlers.operations, schemas, listParameters: listParameters(analysis, schemas), searchFields: analysis.searchFields };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { BodyChecker } from "./body-checker.js";
 import { RestErrors } from "./errors.js";
 import { hookDenied, runHook } from "./hook-errors.js";
 import type { ListQuery } from "./list-query.js";
+import type { ModelOperation, ModelOperationResult, ModelOperations } from "../../contracts/model-registry.js";
 import type { ModelAnalysis } from "./model-analysis.js";
 import type { ModelRouterOptions, RequestBody, ResponseDocument } from "./model-router-options.js";
 import type { QueryFilterObject } from "./owner-query-filter.js";
@@ -29,7 +30,7 @@ export interface RouteRuntime<T> {
   readonly checkResponse?: (doc: ResponseDocument) => void;
 }
 
-/** The five handlers (and the 405 answer) of a model router. */
+/** The five handlers (and the 405 answer) of a model router, and the operations they send. */
 export interface RouteHandlers {
   list: RequestHandler;
   create: RequestHandler;
@@ -37,6 +38,8 @@ export interface RouteHandlers {
   update: RequestHandler;
   remove: RequestHandler;
   methodNotAllowed: (allow: string) => RequestHandler;
+  /** The same five operations as results rather than responses (what MCP's model tools run). */
+  operations: ModelOperations;
 }
 
 type StoredDocument = HydratedDocument<Record<string, unknown>>;
@@ -145,7 +148,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     }
   }
 
-  const list: RequestHandler = async (req, res) => {
+  const list: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("list", user);
     if (denied) await denied;
@@ -154,8 +157,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     if (options.queryFilter) {
       const scope = await options.queryFilter(user, req, context);
       if (scope === null || scope === undefined) {
-        res.json({ data: [], limit: query.limit, page: query.page, more: false, total: 0 });
-        return;
+        return { status: 200, body: { data: [], limit: query.limit, page: query.page, more: false, total: 0 } };
       }
       filter = combineFilters(filter, scope);
     }
@@ -175,10 +177,10 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     }
     let body: unknown[] = data;
     if (present || checkResponse) body = await Promise.all(data.map((doc) => presentOne(doc, "list", req)));
-    res.json({ data: body, limit: query.limit, page: query.page, more: query.skip + docs.length < total, total });
+    return { status: 200, body: { data: body, limit: query.limit, page: query.page, more: query.skip + docs.length < total, total } };
   };
 
-  const read: RequestHandler = async (req, res) => {
+  const read: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("read", user);
     if (denied) await denied;
@@ -191,10 +193,10 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const objectDenied = authorize("read", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
     const shaped = shapeDoc(doc);
-    res.json({ data: present || checkResponse ? await presentOne(shaped, "read", req) : shaped });
+    return { status: 200, body: { data: present || checkResponse ? await presentOne(shaped, "read", req) : shaped } };
   };
 
-  const create: RequestHandler = async (req, res) => {
+  const create: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("create", user);
     if (denied) await denied;
@@ -209,12 +211,10 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postCreate) await runHook("postCreate", () => options.postCreate!(forHooks(doc), req));
-    // The new record's URL under wherever this router is mounted (app prefixes included).
-    res.location(`${req.baseUrl}/${encodeURIComponent(String(doc._id))}`);
-    res.status(201).json({ data: await presentOne(shaper.hydrated(doc), "create", req) });
+    return { status: 201, body: { data: await presentOne(shaper.hydrated(doc), "create", req) }, createdId: String(doc._id) };
   };
 
-  const update: RequestHandler = async (req, res) => {
+  const update: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("update", user);
     if (denied) await denied;
@@ -232,10 +232,10 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
-    res.json({ data: await presentOne(shaper.hydrated(doc), "update", req) });
+    return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
   };
 
-  const remove: RequestHandler = async (req, res) => {
+  const remove: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("delete", user);
     if (denied) await denied;
@@ -253,7 +253,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       await doc.deleteOne();
     }
     if (options.postDelete) await runHook("postDelete", () => options.postDelete!(forHooks(doc), req));
-    res.status(204).end();
+    return { status: 204 };
   };
 
   const methodNotAllowed = (allow: string): RequestHandler => (_req: Request, res: Response) => {
@@ -261,7 +261,19 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     throw RestErrors.METHOD_NOT_ALLOWED({ detail: `Use ${allow}` });
   };
 
-  return { list, create, read, update, remove, methodNotAllowed };
+  const operations: ModelOperations = { list, create, read, update, delete: remove };
+  return { list: send(list), create: send(create), read: send(read), update: send(update), remove: send(remove), methodNotAllowed, operations };
+}
+
+/** An operation as an express handler: its result becomes the response. */
+function send(operation: ModelOperation): RequestHandler {
+  return async (req, res) => {
+    const result: ModelOperationResult = await operation(req);
+    // The new record's URL under wherever this router is mounted (app prefixes included).
+    if (result.createdId !== undefined) res.location(`${req.baseUrl}/${encodeURIComponent(result.createdId)}`);
+    if (result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
+  };
 }
 
 /**

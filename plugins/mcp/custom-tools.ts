@@ -1,0 +1,19 @@
+import type { McpToolDefinition } from "./mcp-tool.js";
+import type { ServedTool } from "./served-tool.js";
+import { toolArguments } from "./tool-arguments.js";
+
+/**
+ * A custom tool as `POST /mcp` serves it: its arguments checked against its `inputSchema`, its
+ * handler called with the caller (`req.user`) and the request.
+ *
+ * @example
+ * const served = customTool(definition);
+ */
+export function customTool(definition: McpToolDefinition): ServedTool {
+  return {
+    name: definition.name,
+    description: definition.description,
+    arguments: toolArguments(definition.inputSchema),
+    run: async (args, req) => definition.handler(args, { user: req.user, request: req }),
+  };
+}

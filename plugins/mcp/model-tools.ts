@@ -1,0 +1,282 @@
+import type { Request } from "express";
+import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
+import type { ModelOperationResult, ModelRegistration, ServedModel } from "../../contracts/model-registry.js";
+import { REST_METHODS, type RestMethod } from "../rest/index.js";
+import { McpErrors } from "./errors.js";
+import type { ServedTool } from "./served-tool.js";
+import { toolArguments } from "./tool-arguments.js";
+
+/** MCP filter operators (no `$`: MCP arguments never carry `$` keys) and the list parser's. */
+const OPERATORS: Readonly<Record<string, string>> = {
+  eq: "$eq",
+  ne: "$ne",
+  gt: "$gt",
+  gte: "$gte",
+  lt: "$lt",
+  lte: "$lte",
+  in: "$in",
+  nin: "$nin",
+  exists: "$exists",
+  regex: "$regex",
+};
+const SCALAR: SchemaObject = { type: ["string", "number", "boolean"] };
+const ID: SchemaObject = { type: "string", minLength: 1, maxLength: 128, description: "The record's id" };
+
+/**
+ * The model tools of one router with `mcp`: `<model>_list`, `_read`, `_create`, `_update`,
+ * `_delete` for the configured `methods` that REST serves (a method without permission checks is
+ * closed to everyone, so it gets no tool). Each runs the router's own operation — its
+ * permissions, query filter, hooks, validation and response shaping — as the caller of
+ * `POST /mcp`, so what REST refuses, the tool refuses with the same error. `excludeFields` are
+ * left out of every schema and result, and refused in `data`, filters and `sort`.
+ *
+ * @example
+ * const tools = modelTools(registration, registration.served()!); // todo_list, todo_read, ...
+ */
+export function modelTools(registration: ModelRegistration, served: ServedModel): ServedTool[] {
+  const options = registration.mcp ?? {};
+  const excluded = new Set(options.excludeFields ?? []);
+  const stem = toolStem(registration.modelName);
+  const model = registration.modelName;
+  const methods = toolMethods(registration);
+  const isExcluded = (path: string) => [...excluded].some((field) => path === field || path.startsWith(`${field}.`));
+  const run = (method: RestMethod, req: Request, parts: OperationParts) => served.operations[method](operationRequest(req, parts)).then((result) => present(result, excluded));
+
+  const tools: Partial<Record<RestMethod, ServedTool>> = {};
+  const idOnly = objectSchema({ id: ID }, ["id"]);
+
+  const list = listSchemas(served, isExcluded);
+  tools.list = {
+    name: `${stem}_list`,
+    description: `Lists ${model} records the caller may see, a page at a time (what GET ${registration.path} answers): {data, limit, page, more, total}.`,
+    arguments: toolArguments(list.advertised, list.checked),
+    annotations: { readOnlyHint: true },
+    run: (args, req) => run("list", req, { query: listQuery(args, isExcluded) }),
+  };
+  tools.read = {
+    name: `${stem}_read`,
+    description: `Reads one ${model} by id (what GET ${registration.path}/{id} answers): {data}.`,
+    arguments: toolArguments(idOnly),
+    annotations: { readOnlyHint: true },
+    run: (args, req) => run("read", req, { id: args.id as string }),
+  };
+  tools.create = {
+    name: `${stem}_create`,
+    description: `Creates a ${model} from \`data\` (what POST ${registration.path} does): {data}.`,
+    arguments: toolArguments(objectSchema({ data: withoutFields(served.schemas.create, excluded) }, ["data"]), objectSchema({ data: { type: "object" } }, ["data"])),
+    run: (args, req) => run("create", req, { body: acceptedData(args.data, isExcluded) }),
+  };
+  tools.update = {
+    name: `${stem}_update`,
+    description: `Changes the fields of one ${model} given in \`data\`; null empties an optional field (what PATCH ${registration.path}/{id} does): {data}.`,
+    arguments: toolArguments(
+      objectSchema({ id: ID, data: withoutFields(served.schemas.update, excluded) }, ["id", "data"]),
+      objectSchema({ id: ID, data: { type: "object" } }, ["id", "data"]),
+    ),
+    run: (args, req) => run("update", req, { id: args.id as string, body: acceptedData(args.data, isExcluded) }),
+  };
+  tools.delete = {
+    name: `${stem}_delete`,
+    description: `Deletes one ${model} by id (what DELETE ${registration.path}/{id} does): {deleted: true}.`,
+    arguments: toolArguments(idOnly),
+    annotations: { destructiveHint: true, idempotentHint: true },
+    run: (args, req) => run("delete", req, { id: args.id as string }),
+  };
+  return methods.map((method) => tools[method]!);
+}
+
+/** The names of a router's model tools (known before the router starts). */
+export function modelToolNames(registration: ModelRegistration): string[] {
+  const stem = toolStem(registration.modelName);
+  return toolMethods(registration).map((method) => `${stem}_${method}`);
+}
+
+/** The configured methods REST serves (a method without permission checks is closed to everyone). */
+function toolMethods(registration: ModelRegistration): RestMethod[] {
+  return (registration.mcp?.methods ?? REST_METHODS).filter((method) => (registration.permissions[method]?.length ?? 0) > 0);
+}
+
+/** `TodoItem` → `todo_item`. */
+export function toolStem(modelName: string): string {
+  return modelName
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+interface OperationParts {
+  readonly id?: string;
+  readonly query?: Record<string, unknown>;
+  readonly body?: unknown;
+}
+
+/**
+ * The `POST /mcp` request as the operation sees it: the same caller, headers and request id, with
+ * the tool's arguments as its path id, query and body — so hooks get a request like REST's.
+ */
+function operationRequest(req: Request, parts: OperationParts): Request {
+  return Object.create(req, {
+    params: { value: parts.id === undefined ? {} : { id: parts.id }, enumerable: true },
+    query: { value: parts.query ?? {}, enumerable: true },
+    body: { value: parts.body, writable: true, enumerable: true },
+  }) as Request;
+}
+
+/** The operation's answer with excluded fields taken out; a delete answers `{deleted: true}`. */
+function present(result: ModelOperationResult, excluded: ReadonlySet<string>): unknown {
+  if (result.body === undefined) return { deleted: true };
+  if (excluded.size === 0) return result.body;
+  const body = result.body as { data?: unknown };
+  const strip = (doc: unknown) => (isObject(doc) ? withoutPaths(doc, excluded) : doc);
+  const data = Array.isArray(body.data) ? body.data.map(strip) : strip(body.data);
+  return { ...body, data };
+}
+
+function withoutPaths(doc: Record<string, unknown>, paths: ReadonlySet<string>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...doc };
+  for (const path of paths) {
+    const [head, ...rest] = path.split(".");
+    if (!(head! in copy)) continue;
+    if (rest.length === 0) delete copy[head!];
+    else if (isObject(copy[head!])) copy[head!] = withoutPaths(copy[head!] as Record<string, unknown>, new Set([rest.join(".")]));
+  }
+  return copy;
+}
+
+/** `data` as sent, unless it names an excluded field (at any depth of a dotted exclusion). */
+function acceptedData(data: unknown, isExcluded: (path: string) => boolean): unknown {
+  if (!isObject(data)) return data;
+  const named: string[] = [];
+  const visit = (value: Record<string, unknown>, prefix: string) => {
+    for (const [key, inner] of Object.entries(value)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (isExcluded(path)) named.push(path);
+      else if (isObject(inner)) visit(inner, path);
+    }
+  };
+  visit(data, "");
+  if (named.length > 0) throw notAccepted(named, "data");
+  return data;
+}
+
+function notAccepted(paths: readonly string[], where: string) {
+  return McpErrors.FIELD_NOT_ACCEPTED({
+    detail: `${paths.join(", ")}: not available to MCP clients`,
+    meta: { fields: paths.map((path) => ({ path: `${where}.${path}`, message: "is not available to MCP clients", kind: "excluded" })) },
+  });
+}
+
+/** The list tool's arguments turned into the list route's query string values. */
+function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => boolean): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  if (args.limit !== undefined) query.limit = String(args.limit);
+  if (args.page !== undefined) query.page = String(args.page);
+  if (typeof args.search === "string") query.search = args.search;
+  if (typeof args.sort === "string") {
+    const named = args.sort
+      .split(",")
+      .map((part) => part.trim().replace(/^-/, ""))
+      .filter((path) => isExcluded(path));
+    if (named.length > 0) throw notAccepted(named, "sort");
+    query.sort = args.sort;
+  }
+  for (const [field, condition] of Object.entries(isObject(args.filter) ? args.filter : {})) {
+    if (!isObject(condition)) {
+      query[field] = String(condition);
+      continue;
+    }
+    // Operator names were checked against OPERATORS by the argument schema.
+    for (const [op, value] of Object.entries(condition)) {
+      query[`${field}[${OPERATORS[op]}]`] = Array.isArray(value) ? value.map(String) : String(value);
+    }
+  }
+  return query;
+}
+
+/**
+ * The list tool's schemas from the list route's documented parameters: `limit`, `page`, `sort`,
+ * `search` (when none of its fields is excluded) and `filter`, one property per filterable field
+ * that is not excluded — a value (equality) or an object of operators.
+ */
+function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean): { advertised: SchemaObject; checked: SchemaObject } {
+  const properties: Record<string, SchemaObject> = {};
+  const filters: Record<string, SchemaObject> = {};
+  const searchable = served.searchFields.length > 0 && !served.searchFields.some(isExcluded);
+  for (const parameter of served.listParameters as ParameterObject[]) {
+    const schema = (parameter.schema ?? {}) as SchemaObject;
+    if (parameter.style === "deepObject") {
+      if (!isExcluded(parameter.name)) filters[parameter.name] = filterSchema(parameter, schema);
+    } else if (parameter.name !== "search" || searchable) {
+      properties[parameter.name] = { ...schema, description: parameter.description };
+    }
+  }
+  const fields = Object.keys(filters);
+  if (fields.length > 0) {
+    properties.filter = {
+      type: "object",
+      description: "Narrows the list: {field: value} for equality, {field: {gte: 1, lt: 5}} for operators; several narrow together.",
+      properties: filters,
+      additionalProperties: false,
+    };
+  }
+  const checkedProperties: Record<string, SchemaObject> = {
+    limit: { type: "integer" },
+    page: { type: "integer" },
+    sort: { type: "string" },
+  };
+  if (searchable) checkedProperties.search = { type: "string" };
+  if (fields.length > 0) {
+    checkedProperties.filter = {
+      type: "object",
+      propertyNames: { enum: fields },
+      additionalProperties: {
+        anyOf: [
+          SCALAR,
+          {
+            type: "object",
+            minProperties: 1,
+            propertyNames: { enum: Object.keys(OPERATORS) },
+            additionalProperties: { anyOf: [SCALAR, { type: "array", items: SCALAR }] },
+          },
+        ],
+      },
+    };
+  }
+  return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []) };
+}
+
+/** One filter field: a value (`$eq`) or an object of the operators its deepObject parameter documents. */
+function filterSchema(parameter: ParameterObject, schema: SchemaObject): SchemaObject {
+  const operators: Record<string, SchemaObject> = {};
+  const documented = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  const value = documented.$eq ?? SCALAR;
+  for (const [name, op] of Object.entries(OPERATORS)) {
+    const operand = documented[op];
+    if (!operand) continue;
+    operators[name] =
+      op === "$in" || op === "$nin"
+        ? { type: "array", items: { ...value, description: undefined }, minItems: 1, maxItems: 100, description: operand.description }
+        : operand;
+  }
+  return {
+    description: parameter.description?.replace(/`[^`]*\[\$[^`]*`/g, "").trim(),
+    anyOf: [{ ...value, description: "Equal to this value" }, { type: "object", properties: operators, additionalProperties: false, minProperties: 1 }],
+  };
+}
+
+/** The create or update schema without the excluded fields. */
+function withoutFields(schema: SchemaObject, excluded: ReadonlySet<string>): SchemaObject {
+  if (excluded.size === 0) return schema;
+  const properties = { ...(schema.properties ?? {}) };
+  for (const field of excluded) delete properties[field];
+  return { ...schema, properties, required: schema.required?.filter((field) => !excluded.has(field)) };
+}
+
+function objectSchema(properties: Record<string, SchemaObject>, required: string[]): SchemaObject {
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
