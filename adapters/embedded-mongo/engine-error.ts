@@ -87,11 +87,16 @@ export const ErrorCodes = {
   CommandFailed: 125,
   NotImplemented: 238,
   IndexAlreadyExists: 68,
-  InvalidUUID: 100,
+  InvalidUUID: 207,
+  UnsatisfiableWriteConcern: 100,
   AmbiguousIndexKeyPattern: 307,
   EmptyFieldName: 56,
   ConversionFailure: 241,
   QueryFeatureNotAllowed: 224,
+  GraphContainsCycle: 5,
+  ViewDepthLimitExceeded: 149,
+  CommandNotSupportedOnView: 166,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 const NAMES: ReadonlyMap<number, string> = new Map(

@@ -22,9 +22,10 @@ const NONE: EntryEvents = { events: [], invalidates: false };
  * Turns committed oplog entries into change events with MongoDB's shapes, for one stream:
  * `{_id: <resume token>, operationType, clusterTime, [collectionUUID], wallTime, [fullDocument],
  * ns, [to], [documentKey], [operationDescription], [updateDescription],
- * [fullDocumentBeforeChange]}`. Pre- and post-images come from the entry (the oplog keeps them,
- * as if every collection had `changeStreamPreAndPostImages` enabled); `updateLookup` reads the
- * collection's current document when the event is produced.
+ * [fullDocumentBeforeChange]}`. Pre- and post-images come from the entry, and only when the
+ * collection had `changeStreamPreAndPostImages` enabled at the time of the write (`imagesEnabled`,
+ * as mongod records them only then); `updateLookup` reads the collection's current document when
+ * the event is produced.
  *
  * @example
  * const builder = new ChangeEventBuilder(storage, spec, {level: "collection", db: "app", coll: "todos"});
@@ -49,6 +50,8 @@ export class ChangeEventBuilder {
     if (typeof o["drop"] === "string") {
       if (isDropTargetOf(entry, db, next)) return NONE;
       if (!watchesCollection(this.scope, db, o["drop"])) return NONE;
+      // A view's drop (no UUID) is a view-definition event: mongod shows those only as expanded events.
+      if (entry.ui === undefined && !this.spec.showExpandedEvents) return NONE;
       return this.withInvalidate(entry, this.base(entry, "drop", { ns: { db, coll: o["drop"] } }), this.scope.level === "collection");
     }
     if (typeof o["renameCollection"] === "string" && typeof o["to"] === "string") {
@@ -157,9 +160,9 @@ export class ChangeEventBuilder {
         return collection.findById(documentKey["_id"])?.doc ?? null;
       }
       case "whenAvailable":
-        return entry.postImage ?? null;
+        return (entry.imagesEnabled && entry.postImage) || null;
       case "required":
-        if (!entry.postImage) {
+        if (!entry.imagesEnabled || !entry.postImage) {
           throw new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a post-image for all update events, but the post-image was not found for event ${entry.ts.toString()}`);
         }
         return entry.postImage;
@@ -168,10 +171,11 @@ export class ChangeEventBuilder {
 
   private beforeChange(entry: OplogEntry): Document {
     if (this.spec.fullDocumentBeforeChange === "off") return {};
-    if (!entry.preImage && this.spec.fullDocumentBeforeChange === "required") {
+    const preImage = entry.imagesEnabled ? entry.preImage : undefined;
+    if (!preImage && this.spec.fullDocumentBeforeChange === "required") {
       throw new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a pre-image for all update, delete and replace events, but the pre-image was not found for event ${entry.ts.toString()}`);
     }
-    return { fullDocumentBeforeChange: entry.preImage ?? null };
+    return { fullDocumentBeforeChange: preImage ?? null };
   }
 }
 

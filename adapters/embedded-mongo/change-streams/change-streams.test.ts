@@ -162,6 +162,7 @@ test("$out: the temporary collection is invisible; the final rename onto the tar
 
 test("fullDocument modes and fullDocumentBeforeChange", async (t) => {
   const engine = engineFor(t);
+  await runOk(engine, "app", { create: "c", changeStreamPreAndPostImages: { enabled: true } });
   await runOk(engine, "app", { insert: "c", documents: [{ _id: 1, n: 1 }] });
   const streams = {
     default: await watch(engine, "app", "c"),

@@ -34,6 +34,8 @@ export async function openChangeStream(ctx: CommandContext, pipeline: readonly D
   const stages = pipeline.slice(1);
   assertChangeStreamStages(stages);
   const scope = changeStreamScope(ctx.db, ctx.command["aggregate"], spec);
+  const watched = scope.level === "collection" ? ctx.services.storage.collection(scope.db, scope.coll) : undefined;
+  if (watched?.view) throw new EngineError(ErrorCodes.CommandNotSupportedOnView, `Namespace ${watched.ns} is a view, not a collection`);
   const collation = collationArgument(ctx);
   const compiled = stages.length > 0 ? compilePipeline(stages, collation ? { collation } : {}) : undefined;
   const storage = ctx.services.storage;

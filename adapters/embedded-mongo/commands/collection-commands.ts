@@ -1,38 +1,44 @@
 import type { Document } from "bson";
 import { compileFilter } from "../query/index.js";
-import { optionNumber } from "../bson-number.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import { collectionDataSize, indexSizeEstimate } from "../storage/collection-size.js";
 import { assertValidCollectionName, splitNamespace } from "../storage/namespace.js";
-import type { CollModOp, CollectionOptions } from "../storage/write-ops.js";
-import type { CommandHandler } from "./command-context.js";
+import { parsePreAndPostImagesOption } from "../storage/collection-options.js";
+import { notOnView } from "../storage/storage.js";
+import type { CollectionOptions } from "../storage/write-ops.js";
+import type { CommandContext, CommandHandler } from "./command-context.js";
+import { parseViewDefinition } from "./view-definition.js";
 import {
   countArgument,
   documentArgument,
   flagArgument,
   GENERIC_COMMAND_FIELDS,
-  isPlainDocument,
   targetCollection,
 } from "./command-arguments.js";
 
 /** `create` options that need features the engine does not have: refused, never ignored. */
 const UNSUPPORTED_CREATE_OPTIONS: Readonly<Record<string, string>> = {
   capped: "capped collections are not supported by the embedded engine",
-  viewOn: "views are not supported by the embedded engine",
   timeseries: "time series collections are not supported by the embedded engine",
   clusteredIndex: "clustered collections are not supported by the embedded engine",
   encryptedFields: "queryable encryption is not supported by the embedded engine",
 };
 
+/** The only `create` options a view takes besides `viewOn` and `pipeline`. */
+const VIEW_OPTIONS = new Set(["viewOn", "pipeline", "collation"]);
+
 /**
- * `create`: a collection with optional `validator`/`validationLevel`/`validationAction` and a
- * default `collation`. Exists already → NamespaceExists (48).
+ * `create`: a collection with optional `validator`/`validationLevel`/`validationAction`,
+ * `changeStreamPreAndPostImages` and a default `collation`; or, with `viewOn` (+ `pipeline`), a
+ * read-only view. Exists already → NamespaceExists (48).
  *
  * @example
  * await engine.runCommand("app", {create: "users", validator: {email: {$type: "string"}}});
+ * await engine.runCommand("app", {create: "paidOrders", viewOn: "orders", pipeline: [{$match: {paid: true}}]});
  */
 export const createCommand: CommandHandler = (ctx) => {
   const name = targetCollection(ctx);
+  if (ctx.command["viewOn"] !== undefined || ctx.command["pipeline"] !== undefined) return createView(ctx, name);
   const other: Document = {};
   let validator: Document | undefined;
   let validationLevel: CollectionOptions["validationLevel"];
@@ -52,6 +58,9 @@ export const createCommand: CommandHandler = (ctx) => {
         break;
       case "validationAction":
         validationAction = parseValidationAction(value);
+        break;
+      case "changeStreamPreAndPostImages":
+        if (parsePreAndPostImagesOption(value, "create").enabled) other[field] = { enabled: true };
         break;
       case "capped":
       case "autoIndexId":
@@ -75,6 +84,29 @@ export const createCommand: CommandHandler = (ctx) => {
   ]);
   return { ok: 1 };
 };
+
+/** `create` with `viewOn`: checks the definition (view-definition.ts) and records the view. */
+function createView(ctx: CommandContext, name: string): Document {
+  if (ctx.transaction) {
+    throw new EngineError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot create a view in a multi-document transaction.`);
+  }
+  if (ctx.command["viewOn"] === undefined) throw new EngineError(ErrorCodes.BadValue, "'pipeline' requires 'viewOn' to also be specified");
+  for (const field of Object.keys(ctx.command)) {
+    if (field === "create" || GENERIC_COMMAND_FIELDS.has(field) || VIEW_OPTIONS.has(field)) continue;
+    throw new EngineError(ErrorCodes.InvalidOptions, `option not supported on a view: ${field}`);
+  }
+  const view = parseViewDefinition(ctx.view, ctx.db, name, ctx.command["viewOn"], ctx.command["pipeline"]);
+  const collation = documentArgument(ctx, "collation");
+  ctx.commit([
+    {
+      op: "createCollection",
+      db: ctx.db,
+      collection: name,
+      options: { other: { viewOn: view.viewOn, pipeline: view.pipeline, ...(collation ? { collation } : {}) } },
+    },
+  ]);
+  return { ok: 1 };
+}
 
 /** `drop`: removes a collection and its indexes; a missing collection is a no-op (MongoDB 7.0). */
 export const dropCommand: CommandHandler = (ctx) => {
@@ -117,58 +149,6 @@ export const renameCollectionCommand: CommandHandler = (ctx) => {
   return { ok: 1 };
 };
 
-/** `collMod`: validator settings, and `index: {name | keyPattern, expireAfterSeconds, hidden}`. */
-export const collModCommand: CommandHandler = (ctx) => {
-  const name = targetCollection(ctx);
-  const collection = ctx.services.storage.collection(ctx.db, name);
-  if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
-  const reply: Document = {};
-  let indexChanges: CollModOp["indexChanges"];
-  const indexArgument = documentArgument(ctx, "index");
-  if (indexArgument) {
-    const index =
-      typeof indexArgument["name"] === "string"
-        ? collection.indexes.get(indexArgument["name"])
-        : [...collection.indexes.values()].find(
-            (candidate) => isPlainDocument(indexArgument["keyPattern"]) && sameKeyDocument(candidate.spec.keyPattern, indexArgument["keyPattern"]),
-          );
-    if (!index) throw new EngineError(ErrorCodes.IndexNotFound, "cannot find index for ns");
-    const expireAfterSeconds = optionNumber(indexArgument["expireAfterSeconds"]);
-    if (indexArgument["expireAfterSeconds"] !== undefined) {
-      if (index.spec.expireAfterSeconds === undefined) {
-        throw new EngineError(ErrorCodes.InvalidOptions, "no expireAfterSeconds field to update");
-      }
-      reply["expireAfterSeconds_old"] = index.spec.expireAfterSeconds;
-      reply["expireAfterSeconds_new"] = expireAfterSeconds;
-    }
-    const hidden = indexArgument["hidden"];
-    if (hidden !== undefined) {
-      reply["hidden_old"] = index.spec.document["hidden"] === true;
-      reply["hidden_new"] = hidden === true;
-    }
-    indexChanges = [
-      {
-        name: index.name,
-        ...(expireAfterSeconds !== undefined ? { expireAfterSeconds } : {}),
-        ...(typeof hidden === "boolean" ? { hidden } : {}),
-      },
-    ];
-  }
-  const validator = documentArgument(ctx, "validator");
-  ctx.commit([
-    {
-      op: "collMod",
-      db: ctx.db,
-      collection: name,
-      ...(validator ? { validator } : {}),
-      ...(ctx.command["validationLevel"] !== undefined ? { validationLevel: parseValidationLevel(ctx.command["validationLevel"]) } : {}),
-      ...(ctx.command["validationAction"] !== undefined ? { validationAction: parseValidationAction(ctx.command["validationAction"]) } : {}),
-      ...(indexChanges ? { indexChanges } : {}),
-    },
-  ]);
-  return { ...reply, ok: 1 };
-};
-
 /**
  * `listCollections`: `{name, type, options, info: {readOnly, uuid}, idIndex}` per collection,
  * filtered by `filter`, through a cursor (`nameOnly` returns `{name, type}`).
@@ -180,15 +160,18 @@ export const listCollectionsCommand: CommandHandler = (ctx) => {
   const cursorOptions = documentArgument(ctx, "cursor") ?? {};
   const entries: Document[] = [];
   for (const collection of ctx.services.storage.collections(ctx.db)) {
-    const full: Document = {
-      name: collection.name,
-      type: "collection",
-      options: collection.optionsDocument(),
-      info: { readOnly: false, uuid: collection.uuid },
-      idIndex: { v: 2, key: { _id: 1 }, name: "_id_" },
-    };
+    const type = collection.view ? "view" : "collection";
+    const full: Document = collection.view
+      ? { name: collection.name, type, options: collection.optionsDocument(), info: { readOnly: true } }
+      : {
+          name: collection.name,
+          type,
+          options: collection.optionsDocument(),
+          info: { readOnly: false, uuid: collection.uuid },
+          idIndex: { v: 2, key: { _id: 1 }, name: "_id_" },
+        };
     if (matcher && !matcher.matches(full)) continue;
-    entries.push(nameOnly ? { name: collection.name, type: "collection" } : full);
+    entries.push(nameOnly ? { name: collection.name, type } : full);
   }
   const batch = ctx.services.cursors.open({
     ns: `${ctx.db}.$cmd.listCollections`,
@@ -204,6 +187,7 @@ export const collStatsCommand: CommandHandler = (ctx) => {
   const name = targetCollection(ctx);
   const collection = ctx.services.storage.collection(ctx.db, name);
   if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `Collection [${ctx.db}.${name}] not found.`);
+  if (collection.view) throw notOnView(collection.ns);
   const size = collectionDataSize(collection);
   const indexSizes: Document = {};
   let totalIndexSize = 0;
@@ -227,19 +211,14 @@ export const collStatsCommand: CommandHandler = (ctx) => {
   };
 };
 
-function parseValidationLevel(value: unknown): NonNullable<CollectionOptions["validationLevel"]> {
+/** `validationLevel` of `create`/`collMod`: off | strict | moderate (BadValue otherwise). */
+export function parseValidationLevel(value: unknown): NonNullable<CollectionOptions["validationLevel"]> {
   if (value === "off" || value === "strict" || value === "moderate") return value;
   throw new EngineError(ErrorCodes.BadValue, `Enumeration value '${String(value)}' for field 'validationLevel' is not a valid value.`);
 }
 
-function parseValidationAction(value: unknown): NonNullable<CollectionOptions["validationAction"]> {
+/** `validationAction` of `create`/`collMod`: error | warn (BadValue otherwise). */
+export function parseValidationAction(value: unknown): NonNullable<CollectionOptions["validationAction"]> {
   if (value === "error" || value === "warn") return value;
   throw new EngineError(ErrorCodes.BadValue, `Enumeration value '${String(value)}' for field 'validationAction' is not a valid value.`);
 }
-
-function sameKeyDocument(a: Document, b: Document): boolean {
-  const ea = Object.entries(a);
-  const eb = Object.entries(b);
-  return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i]![0] && String(optionNumber(v) ?? v) === String(optionNumber(eb[i]![1]) ?? eb[i]![1]));
-}
-

@@ -1,6 +1,7 @@
 import type { CommandHandler } from "./command-context.js";
 import { aggregateCommand } from "./aggregate-command.js";
-import { collModCommand, collStatsCommand, createCommand, dropCommand, listCollectionsCommand, renameCollectionCommand } from "./collection-commands.js";
+import { collModCommand } from "./coll-mod-command.js";
+import { collStatsCommand, createCommand, dropCommand, listCollectionsCommand, renameCollectionCommand } from "./collection-commands.js";
 import { countCommand } from "./count-command.js";
 import { getMoreCommand, killCursorsCommand } from "./cursor-commands.js";
 import { dbStatsCommand, dropDatabaseCommand, listDatabasesCommand } from "./database-commands.js";

@@ -1,6 +1,7 @@
 import type { CommandHandler } from "./command-context.js";
 import { countArgument, documentArgument, targetCollection } from "./command-arguments.js";
 import { prepareCommandQuery } from "./query-execution.js";
+import { countOnView } from "./view-reads.js";
 
 /**
  * `count` (what `estimatedDocumentCount` sends): with an empty query the stored count is returned
@@ -16,6 +17,7 @@ export const countCommand: CommandHandler = (ctx) => {
   const skip = countArgument(ctx, "skip") ?? 0;
   const limit = countArgument(ctx, "limit") ?? 0;
   if (!collection) return { n: 0, ok: 1 };
+  if (collection.view) return { n: countOnView(ctx, name, filter, skip, limit), ok: 1 };
   if (Object.keys(filter).length === 0 && ctx.command["hint"] === undefined) {
     const n = Math.max(0, collection.count - skip);
     return { n: limit > 0 ? Math.min(n, limit) : n, ok: 1 };

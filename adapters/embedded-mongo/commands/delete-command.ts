@@ -5,6 +5,7 @@ import type { CommandContext, CommandHandler } from "./command-context.js";
 import { arrayArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { prepareCommandQuery } from "./query-execution.js";
 import { writeErrorOf } from "./write-errors.js";
+import { assertNotView } from "./view-resolution.js";
 
 /**
  * `delete`: statements `{q, limit: 0 | 1, collation?, hint?}`; each removed document is its own
@@ -15,6 +16,7 @@ import { writeErrorOf } from "./write-errors.js";
  */
 export const deleteCommand: CommandHandler = (ctx) => {
   const collectionName = targetCollection(ctx);
+  assertNotView(ctx, collectionName);
   const statements = arrayArgument(ctx, "deletes");
   const ordered = ctx.command["ordered"] === undefined ? true : flagArgument(ctx, "ordered");
   const writeErrors: Document[] = [];

@@ -4,6 +4,7 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
 import { collationArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { prepareCommandQuery } from "./query-execution.js";
+import { viewDocuments } from "./view-reads.js";
 
 /**
  * `distinct`: the distinct values at `key` among documents matching `query`. Arrays at the path
@@ -22,10 +23,14 @@ export const distinctCommand: CommandHandler = (ctx) => {
   const collection = ctx.view.collection(ctx.db, name);
   if (!collection) return { values: [], ok: 1 };
   const collation = collationArgument(ctx, ctx.command, collection.defaultCollation);
-  const query = prepareCommandQuery(ctx, collection, { filter: documentArgument(ctx, "query") ?? {}, collation });
+  const filter = documentArgument(ctx, "query") ?? {};
   const parts = key.split(".");
   const values: unknown[] = [];
-  for (const record of query.run()) collectValues(record.doc, parts, 0, values);
+  if (collection.view) {
+    for (const doc of viewDocuments(ctx, name, filter)) collectValues(doc, parts, 0, values);
+  } else {
+    for (const record of prepareCommandQuery(ctx, collection, { filter, collation }).run()) collectValues(record.doc, parts, 0, values);
+  }
   values.sort((a, b) => compareBson(a, b, collation));
   const distinct = values.filter((value, i) => i === 0 || compareBson(value, values[i - 1], collation) !== 0);
   return { values: distinct, ok: 1 };

@@ -3,8 +3,10 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayFiltersArgument, collationArgument, documentArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { compileFindProjection } from "./find-projection.js";
+import { letVariables } from "./let-variables.js";
 import { prepareCommandQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
+import { assertNotView } from "./view-resolution.js";
 
 /**
  * `findAndModify`: atomically updates (or removes) the first document matching `query` in `sort`
@@ -17,6 +19,7 @@ import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./upd
  */
 export const findAndModifyCommand: CommandHandler = (ctx) => {
   const collectionName = targetCollection(ctx);
+  assertNotView(ctx, collectionName);
   const remove = flagArgument(ctx, "remove");
   const returnNew = flagArgument(ctx, "new");
   const upsert = flagArgument(ctx, "upsert");
@@ -31,7 +34,7 @@ export const findAndModifyCommand: CommandHandler = (ctx) => {
   }
   const filter = documentArgument(ctx, "query") ?? {};
   const collation = collationArgument(ctx);
-  const variables = documentArgument(ctx, "let");
+  const variables = letVariables(ctx);
   const bypass = flagArgument(ctx, "bypassDocumentValidation");
   const fields = documentArgument(ctx, "fields");
   const collection = ctx.view.collection(ctx.db, collectionName);

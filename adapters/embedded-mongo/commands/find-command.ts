@@ -6,6 +6,8 @@ import { compileFindProjection } from "./find-projection.js";
 import { prepareCommandQuery } from "./query-execution.js";
 import type { PreparedQuery } from "./query-execution.js";
 import { optionNumber } from "../bson-number.js";
+import { resolveView } from "./view-resolution.js";
+import { findOnView } from "./view-reads.js";
 
 /** A parsed `find` command (also what `explain` needs). */
 export interface ParsedFind {
@@ -62,6 +64,8 @@ export function parseFind(ctx: CommandContext): ParsedFind {
  * await engine.runCommand("app", {find: "todos", filter: {done: false}, sort: {due: 1}, limit: 20});
  */
 export const findCommand: CommandHandler = (ctx) => {
+  const name = targetCollection(ctx);
+  if (resolveView(ctx, name)) return findOnView(ctx, name);
   const parsed = parseFind(ctx);
   const collection = ctx.view.collection(ctx.db, parsed.collectionName);
   const transform = parsed.projection ? compileFindProjection(parsed.projection, parsed.query) : undefined;

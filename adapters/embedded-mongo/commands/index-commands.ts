@@ -6,6 +6,7 @@ import type { IndexSpec } from "../storage/index-spec.js";
 import type { WriteOp } from "../storage/write-ops.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayArgument, countArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
+import { notOnView } from "../storage/storage.js";
 
 /**
  * `createIndexes`: builds each index over existing documents (a unique violation fails with
@@ -81,6 +82,7 @@ export const listIndexesCommand: CommandHandler = (ctx) => {
   const name = targetCollection(ctx);
   const collection = ctx.services.storage.collection(ctx.db, name);
   if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
+  if (collection.view) throw notOnView(collection.ns);
   const cursorOptions = documentArgument(ctx, "cursor") ?? {};
   const specs = [...collection.indexes.values()].map((index) => index.spec.document);
   const batch = ctx.services.cursors.open({
@@ -96,6 +98,7 @@ export const dropIndexesCommand: CommandHandler = (ctx) => {
   const name = targetCollection(ctx);
   const collection = ctx.services.storage.collection(ctx.db, name);
   if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns not found ${ctx.db}.${name}`);
+  if (collection.view) throw notOnView(collection.ns);
   const target = ctx.command["index"];
   const nIndexesWas = collection.indexes.size;
   let names: string[];

@@ -5,6 +5,7 @@ import { MAX_BSON_OBJECT_SIZE } from "../wire/wire-constants.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayArgument, flagArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { writeErrorOf } from "./write-errors.js";
+import { assertNotView } from "./view-resolution.js";
 
 /**
  * `insert`: each document is its own atomic write (as on mongod), so an ordered batch stops at
@@ -16,6 +17,7 @@ import { writeErrorOf } from "./write-errors.js";
  */
 export const insertCommand: CommandHandler = (ctx) => {
   const collection = targetCollection(ctx);
+  assertNotView(ctx, collection);
   const documents = arrayArgument(ctx, "documents");
   const ordered = ctx.command["ordered"] === undefined ? true : flagArgument(ctx, "ordered");
   const bypassDocumentValidation = flagArgument(ctx, "bypassDocumentValidation");

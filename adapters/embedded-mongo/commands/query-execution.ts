@@ -9,7 +9,8 @@ import type { QueryPlan } from "../planner/query-planner.js";
 import type { ReadView } from "../sessions/read-view.js";
 import type { CollectionData } from "../storage/collection-data.js";
 import type { StoredRecord } from "../storage/stored-record.js";
-import { collationArgument, documentArgument } from "./command-arguments.js";
+import { collationArgument } from "./command-arguments.js";
+import { letVariables } from "./let-variables.js";
 import type { CommandContext } from "./command-context.js";
 
 export interface QueryRequest {
@@ -115,7 +116,7 @@ export function prepareCommandQuery(
   return prepareQuery(collection, {
     hint: source["hint"],
     collation: collationArgument(ctx, source),
-    variables: documentArgument(ctx, "let"),
+    variables: letVariables(ctx),
     ...shape,
   }, ctx.view);
 }

@@ -10,9 +10,11 @@ import {
   targetCollection,
   arrayFiltersArgument,
 } from "./command-arguments.js";
+import { letVariables } from "./let-variables.js";
 import { prepareCommandQuery } from "./query-execution.js";
 import { compileStatementUpdate, updateOneDocument, upsertDocument } from "./update-execution.js";
 import { writeErrorOf } from "./write-errors.js";
+import { assertNotView } from "./view-resolution.js";
 
 /**
  * `update`: statements `{q, u, upsert, multi, arrayFilters, collation, hint, c}` where `u` is an
@@ -24,6 +26,7 @@ import { writeErrorOf } from "./write-errors.js";
  */
 export const updateCommand: CommandHandler = (ctx) => {
   const collectionName = targetCollection(ctx);
+  assertNotView(ctx, collectionName);
   const statements = arrayArgument(ctx, "updates");
   const ordered = ctx.command["ordered"] === undefined ? true : flagArgument(ctx, "ordered");
   const bypass = flagArgument(ctx, "bypassDocumentValidation");
@@ -65,9 +68,9 @@ function runUpdateStatement(
   const multi = flagArgument(ctx, "multi", statement);
   const upsert = flagArgument(ctx, "upsert", statement);
   const collation = collationArgument(ctx, statement);
-  const letVariables = documentArgument(ctx, "let");
+  const commandVariables = letVariables(ctx);
   const constants = documentArgument(ctx, "c", statement);
-  const variables = letVariables || constants ? { ...(letVariables ?? {}), ...(constants ?? {}) } : undefined;
+  const variables = commandVariables || constants ? { ...(commandVariables ?? {}), ...(constants ?? {}) } : undefined;
   const arrayFilters = arrayFiltersArgument(statement["arrayFilters"]);
   const update = compileStatementUpdate({
     update: u as Document,

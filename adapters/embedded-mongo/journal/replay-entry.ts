@@ -101,6 +101,10 @@ function collModOp(db: string, o: Document): CollModOp {
     ...(o["validator"] !== undefined ? { validator: o["validator"] as Document } : {}),
     ...(o["validationLevel"] !== undefined ? { validationLevel: o["validationLevel"] as CollModOp["validationLevel"] } : {}),
     ...(o["validationAction"] !== undefined ? { validationAction: o["validationAction"] as CollModOp["validationAction"] } : {}),
+    ...(o["changeStreamPreAndPostImages"] !== undefined
+      ? { changeStreamPreAndPostImages: { enabled: (o["changeStreamPreAndPostImages"] as Document)["enabled"] === true } }
+      : {}),
+    ...(typeof o["viewOn"] === "string" ? { view: { viewOn: o["viewOn"], pipeline: (o["pipeline"] as Document[] | undefined) ?? [] } } : {}),
     ...(changes
       ? {
           indexChanges: changes.map((change) => {

@@ -3,6 +3,8 @@ import { equalityKey } from "../query/index.js";
 import { CollectionIndex } from "./collection-index.js";
 import { idIndexSpec } from "./index-spec.js";
 import type { StoredRecord } from "./stored-record.js";
+import { preAndPostImagesEnabled, viewDefinitionOf } from "./collection-options.js";
+import type { ViewDefinition } from "./collection-options.js";
 import type { CollectionOptions } from "./write-ops.js";
 
 /**
@@ -51,6 +53,19 @@ export class CollectionData {
   get defaultCollation(): Document | undefined {
     const collation = this.options.other?.["collation"] as Document | undefined;
     return collation && collation["locale"] !== "simple" ? collation : undefined;
+  }
+
+  /** The view this entry is (`create` with `viewOn`): it holds no documents and refuses writes. */
+  get view(): ViewDefinition | undefined {
+    return viewDefinitionOf(this.options);
+  }
+
+  /**
+   * `changeStreamPreAndPostImages: {enabled: true}`: updates and deletes keep the images change
+   * streams may ask for (`fullDocument: "whenAvailable" | "required"`, `fullDocumentBeforeChange`).
+   */
+  get recordsImages(): boolean {
+    return preAndPostImagesEnabled(this.options);
   }
 
   /** `listCollections`' `options` document. */

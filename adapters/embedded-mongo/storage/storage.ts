@@ -140,6 +140,7 @@ export class Storage {
     const collection =
       this.collection(op.db, op.collection) ??
       this.applyCreateCollection({ op: "createCollection", db: op.db, collection: op.collection, options: {} }, pending, undo);
+    if (collection.view) throw notOnView(collection.ns);
     const doc = op.doc;
     const id = doc["_id"];
     const idKey = equalityKey(id);
@@ -208,6 +209,7 @@ export class Storage {
       ...(op.updateDescription ? { updateDescription: op.updateDescription } : {}),
       preImage: op.before,
       postImage: op.after,
+      ...(collection.recordsImages ? { imagesEnabled: true as const } : {}),
     });
   }
 
@@ -230,7 +232,14 @@ export class Storage {
       collection.records.set(idKey, record);
       for (const [index, keys] of removed) index.add(record, keys);
     });
-    pending.push({ op: "d", ns: collection.ns, ui: collection.uuid, o: { _id: id }, preImage: op.before });
+    pending.push({
+      op: "d",
+      ns: collection.ns,
+      ui: collection.uuid,
+      o: { _id: id },
+      preImage: op.before,
+      ...(collection.recordsImages ? { imagesEnabled: true as const } : {}),
+    });
   }
 
   private applyCreateCollection(op: CreateCollectionOp, pending: PendingEntry[], undo: Undo[]): CollectionData {
@@ -242,12 +251,17 @@ export class Storage {
     collection.validate = compileValidator(op.options.validator);
     this.attach(collection);
     undo.push(() => this.detach(collection));
-    pending.push({
-      op: "c",
-      ns: `${op.db}.$cmd`,
-      ui: collection.uuid,
-      o: { create: op.collection, ...collection.optionsDocument(), idIndex: { v: 2, key: { _id: 1 }, name: "_id_" } },
-    });
+    // A view has no UUID and no _id index in mongod's oplog (nor in its change events).
+    pending.push(
+      collection.view
+        ? { op: "c", ns: `${op.db}.$cmd`, o: { create: op.collection, ...collection.optionsDocument() } }
+        : {
+            op: "c",
+            ns: `${op.db}.$cmd`,
+            ui: collection.uuid,
+            o: { create: op.collection, ...collection.optionsDocument(), idIndex: { v: 2, key: { _id: 1 }, name: "_id_" } },
+          },
+    );
     return collection;
   }
 
@@ -256,12 +270,13 @@ export class Storage {
     if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns not found: ${db}.${name}`);
     this.detach(collection);
     undo.push(() => this.attach(collection));
-    pending.push({ op: "c", ns: `${db}.$cmd`, ui: collection.uuid, o: { drop: name } });
+    pending.push(collection.view ? { op: "c", ns: `${db}.$cmd`, o: { drop: name } } : { op: "c", ns: `${db}.$cmd`, ui: collection.uuid, o: { drop: name } });
   }
 
   private applyRename(op: RenameCollectionOp, pending: PendingEntry[], undo: Undo[]): void {
     const source = this.collection(op.db, op.collection);
     if (!source) throw new EngineError(ErrorCodes.NamespaceNotFound, `Source collection ${op.db}.${op.collection} does not exist`);
+    if (source.view) throw new EngineError(ErrorCodes.CommandNotSupportedOnView, `cannot rename view: ${source.ns}`);
     assertValidCollectionName(op.toDb, op.toCollection);
     const target = this.collection(op.toDb, op.toCollection);
     if (target === source) return;
@@ -297,6 +312,7 @@ export class Storage {
     const collection =
       this.collection(op.db, op.collection) ??
       this.applyCreateCollection({ op: "createCollection", db: op.db, collection: op.collection, options: {} }, pending, undo);
+    if (collection.view) throw notOnView(collection.ns);
     for (const spec of op.specs) {
       if (collection.indexes.has(spec.name)) {
         throw new EngineError(ErrorCodes.IndexAlreadyExists, `index ${spec.name} already exists on ${collection.ns}`);
@@ -322,6 +338,7 @@ export class Storage {
   private applyDropIndexes(op: DropIndexesOp, pending: PendingEntry[], undo: Undo[]): void {
     const collection = this.collection(op.db, op.collection);
     if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns not found ${op.db}.${op.collection}`);
+    if (collection.view) throw notOnView(collection.ns);
     for (const name of op.names) {
       const index = collection.indexes.get(name);
       if (!index) throw new EngineError(ErrorCodes.IndexNotFound, `index not found with name [${name}]`);
@@ -337,8 +354,10 @@ export class Storage {
     if (!collection) throw new EngineError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${op.db}.${op.collection}`);
     const previous = { options: collection.options, validate: collection.validate };
     const specs = new Map<CollectionIndex, CollectionIndex["spec"]>();
+    const other = collModOther(collection.options.other, op);
     const options = {
       ...collection.options,
+      ...(other !== collection.options.other ? { other } : {}),
       ...(op.validator !== undefined ? { validator: op.validator } : {}),
       ...(op.validationLevel !== undefined ? { validationLevel: op.validationLevel } : {}),
       ...(op.validationAction !== undefined ? { validationAction: op.validationAction } : {}),
@@ -369,7 +388,9 @@ export class Storage {
     if (op.validationLevel !== undefined) o["validationLevel"] = op.validationLevel;
     if (op.validationAction !== undefined) o["validationAction"] = op.validationAction;
     if (op.indexChanges) o["index"] = op.indexChanges;
-    pending.push({ op: "c", ns: `${collection.db}.$cmd`, ui: collection.uuid, o });
+    if (op.changeStreamPreAndPostImages) o["changeStreamPreAndPostImages"] = op.changeStreamPreAndPostImages;
+    if (op.view) Object.assign(o, op.view);
+    pending.push(collection.view ? { op: "c", ns: `${collection.db}.$cmd`, o } : { op: "c", ns: `${collection.db}.$cmd`, ui: collection.uuid, o });
   }
 
   /**
@@ -439,6 +460,28 @@ export function compileValidator(validator: Document | undefined): ((doc: Docume
   if (validator === undefined || Object.keys(validator).length === 0) return undefined;
   const matcher = compileFilter(validator);
   return (doc) => matcher.matches(doc);
+}
+
+/** The `other` options after a `collMod` (the same object when it changes none of them). */
+function collModOther(other: Document | undefined, op: CollModOp): Document | undefined {
+  if (!op.changeStreamPreAndPostImages && !op.view) return other;
+  const next: Document = { ...(other ?? {}) };
+  if (op.changeStreamPreAndPostImages) {
+    if (op.changeStreamPreAndPostImages.enabled) next["changeStreamPreAndPostImages"] = { enabled: true };
+    else delete next["changeStreamPreAndPostImages"];
+  }
+  if (op.view) Object.assign(next, { viewOn: op.view.viewOn, pipeline: op.view.pipeline });
+  return next;
+}
+
+/**
+ * Writes to a view: CommandNotSupportedOnView (166), as mongod.
+ *
+ * @example
+ * if (collection.view) throw notOnView(collection.ns);
+ */
+export function notOnView(ns: string): EngineError {
+  return new EngineError(ErrorCodes.CommandNotSupportedOnView, `Namespace ${ns} is a view, not a collection`);
 }
 
 function writeConflict(): EngineError {

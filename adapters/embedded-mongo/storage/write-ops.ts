@@ -100,6 +100,10 @@ export interface CollModOp {
   readonly validator?: Document;
   readonly validationLevel?: "off" | "strict" | "moderate";
   readonly validationAction?: "error" | "warn";
+  /** `changeStreamPreAndPostImages` (kept under the collection's `other` options). */
+  readonly changeStreamPreAndPostImages?: { readonly enabled: boolean };
+  /** A view's new definition (`collMod` on a view: both given together). */
+  readonly view?: { readonly viewOn: string; readonly pipeline: readonly Document[] };
   /** Per-index changes: TTL and hidden flags, by index name. */
   readonly indexChanges?: ReadonlyArray<{ name: string; expireAfterSeconds?: number; hidden?: boolean }>;
 }
@@ -161,6 +165,12 @@ export interface OplogEntry {
    */
   readonly inTransaction?: true;
   readonly updateDescription?: UpdateDescription;
+  /**
+   * The old/new documents. Always kept (transactions, retryable writes and journal replay use
+   * them); change streams show them only when `imagesEnabled` says the collection had
+   * `changeStreamPreAndPostImages` enabled at the time of the write, as mongod records them then.
+   */
   readonly preImage?: Document;
   readonly postImage?: Document;
+  readonly imagesEnabled?: true;
 }
