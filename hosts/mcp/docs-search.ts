@@ -1,0 +1,94 @@
+import { countTokens, decode, encode } from "gpt-tokenizer";
+import MiniSearch from "minisearch";
+import type { DocSection, DocsLibrary } from "./docs-library.js";
+
+/** SPEC §8: the default token budget of `svc_search_docs`. */
+export const DEFAULT_TOKEN_LIMIT = 3000;
+
+/** What one search asks for (the `svc_search_docs` arguments). */
+export interface DocsQuery {
+  readonly queries: readonly string[];
+  readonly packages?: readonly string[];
+  readonly tokenLimit?: number;
+}
+
+/** The answer: the chunks that fit, in rank order, and how many tokens they took. */
+export interface DocsSearchResult {
+  readonly text: string;
+  readonly tokens: number;
+  readonly sections: readonly DocSection[];
+  /** Matching sections left out because the budget was spent. */
+  readonly omitted: number;
+}
+
+/**
+ * A full-text index (minisearch) over the docs' heading sections. Built once per docs library;
+ * each search ranks sections for every query, merges the ranks, and returns the best sections
+ * whose rendered text fits the token budget, counted with the o200k tokenizer (gpt-tokenizer).
+ *
+ * @example
+ * const search = new DocsSearch(library);
+ * search.search({ queries: ["modelRouter permissions"], tokenLimit: 1500 }).text;
+ */
+export class DocsSearch {
+  private readonly index = new MiniSearch<DocSection>({
+    fields: ["title", "text", "file"],
+    storeFields: [],
+    searchOptions: { boost: { title: 3, file: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: "OR" },
+  });
+
+  constructor(private readonly library: DocsLibrary) {
+    this.index.addAll(library.sections);
+  }
+
+  /** Sections for the queries, best first, within the token budget. */
+  search(query: DocsQuery): DocsSearchResult {
+    const budget = query.tokenLimit ?? DEFAULT_TOKEN_LIMIT;
+    const wanted = (query.packages ?? []).map(normalisePackage);
+    const scores = new Map<number, number>();
+    for (const text of query.queries) {
+      for (const hit of this.index.search(text)) {
+        const section = this.library.sections[hit.id as number]!;
+        if (wanted.length && !section.packages.some((owned) => wanted.some((p) => owned === p || owned.startsWith(`${p}/`)))) continue;
+        // A section that answers several of the queries outranks one that answers a single query well.
+        scores.set(section.id, (scores.get(section.id) ?? 0) + hit.score);
+      }
+    }
+    const ranked = [...scores].sort((a, b) => b[1] - a[1]).map(([id]) => this.library.sections[id]!);
+    const chosen: DocSection[] = [];
+    const parts: string[] = [];
+    let tokens = 0;
+    for (const section of ranked) {
+      const rendered = renderSection(section);
+      const cost = countTokens(rendered);
+      if (tokens + cost <= budget) {
+        chosen.push(section);
+        parts.push(rendered);
+        tokens += cost;
+      } else if (chosen.length === 0) {
+        // The best hit alone is over budget: give its head rather than nothing.
+        const head = decode(encode(rendered).slice(0, Math.max(0, budget - 1)));
+        chosen.push(section);
+        parts.push(head);
+        tokens += countTokens(head);
+        break;
+      }
+    }
+    return { text: parts.join("\n\n"), tokens, sections: chosen, omitted: ranked.length - chosen.length };
+  }
+
+  /** Words close to `term` that occur in the docs (for "did you mean" answers). */
+  suggest(term: string): string[] {
+    return this.index.autoSuggest(term, { fuzzy: 0.3 }).slice(0, 5).map((suggestion) => suggestion.suggestion);
+  }
+}
+
+function renderSection(section: DocSection): string {
+  return `<!-- ${section.file} › ${section.title} -->\n${section.text}`;
+}
+
+/** `sync`, `svc-sync` and `svc/sync` all name the sync package. */
+export function normalisePackage(name: string): string {
+  const trimmed = name.trim().toLowerCase().replace(/^@?svc[/-]?/, "");
+  return trimmed ? `svc/${trimmed}` : "svc";
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * `svc-mcp`: the svc documentation MCP server over HTTP — 5 documentation resources, 11
+ * search and code-generation tools, 8 workflow prompts — at `http://<host>:<PORT>/mcp`.
+ * Stateless 2026-07-28 revision with the SDK's fallback for 2025-era clients.
+ *
+ * Environment: `PORT` (default 8080), `MCP_HOST` or `HOST` (default 0.0.0.0),
+ * `SVC_MCP_DOCS_DIR` (default: the package's docs), `SVC_MCP_ALLOWED_HOSTS` (comma-separated
+ * host names clients may use besides localhost and this machine's name).
+ *
+ * @example
+ * PORT=8080 npx svc-mcp
+ * claude mcp add --transport http svc http://localhost:8080/mcp
+ */
+import { loadDocsContext, docsServerFactory } from "./mcp/docs-server.js";
+import { resolveDocsDir } from "./mcp/docs-location.js";
+import { McpDocsErrors } from "./mcp/errors.js";
+import { startDocsHttpServer, type RunningDocsHttpServer } from "./mcp/http-server.js";
+import { invokedDirectly } from "./mcp/invoked-directly.js";
+
+/** SPEC §8: the MCP server's default port. */
+export const DEFAULT_MCP_PORT = 8080;
+
+/** Starts `svc-mcp` from environment variables. Exported for tests and embedding. */
+export async function runSvcMcp(env: NodeJS.ProcessEnv = process.env): Promise<RunningDocsHttpServer> {
+  const rawPort = env.PORT?.trim() || String(DEFAULT_MCP_PORT);
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) throw McpDocsErrors.INVALID_PORT(rawPort);
+  const host = env.MCP_HOST?.trim() || env.HOST?.trim() || "0.0.0.0";
+  const context = await loadDocsContext(resolveDocsDir(env));
+  return startDocsHttpServer({
+    factory: docsServerFactory(context, { name: "svc-mcp" }),
+    port,
+    host,
+    allowedHosts: (env.SVC_MCP_ALLOWED_HOSTS ?? "").split(","),
+    onerror: (error) => console.error(`svc-mcp: ${error.message}`),
+  });
+}
+
+if (invokedDirectly(import.meta.url)) {
+  runSvcMcp().then(
+    (running) => {
+      console.log(`svc-mcp listening on ${running.url}`);
+      const shutdown = (): void => {
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGINT", shutdown);
+      process.once("SIGTERM", shutdown);
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
