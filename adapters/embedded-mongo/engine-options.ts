@@ -25,6 +25,12 @@ export interface EngineOptions {
    * aborted (its next statement or commit gets NoSuchTransaction 251). Fractions allowed.
    */
   readonly transactionLifetimeLimitSeconds?: number;
+  /**
+   * mongod's `enableTestCommands`: registers `configureFailPoint` (fault injection, see
+   * docs/embedded-mongo.md). Default: on unless `NODE_ENV=production`, where the command is
+   * unknown (CommandNotFound 59), as on a mongod started without test commands.
+   */
+  readonly enableTestCommands?: boolean;
 }
 
 export interface ResolvedEngineOptions {
@@ -35,6 +41,7 @@ export interface ResolvedEngineOptions {
   readonly oplogCapacity: number;
   readonly replicaSetName: string;
   readonly transactionLifetimeLimitSeconds: number;
+  readonly enableTestCommands: boolean;
 }
 
 /** Fills in defaults. */
@@ -48,5 +55,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     oplogCapacity: options.oplogCapacity ?? 50_000,
     replicaSetName: options.replicaSetName ?? "svc-rs",
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds ?? 60,
+    enableTestCommands: options.enableTestCommands ?? process.env["NODE_ENV"] !== "production",
   };
 }

@@ -2,6 +2,7 @@ import type { Document, ObjectId } from "bson";
 import type { ConnectionInfo } from "./commands/command-context.js";
 import type { CursorRegistry } from "./cursors/cursor-registry.js";
 import type { EngineLogger } from "./engine-logger.js";
+import type { FailPointRegistry } from "./fail-points/fail-point-registry.js";
 import type { ResolvedEngineOptions } from "./engine-options.js";
 import type { SessionRegistry } from "./sessions/session-registry.js";
 import type { Storage } from "./storage/storage.js";
@@ -15,6 +16,8 @@ export interface EngineServices {
   readonly cursors: CursorRegistry;
   /** Logical sessions, transactions and the retryable-write table. */
   readonly sessions: SessionRegistry;
+  /** Fault injection (`configureFailPoint`); `armed` is false while no fail point is set. */
+  readonly failPoints: FailPointRegistry;
   readonly logger: EngineLogger;
   readonly options: ResolvedEngineOptions;
   /** `host:port` the server is reachable at (hello's `me`, `hosts`, `primary`). */

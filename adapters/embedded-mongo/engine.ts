@@ -9,6 +9,8 @@ import type { EngineLogger } from "./engine-logger.js";
 import { resolveEngineOptions } from "./engine-options.js";
 import type { EngineOptions, ResolvedEngineOptions } from "./engine-options.js";
 import type { EngineServices } from "./engine-services.js";
+import { configureFailPointCommand } from "./fail-points/configure-fail-point-command.js";
+import { FailPointRegistry } from "./fail-points/fail-point-registry.js";
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from "./sessions/logical-session.js";
 import { SessionRegistry } from "./sessions/session-registry.js";
 import { Storage } from "./storage/storage.js";
@@ -32,6 +34,7 @@ export class Engine implements EngineServices {
   readonly storage: Storage;
   readonly cursors: CursorRegistry;
   readonly sessions: SessionRegistry;
+  readonly failPoints = new FailPointRegistry();
   readonly logger: EngineLogger;
   readonly options: ResolvedEngineOptions;
   readonly processId = new ObjectId();
@@ -56,6 +59,7 @@ export class Engine implements EngineServices {
       sessionTimeoutMs: LOGICAL_SESSION_TIMEOUT_MINUTES * 60_000,
     });
     this.handlers = createCommandTable();
+    if (this.options.enableTestCommands) this.handlers.set("configureFailPoint", configureFailPointCommand);
     // Background timers never keep the process alive on their own.
     this.timers.push(setInterval(() => this.cursors.sweep(), this.options.cursorSweepIntervalMs).unref());
     // Expired transactions are aborted within a second (or the limit, if shorter) of expiring.

@@ -11,6 +11,8 @@ export interface ConnectionInfo {
   readonly id: number;
   /** `host:port` of the client, for `whatsmyuri`. */
   readonly remoteAddress: string;
+  /** Drops the connection without a reply (fault injection's `closeConnection`); absent in-process. */
+  readonly close?: (() => void) | undefined;
 }
 
 /**

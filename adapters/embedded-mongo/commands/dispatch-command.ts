@@ -2,6 +2,7 @@ import { Binary, Long } from "bson";
 import type { Document, Timestamp } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { EngineServices } from "../engine-services.js";
+import { addInjectedWriteConcernError, injectFaultsBefore } from "../fail-points/inject-faults.js";
 import type { LogicalSession } from "../sessions/logical-session.js";
 import { retryableWriteName } from "../sessions/retryable-write-record.js";
 import {
@@ -47,6 +48,7 @@ export async function dispatchCommand(
   let reply: Document;
   try {
     reply = await runHandler(options, db, command, connection);
+    if (services.failPoints.armed) reply = addInjectedWriteConcernError(services, { db, name: Object.keys(command)[0]!, command, connection }, reply);
   } catch (error) {
     reply = errorReply(error, services, command);
   }
@@ -78,9 +80,12 @@ async function runHandler(options: DispatchOptions, db: string, command: Documen
   const handler = options.handlers.get(name);
   if (!handler) throw new EngineError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
   assertValidDatabaseName(db);
+  const { services } = options;
+  if (command["client"] !== undefined) services.failPoints.noteHandshake(connection, command);
+  // Before the session step, as mongod: an injected error neither starts nor aborts a transaction.
+  if (services.failPoints.armed) await injectFaultsBefore(services, { db, name, command, connection });
   const lsid = isDocument(command["lsid"]) ? command["lsid"] : undefined;
   const txnNumber = command["txnNumber"] instanceof Long ? command["txnNumber"] : undefined;
-  const { services } = options;
   const sessions = services.sessions;
   const session = lsid !== undefined ? sessions.touch(lsid) : undefined;
   if (command["autocommit"] !== undefined || command["startTransaction"] !== undefined) {

@@ -42,7 +42,7 @@ export class ClientConnection {
     private readonly nextRequestId: RequestIdSource,
     private readonly onClose: (connection: ClientConnection) => void,
   ) {
-    this.info = { id, remoteAddress: `${socket.remoteAddress ?? "unknown"}:${socket.remotePort ?? 0}` };
+    this.info = { id, remoteAddress: `${socket.remoteAddress ?? "unknown"}:${socket.remotePort ?? 0}`, close: () => this.destroy() };
     socket.setNoDelay(true);
     socket.on("data", (chunk: Buffer) => this.receive(chunk));
     socket.on("error", (error) => engine.logger.debug(`embedded-mongo: connection ${id} socket error`, error));
