@@ -7,6 +7,7 @@ import type { Oplog } from "../storage/oplog.js";
 import type { OplogEntry } from "../storage/write-ops.js";
 import type { ChangeEventBuilder } from "./change-event.js";
 import { encodeResumeToken, nextTimestamp } from "./resume-token.js";
+import { nonResumableError } from "./non-resumable-error.js";
 
 /** Where a stream starts reading (see `resolveStartPosition`). */
 export interface StartPosition {
@@ -111,7 +112,7 @@ export class ChangeStreamSource implements TailableSource {
   private refill(): boolean {
     const trimmed = this.oplog.trimmedThrough();
     if (trimmed && trimmed.compare(this.position) > 0) {
-      throw new EngineError(
+      throw nonResumableError(
         ErrorCodes.ChangeStreamHistoryLost,
         "Resume of change stream was not possible, as the resume point may no longer be in the oplog.",
       );
@@ -130,7 +131,7 @@ export class ChangeStreamSource implements TailableSource {
     const [result] = this.pipeline.run([event], { resolveCollection: () => [] }).results;
     if (result === undefined) return;
     if (!bsonIdentical(result["_id"], event["_id"])) {
-      throw new EngineError(
+      throw nonResumableError(
         ErrorCodes.ChangeStreamFatalError,
         "Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. " +
           "Modifying the _id field of an event makes it impossible to resume the stream from that point. " +

@@ -33,6 +33,16 @@ const INERT_FLAGS = new Set(["showMigrationEvents", "showSystemEvents", "allowTo
 /** Stages MongoDB allows after `$changeStream` (each maps one event to at most one document). */
 const ALLOWED_STAGES = new Set(["$match", "$project", "$addFields", "$set", "$unset", "$replaceRoot", "$replaceWith", "$redact"]);
 
+/** Every aggregation stage name MongoDB 7.0 knows: others in a change stream → 40324, as mongod. */
+const KNOWN_STAGES = new Set([
+  "$addFields", "$bucket", "$bucketAuto", "$changeStream", "$changeStreamSplitLargeEvent", "$collStats", "$count",
+  "$currentOp", "$densify", "$documents", "$facet", "$fill", "$geoNear", "$graphLookup", "$group", "$indexStats",
+  "$limit", "$listLocalSessions", "$listSampledQueries", "$listSearchIndexes", "$listSessions", "$lookup", "$match",
+  "$merge", "$out", "$planCacheStats", "$project", "$redact", "$replaceRoot", "$replaceWith", "$sample", "$search",
+  "$searchMeta", "$set", "$setWindowFields", "$shardedDataDistribution", "$skip", "$sort", "$sortByCount",
+  "$unionWith", "$unset", "$unwind", "$vectorSearch",
+]);
+
 /**
  * Parses the `$changeStream` stage's argument with MongoDB's validation: unknown field → 40415,
  * wrong type → TypeMismatch (14), bad enum value → BadValue (2), `resumeAfter` with `startAfter`
@@ -115,7 +125,7 @@ export function parseChangeStreamSpec(value: unknown): ChangeStreamSpec {
 
 /**
  * Checks the stages after `$changeStream`: only those MongoDB allows in a change stream
- * (IllegalOperation 20 otherwise; a second `$changeStream` → 40602).
+ * (IllegalOperation 20 otherwise; an unknown stage name → 40324; a second `$changeStream` → 40602).
  *
  * @example
  * assertChangeStreamStages([{$match: {operationType: "insert"}}]); // ok
@@ -128,6 +138,7 @@ export function assertChangeStreamStages(stages: readonly Document[]): void {
     if (name === "$changeStreamSplitLargeEvent") {
       throw new EngineError(ErrorCodes.NotImplemented, "$changeStreamSplitLargeEvent is not supported by the embedded engine");
     }
+    if (!KNOWN_STAGES.has(name)) throw new EngineError(40324, `Unrecognized pipeline stage name: '${name}'`);
     if (!ALLOWED_STAGES.has(name)) throw new EngineError(ErrorCodes.IllegalOperation, `${name} is not permitted in a $changeStream pipeline`);
   }
 }

@@ -15,6 +15,7 @@ import type { StartPosition } from "./change-stream-source.js";
 import { assertChangeStreamStages, parseChangeStreamSpec } from "./change-stream-spec.js";
 import type { ChangeStreamSpec } from "./change-stream-spec.js";
 import { encodeResumeToken, previousTimestamp } from "./resume-token.js";
+import { nonResumableError } from "./non-resumable-error.js";
 
 /**
  * `aggregate` with a leading `$changeStream` stage: validates the stage, the stages after it and
@@ -87,13 +88,13 @@ function startPosition(storage: Storage, spec: ChangeStreamSpec, builder: Change
   const oplog = storage.oplog;
   const trimmed = oplog.trimmedThrough();
   const historyLost = (): EngineError =>
-    new EngineError(ErrorCodes.ChangeStreamHistoryLost, "Resume of change stream was not possible, as the resume point may no longer be in the oplog.");
+    nonResumableError(ErrorCodes.ChangeStreamHistoryLost, "Resume of change stream was not possible, as the resume point may no longer be in the oplog.");
   const token = spec.startAfter ?? spec.resumeAfter;
   if (token && token.kind !== "highWaterMark") {
     if (trimmed && trimmed.compare(token.ts) >= 0) throw historyLost();
     const [entry, next] = oplog.after(previousTimestamp(token.ts));
     if (!entry || entry.ts.compare(token.ts) !== 0) {
-      throw new EngineError(ErrorCodes.ChangeStreamFatalError, "cannot resume stream; the resume token was not found");
+      throw nonResumableError(ErrorCodes.ChangeStreamFatalError, "cannot resume stream; the resume token was not found");
     }
     const encoded = encodeResumeToken(token);
     if (token.kind === "invalidate") return { after: token.ts, token: encoded };

@@ -9,6 +9,7 @@ import { runAggregation } from "./run-aggregation.js";
 import { assertValidCollectionName } from "../storage/namespace.js";
 import { openChangeStream } from "../change-streams/open-change-stream.js";
 import { currentOpDocuments } from "./current-op-stage.js";
+import { listLocalSessionsDocuments } from "./list-local-sessions-stage.js";
 
 /**
  * `aggregate`: the leading `$match`, `$sort`, `$skip` and `$limit` stages are pushed down to the
@@ -49,6 +50,11 @@ export const aggregateCommand: CommandHandler = (ctx) => {
     const ops = currentOpDocuments(ctx, pipeline[0]["$currentOp"]);
     const results = runRemainingStages(ctx, undefined, ops, pipeline.slice(1));
     return { cursor: ctx.services.cursors.open({ ns: "admin.$cmd.aggregate", source: results[Symbol.iterator](), batchSize }), ok: 1 };
+  }
+  if (pipeline[0] && "$listLocalSessions" in pipeline[0]) {
+    const sessions = listLocalSessionsDocuments(ctx, pipeline[0]["$listLocalSessions"]);
+    const results = runRemainingStages(ctx, undefined, sessions, pipeline.slice(1));
+    return { cursor: ctx.services.cursors.open({ ns: `${ctx.db}.$cmd.aggregate`, source: results[Symbol.iterator](), batchSize }), ok: 1 };
   }
   const collectionName = typeof target === "string" ? target : undefined;
   if (collectionName === undefined && optionNumber(target) !== 1) {

@@ -62,11 +62,38 @@ export function prepareInsertDocument(value: unknown): Document {
   return { _id: new ObjectId(), ...value };
 }
 
-/** `_id` may be anything but an array, a regex or undefined (InvalidIdField, 53). */
+/**
+ * `_id` may be anything but an array, a regex or undefined (InvalidIdField, 53), and holds no
+ * `$`-prefixed field names at any depth (DollarPrefixedFieldName, 52; DBRef fields excepted).
+ */
 export function assertValidId(id: unknown): void {
+  const dollarField = dollarPrefixedField(id);
+  if (dollarField !== undefined) {
+    throw new EngineError(ErrorCodes.DollarPrefixedFieldName, `_id fields may not contain '$'-prefixed fields: ${dollarField} is not valid for storage.`);
+  }
   if (Array.isArray(id)) throw new EngineError(ErrorCodes.InvalidIdField, "The '_id' value cannot be of type array");
   if ((id as { _bsontype?: string } | null)?._bsontype === "BSONRegExp" || id instanceof RegExp) {
     throw new EngineError(ErrorCodes.InvalidIdField, "can't use a regex for _id");
   }
   if (id === undefined) throw new EngineError(ErrorCodes.InvalidIdField, "can't use undefined for _id");
+}
+
+const DBREF_FIELDS = new Set(["$ref", "$id", "$db"]);
+
+/** The first `$`-prefixed field name inside a sub-document or array value, if any. */
+function dollarPrefixedField(value: unknown): string | undefined {
+  if (Array.isArray(value)) {
+    for (const element of value) {
+      const found = dollarPrefixedField(element);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainDocument(value)) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.startsWith("$") && !DBREF_FIELDS.has(key)) return key;
+    const found = dollarPrefixedField(inner);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

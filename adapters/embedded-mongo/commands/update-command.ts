@@ -65,6 +65,10 @@ function runUpdateStatement(
   if (!isPlainDocument(u) && !Array.isArray(u)) {
     throw new EngineError(ErrorCodes.FailedToParse, "BSON field 'update.updates.u' is missing or not an object or array");
   }
+  if (statement["sort"] !== undefined) {
+    // MongoDB 8.0 added `sort` to update statements; the engine answers as the 7.0 it declares.
+    throw new EngineError(40415, "BSON field 'update.updates.sort' is an unknown field.");
+  }
   const multi = flagArgument(ctx, "multi", statement);
   const upsert = flagArgument(ctx, "upsert", statement);
   const collation = collationArgument(ctx, statement);

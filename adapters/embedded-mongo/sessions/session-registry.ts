@@ -103,6 +103,11 @@ export class SessionRegistry {
     return session;
   }
 
+  /** Every session the engine knows, least recently created first (`$listLocalSessions`). */
+  list(): LogicalSession[] {
+    return [...this.sessions.values()];
+  }
+
   /** The session with this key, if known (tests, `endSessions`). */
   get(key: string): LogicalSession | undefined {
     return this.sessions.get(key);
