@@ -18,7 +18,17 @@ interface RemoteObject {
   value?: unknown;
   unserializableValue?: string;
   description?: string;
+  objectId?: string;
 }
+
+// How an object of each subtype is read as JSON; other subtypes (functions, promises, errors...) are only described.
+const JSON_READERS: Record<string, string> = {
+  plain: "function () { return this; }",
+  array: "function () { return this; }",
+  map: "function () { return [...this.entries()]; }",
+  set: "function () { return [...this.values()]; }",
+  date: "function () { return this.toISOString(); }",
+};
 
 interface EvaluateResult {
   result: RemoteObject;
@@ -58,29 +68,41 @@ export class InspectorSession {
 
   /**
    * Evaluates `expression` in the process's global scope (REPL mode: top-level `await`, `let`
-   * redeclarations), awaiting a returned promise.
+   * redeclarations), awaiting a returned promise. The expression runs once; its result is then
+   * read as JSON when it is a plain object or array (entries for a Map or Set), else described.
    */
   async evaluate(expression: string, timeoutMs: number): Promise<Evaluation> {
-    const params = { expression, awaitPromise: true, replMode: true, timeout: timeoutMs };
-    let answer: EvaluateResult;
+    const objectGroup = `svc-mcp-${this.nextId}`;
+    const { result, exceptionDetails } = (await this.call(
+      "Runtime.evaluate",
+      { expression, awaitPromise: true, replMode: true, timeout: timeoutMs, objectGroup },
+      timeoutMs,
+    )) as EvaluateResult;
     try {
-      answer = (await this.call("Runtime.evaluate", { ...params, returnByValue: true }, timeoutMs)) as EvaluateResult;
-    } catch (error) {
-      // Cyclic objects, functions and the like cannot travel by value: describe them instead.
-      if (!(error instanceof Error) || !/by value|reference chain|serializ/i.test(error.message)) throw error;
-      answer = (await this.call("Runtime.evaluate", params, timeoutMs)) as EvaluateResult;
+      if (exceptionDetails) return { type: "exception", exception: exceptionDetails.exception?.description ?? exceptionDetails.text };
+      const type = result.subtype ? `${result.type}:${result.subtype}` : result.type;
+      if (result.unserializableValue) return { type, description: result.unserializableValue };
+      if (result.objectId === undefined) return "value" in result ? { type, value: result.value } : { type };
+      const read = result.type === "object" ? JSON_READERS[result.subtype ?? "plain"] : undefined;
+      const value = read ? await this.readAsJson(result.objectId, read, timeoutMs) : undefined;
+      return value === undefined ? { type, description: result.description } : { type, value: value.json, description: result.description };
+    } finally {
+      await this.call("Runtime.releaseObjectGroup", { objectGroup }, timeoutMs).catch(() => undefined);
     }
-    const { result, exceptionDetails } = answer;
-    if (exceptionDetails) {
-      return { type: "exception", exception: exceptionDetails.exception?.description ?? exceptionDetails.text };
+  }
+
+  /** The object's JSON form, or undefined when it has none (cycles, too deep, not serialisable). */
+  private async readAsJson(objectId: string, functionDeclaration: string, timeoutMs: number): Promise<{ json: unknown } | undefined> {
+    try {
+      const { result, exceptionDetails } = (await this.call(
+        "Runtime.callFunctionOn",
+        { objectId, functionDeclaration, returnByValue: true },
+        timeoutMs,
+      )) as EvaluateResult;
+      return exceptionDetails || !("value" in result) ? undefined : { json: result.value };
+    } catch {
+      return undefined;
     }
-    const hasValue = "value" in result && result.type !== "function";
-    return {
-      type: result.subtype ? `${result.type}:${result.subtype}` : result.type,
-      ...(hasValue ? { value: result.value } : {}),
-      ...(result.unserializableValue ? { description: result.unserializableValue } : {}),
-      ...(!hasValue && result.description ? { description: result.description } : {}),
-    };
   }
 
   close(): void {
