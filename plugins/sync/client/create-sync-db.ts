@@ -3,10 +3,11 @@ import { createDebugLog, type SyncDebugLog } from "./debug-log.js";
 import { unref, type AuthPauseReason, type EngineContext } from "./engine-context.js";
 import { SyncClientErrors } from "./errors.js";
 import { createHttpChannel } from "./http-channel.js";
+import { createIndexedDbPersister, hasIndexedDb } from "./indexeddb-persister.js";
 import { LocalDatabase } from "./local-database.js";
 import { generateMutationId } from "./mutation-id.js";
 import { OutboxSender } from "./outbox-sender.js";
-import { createMemoryPersister, type SyncPersister } from "./persister.js";
+import { createMemoryPersister, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
 import { purgeTombstones } from "./server-state.js";
 import { createSocketTransport } from "./socket-transport.js";
 import { SYNC_DB_DEFAULTS, type SyncDbOptions } from "./sync-db-options.js";
@@ -95,6 +96,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   const debug = createDebugLog(options.debug, now);
   const transport = options.transport ?? createSocketTransport({ url: options.baseUrl! });
   const http = options.httpChannel ?? createHttpChannel({ baseUrl: options.baseUrl! });
+  const persisterFactory = options.persisterFactory ?? defaultPersisterFactory(options);
+  const openPersister = (id: string) => persisterFactory({ name: options.name, userId: id, httpChannel: http, getToken: async () => (await options.authProvider.getToken()) ?? null });
 
   let startPromise: Promise<void> | undefined;
   let started = false;
@@ -272,8 +275,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
 
   async function boot(): Promise<void> {
     userId = await userIdWithRetries();
-    persister = await (options.persisterFactory ?? createMemoryPersister())({ name: options.name, userId });
     try {
+      persister = await openPersister(userId);
       database.load(await persister.load());
       persistence = persister.kind;
     } catch (error) {
@@ -327,7 +330,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   async function wipe(): Promise<void> {
     await persisting;
     if (persister) await persister.clear();
-    else if (userId) await (await (options.persisterFactory ?? createMemoryPersister())({ name: options.name, userId })).clear();
+    else if (userId) await (await openPersister(userId)).clear();
     database.wipe();
     pager.stop();
     debug.log("wiped");
@@ -440,6 +443,17 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   };
   wipers.set(db, wipe);
   return db;
+}
+
+/** Encrypted IndexedDB where the platform has it (browsers), memory elsewhere. */
+function defaultPersisterFactory(options: SyncDbOptions): SyncPersisterFactory {
+  if (!hasIndexedDb()) return createMemoryPersister();
+  return createIndexedDbPersister({
+    ...(options.keyProvider ? { keyProvider: options.keyProvider } : {}),
+    ...(options.onDecryptFailure ? { onDecryptFailure: options.onDecryptFailure } : {}),
+    ...(options.idbGetImpl ? { idbGetImpl: options.idbGetImpl } : {}),
+    ...(options.idbSetImpl ? { idbSetImpl: options.idbSetImpl } : {}),
+  });
 }
 
 /** The options that were given (so an explicit `undefined` keeps the default). */

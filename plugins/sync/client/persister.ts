@@ -1,4 +1,5 @@
-import type { ConflictRecord, CursorRecord, OutboxRow, ServerEntityRecord } from "./records.js";
+import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntityRecord } from "./records.js";
+import type { SyncHttpChannel } from "./transport.js";
 
 /** The local tables: synced entities (server state) and the reserved `_outbox`, `_cursors`, `_conflicts`. */
 export interface PersistedTables {
@@ -6,6 +7,8 @@ export interface PersistedTables {
   readonly _outbox: readonly OutboxRow[];
   readonly _cursors: readonly CursorRecord[];
   readonly _conflicts: readonly ConflictRecord[];
+  /** The schema marker (`{key: "schema", version}`); absent in a database written before it existed. */
+  readonly _meta?: readonly SchemaRecord[];
 }
 
 /** A table name of `PersistedTables`. */
@@ -19,7 +22,8 @@ export type PersistedChange =
   | { readonly table: "entities"; readonly key: string; readonly value?: ServerEntityRecord }
   | { readonly table: "_outbox"; readonly key: string; readonly value?: OutboxRow }
   | { readonly table: "_cursors"; readonly key: string; readonly value?: CursorRecord }
-  | { readonly table: "_conflicts"; readonly key: string; readonly value?: ConflictRecord };
+  | { readonly table: "_conflicts"; readonly key: string; readonly value?: ConflictRecord }
+  | { readonly table: "_meta"; readonly key: string; readonly value?: SchemaRecord };
 
 /**
  * Where the client keeps its tables between runs. The client loads everything once at `start()`,
@@ -40,8 +44,20 @@ export interface SyncPersister {
   close?(): Promise<void>;
 }
 
+/**
+ * What a persister factory is told about the database to open: its name and user, and (from
+ * `createSyncDb`) the HTTP channel and current token, which an encrypted persister needs to ask
+ * the server for key material.
+ */
+export interface SyncPersisterContext {
+  readonly name: string;
+  readonly userId: string;
+  readonly httpChannel?: SyncHttpChannel;
+  readonly getToken?: () => Promise<string | null> | string | null;
+}
+
 /** Builds the persister of one user's database. */
-export type SyncPersisterFactory = (database: { readonly name: string; readonly userId: string }) => SyncPersister | Promise<SyncPersister>;
+export type SyncPersisterFactory = (database: SyncPersisterContext) => SyncPersister | Promise<SyncPersister>;
 
 /**
  * A persister that keeps the tables in memory (`persistence: "memory"`): nothing survives the
@@ -74,7 +90,7 @@ export function createMemoryPersister(): SyncPersisterFactory {
     return {
       kind: "memory",
       async load() {
-        return { entities: rows("entities"), _outbox: rows("_outbox"), _cursors: rows("_cursors"), _conflicts: rows("_conflicts") };
+        return { entities: rows("entities"), _outbox: rows("_outbox"), _cursors: rows("_cursors"), _conflicts: rows("_conflicts"), _meta: rows("_meta") };
       },
       async write(changes) {
         for (const change of changes) {

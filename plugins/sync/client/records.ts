@@ -69,3 +69,13 @@ export interface ConflictRecord {
   /** When (by the client's `now`) it was recorded. */
   readonly at: number;
 }
+
+/**
+ * The one row of `_meta`: the schema version the stored tables were written with (the
+ * `schemaVersion` option). A different version at start means the app changed its data between
+ * releases: the tables are migrated or re-synced, pending mutations kept (docs/sync-client.md).
+ */
+export interface SchemaRecord {
+  readonly key: "schema";
+  readonly version: number;
+}

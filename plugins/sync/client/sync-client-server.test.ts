@@ -256,7 +256,7 @@ test("signOut with wipeOnSignOut wipes the stored copy; the next start bootstrap
   await db.signOut();
   t.deepEqual(db.store.list("synctodos"), []);
   const stored = await (await persisterFactory({ name: "wipe-me", userId: caller.id })).load();
-  t.deepEqual(stored, { entities: [], _outbox: [], _cursors: [], _conflicts: [] });
+  t.deepEqual(stored, { entities: [], _outbox: [], _cursors: [], _conflicts: [], _meta: [] });
   db.goOnline();
   await started(db);
   await waitForStatus(db, (status) => status.streams[streamOf] === 1);

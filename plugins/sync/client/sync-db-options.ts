@@ -3,12 +3,26 @@ import type { SyncDebugOptions } from "./debug-log.js";
 import type { SyncPersisterFactory } from "./persister.js";
 import type { SyncHttpChannel, SyncTransport } from "./transport.js";
 
-/** How this client gets its 32-byte local encryption key (phase 2: accepted, not used yet). */
+/**
+ * Where the encrypted persister gets 32 bytes of key material the first time on a device (it then
+ * keeps a non-extractable key derived from them): `serverKeyProvider()` (the default, `GET
+ * /sync/key`) or `localKeyProvider()` (random, never leaves the device).
+ *
+ * @example
+ * const provider: SyncKeyProvider = { getKey: async ({ httpChannel, token }) => fromMyVault(await httpChannel.key(token)) };
+ */
 export interface SyncKeyProvider {
   getKey(context: { readonly userId: string; readonly httpChannel: SyncHttpChannel; readonly token: string }): Promise<Uint8Array>;
 }
 
-/** What the app decides when persisted data cannot be decrypted (phase 2: accepted, not used yet). */
+/**
+ * What the app decides when persisted data cannot be decrypted: `"wipe"` (the default without a
+ * handler) deletes the local copy, pending changes included, and syncs again; `"keep"` leaves it
+ * stored and runs from memory (`persistence: "error"`).
+ *
+ * @example
+ * const onDecryptFailure: DecryptFailureHandler = async ({ error }) => (confirm("Local data unreadable: reset it?") ? "wipe" : "keep");
+ */
 export type DecryptFailureHandler = (context: { readonly name: string; readonly userId: string; readonly error: unknown }) => Promise<"wipe" | "keep"> | "wipe" | "keep";
 
 /**
@@ -29,11 +43,11 @@ export interface SyncDbOptions {
   readonly transport?: SyncTransport;
   /** Default: fetch to `baseUrl` (`createHttpChannel`). */
   readonly httpChannel?: SyncHttpChannel;
-  /** Default: in memory (`createMemoryPersister()`); durable IndexedDB storage is phase 2. */
+  /** Default: encrypted IndexedDB (`createIndexedDbPersister`) where `indexedDB` exists, else in memory (`createMemoryPersister()`). */
   readonly persisterFactory?: SyncPersisterFactory;
-  /** Phase 2 (encrypted persistence): accepted, not used yet. */
+  /** Key material of the default encrypted persister; default `serverKeyProvider()` (`GET /sync/key`). */
   readonly keyProvider?: SyncKeyProvider;
-  /** Phase 2 test hooks of the IndexedDB persister: accepted, not used yet. */
+  /** Test hooks of the default IndexedDB persister (see `IndexedDbPersisterOptions`): a store read, a record write. */
   readonly idbGetImpl?: (key: string) => Promise<unknown>;
   readonly idbSetImpl?: (key: string, value: unknown) => Promise<void>;
   /** Every how many ms all streams are paged from their cursors; default 300000; 0 disables. */
@@ -53,7 +67,7 @@ export interface SyncDbOptions {
   readonly batchSize?: number;
   /** A conflict halts all sending, not only the entity's later changes; default false. */
   readonly haltQueueOnConflict?: boolean;
-  /** Phase 2 (encrypted persistence): accepted, not used yet. */
+  /** Undecryptable stored data (default persister): default wipe and sync again. */
   readonly onDecryptFailure?: DecryptFailureHandler;
   /** How long deleted entities are kept before they are purged; default 90 days; 0 keeps them forever. */
   readonly tombstoneRetentionMs?: number;
