@@ -5,4 +5,5 @@ export { startTestDatabase, stopTestDatabase, resetTestDatabase, type TestDataba
 export { createTestApp, testAppOptions, testAuthEnvironment } from "./testing/test-app.js";
 export { createUser, loginAs, bearer, uniqueTestEmail, type TestAccount, type TestUserFields } from "./testing/test-accounts.js";
 export { TestingErrors } from "./testing/errors.js";
+export { withFailPoint, type FailPointSpec, type FailCommandData } from "./testing/with-fail-point.js";
 export { AppAccountsErrors } from "./app-accounts.js";
