@@ -1,0 +1,48 @@
+import test from "ava";
+import { countTokens } from "gpt-tokenizer";
+import { loadDocsLibrary, splitSections } from "./docs-library.js";
+import { resolveDocsDir } from "./docs-location.js";
+import { DEFAULT_TOKEN_LIMIT, DocsSearch, normalisePackage } from "./docs-search.js";
+
+const library = await loadDocsLibrary(resolveDocsDir({}));
+const search = new DocsSearch(library);
+
+test("the package's docs are found without SVC_MCP_DOCS_DIR, resource documents included", (t) => {
+  t.true(library.files.has("rest.md") && library.files.has("mcp/overview.md") && library.files.has("upgrades/response-handler.md"));
+  t.true(library.sections.length > 100);
+});
+
+test("answers fit the token budget, counted with the tokenizer (default 3000)", (t) => {
+  const wide = search.search({ queries: ["model", "sync", "admin", "auth", "permissions"] });
+  t.true(wide.tokens <= DEFAULT_TOKEN_LIMIT && wide.tokens > DEFAULT_TOKEN_LIMIT / 2, `${wide.tokens} tokens`);
+  t.true(countTokens(wide.text) <= DEFAULT_TOKEN_LIMIT);
+  t.true(wide.omitted > 0, "more matched than fits");
+  for (const limit of [60, 500, 1500]) {
+    const answer = search.search({ queries: ["modelRouter options queryFilter"], tokenLimit: limit });
+    t.true(countTokens(answer.text) <= limit, `${countTokens(answer.text)} <= ${limit}`);
+    t.true(answer.sections.length >= 1, "even a small budget gets the head of the best section");
+  }
+});
+
+test("ranking: the section about the asked thing comes first; several queries add up", (t) => {
+  const [first] = search.search({ queries: ["OwnerQueryFilter"], tokenLimit: 2000 }).sections;
+  t.regex(first!.text, /OwnerQueryFilter/);
+  const combined = search.search({ queries: ["refresh token rotation", "POST /auth/refresh_token"], tokenLimit: 800 });
+  t.true(combined.sections.some((section) => section.file === "auth.md" || section.file.startsWith("mcp/")));
+});
+
+test("packages filter by the package a page documents", (t) => {
+  const sync = search.search({ queries: ["snapshot cursor stream"], packages: ["sync"], tokenLimit: 20000 });
+  t.true(sync.sections.length > 0);
+  t.true(sync.sections.every((section) => section.packages.some((name) => name === "svc/sync" || name.startsWith("svc/sync/"))));
+  const admin = search.search({ queries: ["listFields"], packages: ["svc/admin"], tokenLimit: 20000 });
+  t.true(admin.sections.every((section) => section.packages.includes("svc/admin")));
+  t.deepEqual(search.search({ queries: ["zzqqxx"] }).sections, []);
+  t.deepEqual(["svc", "sync", "svc/sync", "svc-sync", "@svc/sync/react"].map(normalisePackage), ["svc", "svc/sync", "svc/sync", "svc/sync", "svc/sync/react"]);
+});
+
+test("sections split at headings, never inside a code block, keeping the heading trail", (t) => {
+  const sections = splitSections("# A\n\nintro\n\n## B\n\n```sh\n# not a heading\n```\n\n### C\n\ntext\n\n## D\n\nmore");
+  t.deepEqual(sections.map((section) => section.title), ["A", "A › B", "A › B › C", "A › D"]);
+  t.true(sections[1]!.text.includes("# not a heading"));
+});
