@@ -1,21 +1,209 @@
 import test from "ava";
-import { stopTestDatabase } from "../../hosts/testing.js";
-import { CLIENT_KINDS, connectMcp, mcpTestApp } from "../../test/support/mcp-test-app.js";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { HttpErrors } from "../../kernel/http-errors.js";
+import { ValidationErrors } from "../validation/index.js";
+import { RestErrors } from "../rest/index.js";
+import { sendRaw } from "../../test/support/raw-http.js";
+import { CLIENT_KINDS, connectMcp, McpNote, mcpTestApp, noteRouter } from "../../test/support/mcp-test-app.js";
+import { McpErrors, mcpTool } from "./index.js";
+import { createToolRegistry } from "./mcp-tool.js";
+import { modelRouter, Permissions } from "../rest/index.js";
 
 test.after.always(() => stopTestDatabase());
 
+const errorsOf = (answer: { structuredContent?: Record<string, unknown> }) => (answer.structuredContent?.errors ?? []) as Array<{ code: string; status: string; detail?: string }>;
+
 for (const kind of CLIENT_KINDS) {
-  test.serial(`${kind} client lists the model and custom tools and calls them`, async (t) => {
+  test.serial(`${kind} client: lists the model and custom tools, calls them, and gets invalid arguments back as tool errors`, async (t) => {
     const app = await mcpTestApp(t);
     const client = await connectMcp(kind, app.url, app.owner.token);
     t.teardown(() => client.close());
     const { tools } = await client.listTools();
     t.deepEqual(tools.map((tool) => tool.name).sort(), ["mcp_note_create", "mcp_note_delete", "mcp_note_list", "mcp_note_read", "mcp_note_update", "whoami"]);
+    // Input schemas come from REST's: create's `data` is the create schema without the excluded field.
+    const create = tools.find((tool) => tool.name === "mcp_note_create")!;
+    const data = (create.inputSchema.properties as Record<string, { properties: Record<string, unknown>; required?: string[] }>).data;
+    t.deepEqual(Object.keys(data.properties).sort(), ["done", "priority", "text"]);
+    t.deepEqual(data.required, ["text"]);
+    const list = tools.find((tool) => tool.name === "mcp_note_list")!;
+    const filter = (list.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).filter;
+    t.deepEqual(Object.keys(filter.properties).sort(), ["done", "priority"], "no filter on the excluded field");
+
     const created = await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "from mcp", priority: 2 } } });
-    t.falsy(created.isError, JSON.stringify(created));
-    const who = await client.callTool({ name: "whoami", arguments: { greeting: "hi" } });
-    t.deepEqual(who.structuredContent, { greeting: "hi", user: app.owner.email });
-    const bad = await client.callTool({ name: "whoami", arguments: { greeting: 42 } });
-    t.true(bad.isError);
+    t.falsy(created.isError);
+    const note = (created.structuredContent as { data: Record<string, unknown> }).data;
+    t.like(note, { text: "from mcp", priority: 2, done: false, ownerId: app.owner.id, shaped: true });
+    const stored = await McpNote.findById(note.id).lean();
+    t.is(String(stored?.ownerId), app.owner.id, "written as the caller");
+
+    t.deepEqual((await client.callTool({ name: "whoami", arguments: { greeting: "hi" } })).structuredContent, { greeting: "hi", user: app.owner.email });
+    // Schema errors are tool errors, not protocol failures.
+    for (const [name, args] of [
+      ["whoami", { greeting: 42 }],
+      ["whoami", {}],
+      ["mcp_note_read", {}],
+      ["mcp_note_create", { data: "text" }],
+      ["mcp_note_update", { id: note.id, data: { text: "x" }, extra: 1 }],
+      ["mcp_note_list", { limit: "ten" }],
+      ["mcp_note_list", { filter: { text: "first" } }],
+      ["mcp_note_list", { filter: { priority: { where: 1 } } }],
+      ["mcp_note_list", { filter: { priority: { gte: { deeper: 1 } } } }],
+    ] as const) {
+      const answer = await client.callTool({ name, arguments: args as Record<string, unknown> });
+      t.true(answer.isError, `${name} ${JSON.stringify(args)}`);
+    }
+    // A refusal carries REST's error; an unexpected failure answers without internals.
+    t.is(errorsOf(await client.callTool({ name: "mcp_note_read", arguments: { id: "0123456789abcdef01234567" } }))[0]?.code, RestErrors.NOT_FOUND.code);
+    t.is(errorsOf(await client.callTool({ name: "whoami", arguments: { greeting: "forbidden" } }))[0]?.code, HttpErrors.FORBIDDEN.code);
+    const crash = await client.callTool({ name: "whoami", arguments: { greeting: "crash" } });
+    t.true(crash.isError);
+    t.is(errorsOf(crash)[0]?.code, HttpErrors.INTERNAL.code);
+    t.false(JSON.stringify(crash).includes("/srv/app.ts"), "no internals");
+    t.true(app.logs.text().includes("MCP tool whoami failed") && app.logs.text().includes("/srv/app.ts"), "logged");
   });
+}
+
+test.serial("hostile arguments are refused and write nothing: $ keys, excluded fields, mass assignment", async (t) => {
+  const app = await mcpTestApp(t);
+  const client = await connectMcp("pinned", app.url, app.owner.token);
+  t.teardown(() => client.close());
+  const note = await McpNote.create({ text: "mine", secret: "kept", ownerId: app.owner.id });
+  const before = await McpNote.find().lean();
+
+  // `$` keys anywhere in the request: refused before any tool runs (HTTP 400 in the app's shape).
+  for (const args of [
+    { id: String(note._id), data: { $set: { ownerId: app.other.id } } },
+    { id: String(note._id), data: { text: { $gt: "" } } },
+  ]) {
+    await t.throwsAsync(client.callTool({ name: "mcp_note_update", arguments: args }), undefined, JSON.stringify(args));
+  }
+  await t.throwsAsync(client.callTool({ name: "mcp_note_list", arguments: { filter: { priority: { $where: "sleep(1000)" } } } }));
+  const raw = await sendRaw(app.running.url, {
+    method: "POST",
+    path: "/mcp",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${app.owner.token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp_note_list", arguments: { filter: { $where: "1" } } } }),
+  });
+  t.is(raw.status, 400);
+  t.is(raw.json().errors[0]!.code, ValidationErrors.OPERATOR_IN_BODY.code);
+  t.is(raw.json().requestId, String(raw.headers["x-request-id"]));
+
+  // Excluded fields: neither written, nor filtered or sorted on (which would reveal them).
+  const excluded = [
+    await client.callTool({ name: "mcp_note_update", arguments: { id: String(note._id), data: { secret: "changed" } } }),
+    await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "x", secret: "planted" } } }),
+    await client.callTool({ name: "mcp_note_list", arguments: { sort: "-secret" } }),
+  ];
+  for (const answer of excluded) t.is(errorsOf(answer)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code);
+  t.true((await client.callTool({ name: "mcp_note_list", arguments: { filter: { secret: "kept" } } })).isError);
+
+  // Mass assignment: the owner, ids, timestamps and unknown fields, as REST refuses them.
+  const refusals = {
+    owner: await client.callTool({ name: "mcp_note_update", arguments: { id: String(note._id), data: { ownerId: app.other.id } } }),
+    id: await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "x", _id: "0123456789abcdef01234567" } } }),
+    created: await client.callTool({ name: "mcp_note_update", arguments: { id: String(note._id), data: { created: "2020-01-01" } } }),
+    admin: await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "x", admin: true } } }),
+  };
+  t.is(errorsOf(refusals.owner)[0]?.code, ValidationErrors.READ_ONLY_FIELD.code);
+  t.is(errorsOf(refusals.id)[0]?.code, ValidationErrors.READ_ONLY_FIELD.code);
+  t.is(errorsOf(refusals.created)[0]?.code, ValidationErrors.READ_ONLY_FIELD.code);
+  t.is(errorsOf(refusals.admin)[0]?.code, ValidationErrors.UNKNOWN_FIELD.code);
+  // Another user's record is missing to them, as over REST.
+  const other = await connectMcp("pinned", app.url, app.other.token);
+  t.teardown(() => other.close());
+  t.is(errorsOf(await other.callTool({ name: "mcp_note_update", arguments: { id: String(note._id), data: { text: "stolen" } } }))[0]?.code, RestErrors.NOT_FOUND.code);
+
+  t.deepEqual(await McpNote.find().lean(), before, "nothing written");
+  const read = await client.callTool({ name: "mcp_note_read", arguments: { id: String(note._id) } });
+  t.false(JSON.stringify(read).includes("kept"), "the excluded value never leaves the server");
+});
+
+test.serial("Host and Origin are checked: loopback by default, MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS otherwise", async (t) => {
+  const message = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  const post = (url: string, headers: Record<string, string>) =>
+    sendRaw(url, { method: "POST", path: "/mcp", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: message });
+
+  const local = await mcpTestApp(t);
+  const port = new URL(local.running.url).port;
+  t.is((await post(local.running.url, { host: `localhost:${port}` })).status, 200);
+  t.is((await post(local.running.url, { host: `localhost:${port}`, origin: `http://127.0.0.1:5173` })).status, 200);
+  const badHost = await post(local.running.url, { host: "evil.example" });
+  t.is(badHost.status, 403);
+  t.is(badHost.json().errors[0]!.code, McpErrors.HOST_NOT_ALLOWED.code);
+  t.is(badHost.json().requestId, String(badHost.headers["x-request-id"]));
+  const badOrigin = await post(local.running.url, { host: `localhost:${port}`, origin: "https://evil.example" });
+  t.is(badOrigin.status, 403);
+  t.is(badOrigin.json().errors[0]!.code, McpErrors.ORIGIN_NOT_ALLOWED.code);
+  t.is((await post(local.running.url, { host: `localhost:${port}`, origin: "null" })).status, 403);
+
+  const configured = await mcpTestApp(t, { MCP_ALLOWED_HOSTS: "api.example.com", MCP_ALLOWED_ORIGINS: "app.example.com" });
+  t.is((await post(configured.running.url, { host: "api.example.com" })).status, 200);
+  t.is((await post(configured.running.url, { host: "api.example.com", origin: "https://app.example.com" })).status, 200);
+  t.is((await post(configured.running.url, { host: `localhost:${port}` })).status, 403);
+  t.is((await post(configured.running.url, { host: "api.example.com", origin: "http://localhost:3000" })).status, 403);
+});
+
+test.serial("requests the MCP SDK refuses keep its JSON-RPC error and gain the app's error shape", async (t) => {
+  const app = await mcpTestApp(t);
+  const post = (headers: Record<string, string>, body: string) => sendRaw(app.running.url, { method: "POST", path: "/mcp", headers: { "content-type": "application/json", ...headers }, body });
+  const list = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" });
+  const notAcceptable = await post({ accept: "text/html" }, list);
+  t.is(notAcceptable.status, 406);
+  const body = notAcceptable.json<{ jsonrpc: string; error: { code: number }; errors: Array<{ code: string; status: string }>; requestId: string }>();
+  t.is(body.errors[0]!.code, McpErrors.NOT_ACCEPTABLE.code);
+  t.is(body.errors[0]!.status, "406");
+  t.is(body.jsonrpc, "2.0");
+  t.is(typeof body.error.code, "number");
+  t.is(body.requestId, String(notAcceptable.headers["x-request-id"]));
+  const garbage = await post({ accept: "application/json, text/event-stream" }, JSON.stringify({ hello: "world" }));
+  t.is(garbage.status, 400);
+  t.is(garbage.json().errors[0]!.code, McpErrors.INVALID_REQUEST.code);
+  const text = await sendRaw(app.running.url, { method: "POST", path: "/mcp", headers: { "content-type": "text/plain", accept: "application/json, text/event-stream" }, body: list });
+  t.is(text.status, 415);
+  t.is(text.json().errors[0]!.code, HttpErrors.UNSUPPORTED_MEDIA_TYPE.code);
+  // Only POST is served: the rest of the transport's methods are the app's 404.
+  t.is((await sendRaw(app.running.url, { method: "GET", path: "/mcp" })).status, 404);
+  // A bad token is refused by the app's authentication before MCP.
+  const forged = await post({ accept: "application/json, text/event-stream", authorization: "Bearer forged" }, list);
+  t.is(forged.status, 401);
+});
+
+test.serial("POST /mcp is one OpenAPI operation, and is mounted only when a model has mcp or a tool is registered", async (t) => {
+  const app = await mcpTestApp(t);
+  const document = (await (await fetch(new URL("/openapi.json", app.running.url))).json()) as { paths: Record<string, Record<string, { operationId?: string; description?: string }>> };
+  t.deepEqual(Object.keys(document.paths["/mcp"] ?? {}), ["post"]);
+  t.is(document.paths["/mcp"]!.post!.operationId, "callMcp");
+  t.true(document.paths["/mcp"]!.post!.description!.includes("`mcp_note_list`"));
+
+  const without = await createTestApp({ port: 0 });
+  without.register(modelRouterWithoutMcp());
+  t.teardown(() => without.stop());
+  const running = await without.start();
+  t.is((await sendRaw(running.url, { method: "POST", path: "/mcp", headers: { "content-type": "application/json" }, body: "{}" })).status, 404);
+  t.false(JSON.stringify(without.kernel.openapi.document().paths).includes("/mcp"));
+
+  const toolOnly = await createTestApp({ port: 0 });
+  toolOnly.register(mcpTool({ name: "ping", description: "Answers pong", inputSchema: { type: "object" }, handler: () => "pong" }));
+  t.teardown(() => toolOnly.stop());
+  const toolRunning = await toolOnly.start();
+  const client = await connectMcp("default", new URL("/mcp", toolRunning.url));
+  t.teardown(() => client.close());
+  t.deepEqual((await client.callTool({ name: "ping", arguments: {} })).content, [{ type: "text", text: "pong" }]);
+});
+
+test.serial("two tools with one name stop the app at start; a tool name must be servable", async (t) => {
+  const app = await createTestApp({ port: 0 });
+  app.register(mcpTool({ name: "mcp_note_list", description: "Clashes with the model tool", inputSchema: { type: "object" }, handler: () => "x" }));
+  app.register(noteRouter());
+  t.teardown(() => app.stop());
+  const error = await t.throwsAsync(app.build());
+  t.regex(String(error?.message), /Two MCP tools are named "mcp_note_list"/);
+  const registry = createToolRegistry();
+  t.throws(() => registry.add({ name: "bad name!", description: "x", inputSchema: { type: "object" }, handler: () => "x" }), { message: /names are 1 to 64/ });
+  t.throws(() => registry.add({ name: "arrayed", description: "x", inputSchema: { type: "array" }, handler: () => "x" }), { message: /type "object"/ });
+});
+
+/** The note model served without `mcp`: no tools, so no endpoint. */
+function modelRouterWithoutMcp() {
+  return modelRouter("/notes", McpNote, { permissions: { list: [Permissions.IsAny] } });
 }

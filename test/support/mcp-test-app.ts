@@ -87,7 +87,7 @@ export interface McpTestApp extends AuthTestApp {
  * const client = await connectMcp("pinned", app.url, app.owner.token);
  */
 export async function mcpTestApp(t: { teardown: (fn: () => Promise<void> | void) => void }, env: Record<string, string> = {}): Promise<McpTestApp> {
-  const base = await authTestApp(t, {}, env, (app) => app.register(noteRouter()).register(whoamiTool));
+  const base = await authTestApp(t, {}, env, (app) => app.register(noteRouter()).register(whoamiTool), { port: 0 });
   const running = await base.app.start();
   const signIn = async (fields: { admin?: boolean }) => {
     const account = await createUser(base.app, fields);
