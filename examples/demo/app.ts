@@ -6,7 +6,7 @@ import { demoAuth } from "./auth-setup.js";
 import { demoComms, welcomeMail } from "./comms.js";
 import { demoFeatureFlags } from "./feature-flags.js";
 import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
-import { todoRouter } from "./todo.js";
+import { todoRouter, todoSummaryTool } from "./todo.js";
 
 /** A tiny plugin showing the shape every capability has. */
 const hello: SvcPlugin = {
@@ -52,5 +52,5 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
  */
 export function withDemoPlugins(app: SvcApp): SvcApp {
   const comms = demoComms();
-  return app.register(hello).register(todoRouter()).register(demoAuth({ onSignup: welcomeMail(comms) })).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
+  return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(demoAuth({ onSignup: welcomeMail(comms) })).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
 }

@@ -3,7 +3,8 @@
 // from the token on create. Clients mint ids offline, so `_id` is a string (a UUID).
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
-import { DateOnly, defaultPlugins, modelRouter, OwnerQueryFilter, Permissions, registerDateOnlyType } from "../../index.js";
+import { DateOnly, defaultPlugins, HttpErrors, modelRouter, OwnerQueryFilter, Permissions, registerDateOnlyType } from "../../index.js";
+import { mcpTool } from "../../plugins/mcp/index.js";
 import { syncPlugin } from "../../plugins/sync/index.js";
 
 registerDateOnlyType();
@@ -39,7 +40,10 @@ const ownerOnly = [Permissions.IsOwner];
 
 /**
  * `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag, and
- * synced to the owner's devices (`sync`: one stream per owner). One router per app.
+ * synced to the owner's devices (`sync`: one stream per owner). One router per app. AI assistants
+ * get the same five operations as MCP tools at `POST /mcp` (`todo_list`, `todo_read`,
+ * `todo_create`, `todo_update`, `todo_delete`), with the same permissions; they never see the
+ * owner's user id, which says nothing a caller seeing only their own todos needs.
  */
 export function todoRouter() {
   return modelRouter("/todos", Todo, {
@@ -50,5 +54,29 @@ export function todoRouter() {
     defaultLimit: 50,
     openApi: { tag: "todos", description: "A todo of the signed-in user" },
     sync: { scope: { type: "owner" } },
+    mcp: { methods: ["list", "read", "create", "update", "delete"], excludeFields: ["ownerId"] },
+  });
+}
+
+/**
+ * A custom MCP tool: the caller's todos at a glance (how many, how many done, how many overdue),
+ * counted within their own todos only.
+ */
+export function todoSummaryTool() {
+  return mcpTool({
+    name: "todo_summary",
+    description: "Counts the caller's todos: total, done, open, and open ones past their due day",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    async handler(_args, { user }) {
+      if (!user) throw HttpErrors.UNAUTHENTICATED({ detail: "Sign in to see your todos" });
+      const mine = { ownerId: user.id };
+      const today = new Date(new Date().toISOString().slice(0, 10));
+      const [total, done, overdue] = await Promise.all([
+        Todo.countDocuments(mine),
+        Todo.countDocuments({ ...mine, done: true }),
+        Todo.countDocuments({ ...mine, done: false, dueOn: { $lt: today } }),
+      ]);
+      return { total, done, open: total - done, overdue };
+    },
   });
 }
