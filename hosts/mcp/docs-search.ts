@@ -37,8 +37,13 @@ export class DocsSearch {
     searchOptions: { boost: { title: 3, file: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: "OR" },
   });
 
+  // Each section's rendered size in tokens, counted once at load: the budget loop reads it for
+  // every hit, and counting is the expensive part of a search.
+  private readonly costs = new Map<number, number>();
+
   constructor(private readonly library: DocsLibrary) {
     this.index.addAll(library.sections);
+    for (const section of library.sections) this.costs.set(section.id, countTokens(renderSection(section)));
   }
 
   /** Sections for the queries, best first, within the token budget. */
@@ -60,7 +65,7 @@ export class DocsSearch {
     let tokens = 0;
     for (const section of ranked) {
       const rendered = renderSection(section);
-      const cost = countTokens(rendered);
+      const cost = this.costs.get(section.id)!;
       if (tokens + cost <= budget) {
         chosen.push(section);
         parts.push(rendered);
