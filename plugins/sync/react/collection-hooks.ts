@@ -23,15 +23,21 @@ export function attemptsFor(retries: RetriesOption | undefined): number | undefi
   return retries;
 }
 
-/** The hooks `createCollectionHooks` makes for one collection. */
-export interface CollectionHooks<T extends Record<string, unknown>> {
+/** The fields of an update: some of `U`'s, `null` empties one. */
+export type UpdateData<U extends Record<string, unknown>> = Partial<{ [K in keyof U]: U[K] | null }>;
+
+/**
+ * The hooks `createCollectionHooks` makes for one collection: `T` is the entity as read, `C` what
+ * a create takes, `U` what an update may change.
+ */
+export interface CollectionHooks<T extends Record<string, unknown>, C extends Record<string, unknown> = Partial<T>, U extends Record<string, unknown> = Partial<T>> {
   readonly collection: string;
   /** The retry budget the mutation hooks were made with (see `attemptsFor`). */
   readonly maxAttempts: number | undefined;
   useList(options?: UseQueryOptions): readonly EntityRead<T>[];
   useRead(id: string | undefined): EntityRead<T> | undefined;
-  useCreate(options?: MutationHookOptions): readonly [create: (data: Partial<T>, id?: string) => MutationResult];
-  useUpdate(options?: MutationHookOptions): readonly [update: (id: string, data: Partial<{ [K in keyof T]: T[K] | null }>) => MutationResult];
+  useCreate(options?: MutationHookOptions): readonly [create: (data: C, id?: string) => MutationResult];
+  useUpdate(options?: MutationHookOptions): readonly [update: (id: string, data: UpdateData<U>) => MutationResult];
   useDelete(options?: MutationHookOptions): readonly [remove: (id: string) => MutationResult];
 }
 
@@ -46,7 +52,10 @@ export interface CollectionHooks<T extends Record<string, unknown>> {
  *   return <button onClick={() => create({ title: "Milk", done: false })}>Add</button>;
  * }
  */
-export function createCollectionHooks<T extends Record<string, unknown> = Record<string, unknown>>(options: { readonly collection: string; readonly retries?: RetriesOption }): CollectionHooks<T> {
+export function createCollectionHooks<T extends Record<string, unknown> = Record<string, unknown>, C extends Record<string, unknown> = Partial<T>, U extends Record<string, unknown> = Partial<T>>(options: {
+  readonly collection: string;
+  readonly retries?: RetriesOption;
+}): CollectionHooks<T, C, U> {
   const { collection } = options;
   const maxAttempts = attemptsFor(options.retries);
   const checked = (hookOptions: MutationHookOptions | undefined) => void attemptsFor(hookOptions?.retries);
@@ -57,15 +66,17 @@ export function createCollectionHooks<T extends Record<string, unknown> = Record
     useRead: (id) => useEntity<T>(collection, id),
     useCreate(hookOptions) {
       checked(hookOptions);
-      return [useMutate<T>(collection).create] as const;
+      const { create } = useMutate(collection);
+      return [create as (data: C, id?: string) => MutationResult] as const;
     },
     useUpdate(hookOptions) {
       checked(hookOptions);
-      return [useMutate<T>(collection).update] as const;
+      const { update } = useMutate(collection);
+      return [update as (id: string, data: UpdateData<U>) => MutationResult] as const;
     },
     useDelete(hookOptions) {
       checked(hookOptions);
-      return [useMutate<T>(collection).remove] as const;
+      return [useMutate(collection).remove] as const;
     },
   };
 }

@@ -6,5 +6,5 @@ export { useQuery, useEntityIds, type UseQueryOptions } from "./use-query.js";
 export { useMutate, type CollectionMutators, type MutationResult } from "./use-mutate.js";
 export { useSyncStatus, useConflicts, type ConflictsState } from "./use-sync-status.js";
 export { useSyncDebugLog, type SyncDebugLogState } from "./use-sync-debug-log.js";
-export { createCollectionHooks, attemptsFor, type CollectionHooks, type MutationHookOptions, type RetriesOption } from "./collection-hooks.js";
+export { createCollectionHooks, attemptsFor, type CollectionHooks, type MutationHookOptions, type RetriesOption, type UpdateData } from "./collection-hooks.js";
 export { SyncReactErrors } from "./errors.js";

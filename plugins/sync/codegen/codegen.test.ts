@@ -1,0 +1,107 @@
+import test from "ava";
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { tempDir } from "../../../test/support/temp-dir.js";
+import { generateSyncHooks, type OpenApiDocument } from "./index.js";
+import { typecheckHooks } from "./test-support/typecheck-hooks.js";
+
+// svc-syncdb-codegen: the output for a fixture document (golden), that output under tsc --strict,
+// and the command's misuses, each through the real executable.
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
+const FIXTURE = path.join(here, "fixtures/synced-api.json");
+const run = promisify(execFile);
+
+/** Runs the command as a user would (through tsx: the repository is not built). */
+async function codegen(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import=tsx", path.join(root, "hosts/svc-syncdb-codegen.ts"), ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const fixture = async () => JSON.parse(await readFile(FIXTURE, "utf8")) as OpenApiDocument;
+
+test("the fixture document gives the golden hooks file", async (t) => {
+  const golden = await readFile(path.join(here, "fixtures/synced-api.golden.txt"), "utf8");
+  t.is(generateSyncHooks(await fixture(), { source: "fixtures/synced-api.json" }), golden);
+});
+
+test("the command writes the file; it passes tsc --strict and its hooks are typed by the schemas", async (t) => {
+  const dir = tempDir(t, "svc-codegen-");
+  const out = path.join(dir, "sync-hooks.ts");
+  const result = await codegen(["--schema", FIXTURE, "--out", out]);
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stdout, /wrote .*sync-hooks\.ts/);
+  const source = await readFile(out, "utf8");
+  t.is(source, generateSyncHooks(await fixture(), { source: FIXTURE }));
+  const usage = `import { SYNC_COLLECTIONS, useCreateTodo, useTodo, useTodoList, useUpdateTodo, type SyncCollection, type Todo } from "./sync-hooks.js";
+export function useExample(id: string): string {
+  const list: readonly { data: Readonly<Todo> }[] = useTodoList({ filter: { done: false } });
+  const one = useTodo(id);
+  const [create] = useCreateTodo();
+  const [update] = useUpdateTodo({ retries: 3 });
+  const { id: created } = create({ title: "Milk", tags: [{ label: "shop", color: "red" }] });
+  update(created, { done: null });
+  // @ts-expect-error title is required to create
+  create({ done: true });
+  // @ts-expect-error done is a boolean
+  update(created, { done: "yes" });
+  // @ts-expect-error not a synced collection
+  const wrong: SyncCollection = "users";
+  const collections: readonly SyncCollection[] = SYNC_COLLECTIONS;
+  return \`\${list.length} \${one?.data.title ?? ""} \${collections.join()} \${wrong}\`;
+}
+`;
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source, "usage.ts": usage }), "");
+});
+
+test("misuse exits non-zero with its message", async (t) => {
+  const dir = tempDir(t, "svc-codegen-misuse-");
+  const out = path.join(dir, "out.ts");
+  const plain = path.join(dir, "plain.json");
+  const document = await fixture();
+  // The same API without extensions: the collections must be named.
+  const withoutExtensions = JSON.parse(JSON.stringify(document).replaceAll('"x-svc-sync"', '"x-other"')) as OpenApiDocument;
+  await writeFile(plain, JSON.stringify(withoutExtensions));
+  const noItems = path.join(dir, "no-items.json");
+  await writeFile(noItems, JSON.stringify({ ...document, paths: { "/todos": { get: { "x-svc-sync": { collection: "todos" }, responses: { 200: { content: { "application/json": { schema: { type: "object", properties: { data: { type: "object" } } } } } } } } } } }));
+  const badConfig = path.join(dir, "config.json");
+  await writeFile(badConfig, JSON.stringify({ schema: "synced-api.json", colections: ["todos"] }));
+  const cases: Array<[string, string[], RegExp]> = [
+    ["no extensions and no --collections", ["--schema", plain, "--out", out], /no list operation with x-svc-sync: name the collections with --collections/],
+    ["a collection whose path is missing", ["--schema", plain, "--out", out, "--collections", "todos,projects"], /no GET \/projects for collection "projects"/],
+    ["a list response without a data array of items", ["--schema", noItems, "--out", out], /GET \/todos has no data array with an items schema/],
+    ["no --schema", ["--out", out], /--schema <url\|file> is required/],
+    ["no --out", ["--schema", FIXTURE], /--out <file> is required/],
+    ["an unknown option", ["--schema", FIXTURE, "--out", out, "--colections", "todos"], /Unknown option '--colections'/],
+    ["a schema file that does not exist", ["--schema", path.join(dir, "missing.json"), "--out", out], /Cannot read the OpenAPI document at .*missing\.json: ENOENT/],
+    ["a schema URL nobody answers", ["--schema", "http://127.0.0.1:9/openapi.json", "--out", out], /Cannot read the OpenAPI document at http:\/\/127\.0\.0\.1:9\/openapi\.json/],
+    ["a schema that is not OpenAPI", ["--schema", badConfig, "--out", out], /not an OpenAPI document/],
+    ["a config with an unknown key", ["--config", badConfig], /Config .*config\.json: unknown key colections/],
+  ];
+  const results = await Promise.all(cases.map(([, args]) => codegen(args)));
+  for (const [index, [name, , message]] of cases.entries()) {
+    t.is(results[index]!.code, 1, name);
+    t.regex(results[index]!.stderr, message, name);
+    t.notRegex(results[index]!.stderr, /\n\s+at /, `${name}: no stack trace`);
+  }
+  await t.throwsAsync(readFile(out, "utf8"), { code: "ENOENT" }, "nothing was written");
+
+  // Named collections read GET /{name}, POST /{name} and PATCH /{name}/{id} without the extension.
+  const config = path.join(dir, "codegen.json");
+  await writeFile(config, JSON.stringify({ schema: "plain.json", out: "named.ts", collections: ["todos"], importFrom: "svc/sync/react" }));
+  const named = await codegen(["--config", config]);
+  t.is(named.code, 0, named.stderr);
+  const source = await readFile(path.join(dir, "named.ts"), "utf8");
+  t.regex(source, /export const SYNC_COLLECTIONS = \["todos"\] as const;/);
+  t.regex(source, /export type TodoCreate = \{\n  title: string;/);
+  t.regex(source, /export const useDeleteTodo = todoHooks\.useDelete;/);
+});

@@ -1,0 +1,89 @@
+/** A JSON Schema as OpenAPI 3.1 documents carry it (only what the generator reads). */
+export interface JsonSchema {
+  readonly $ref?: string;
+  readonly type?: string | readonly string[];
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly additionalProperties?: boolean | JsonSchema;
+  readonly enum?: readonly unknown[];
+  readonly const?: unknown;
+  readonly anyOf?: readonly JsonSchema[];
+  readonly oneOf?: readonly JsonSchema[];
+  readonly allOf?: readonly JsonSchema[];
+  readonly nullable?: boolean;
+  readonly readOnly?: boolean;
+  readonly description?: string;
+}
+
+/** How a `$ref` is written in TypeScript: the name of the generated type it points to. */
+export type RefNamer = (ref: string) => string;
+
+const PRIMITIVES: Readonly<Record<string, string>> = { string: "string", number: "number", integer: "number", boolean: "boolean", null: "null" };
+
+const literal = (value: unknown) => JSON.stringify(value);
+
+/** A property key as TypeScript accepts it. */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+function union(parts: readonly string[]): string {
+  const unique = [...new Set(parts)];
+  if (unique.length === 0) return "unknown";
+  if (unique.includes("unknown")) return "unknown";
+  return unique.join(" | ");
+}
+
+/** Schemas that only narrow a format (`anyOf: [{format: date}, ...]`) say nothing about the type. */
+const typeless = (schema: JsonSchema) => !schema.$ref && !schema.type && !schema.properties && !schema.items && !schema.enum && schema.const === undefined && !schema.anyOf && !schema.oneOf && !schema.allOf;
+
+/**
+ * The TypeScript type of a JSON Schema, written on one line per property level. `indent` is the
+ * indentation of the line the type starts on (nested objects are written over several lines).
+ *
+ * @example
+ * schemaToType({ type: "object", properties: { title: { type: "string" } }, required: ["title"] }, (ref) => ref.split("/").at(-1)!);
+ * // "{\n  title: string;\n}"
+ */
+export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, indent = ""): string {
+  if (!schema || typeof schema !== "object") return "unknown";
+  if (schema.$ref) return nameOf(schema.$ref);
+  if (schema.const !== undefined) return literal(schema.const);
+  if (schema.enum) return union(schema.enum.map(literal));
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
+  if (alternatives && !alternatives.every(typeless)) {
+    const inner = union(alternatives.map((alternative) => schemaToType(alternative, nameOf, indent)));
+    return types.includes("null") || schema.nullable ? union([inner, "null"]) : inner;
+  }
+  if (schema.allOf) return schema.allOf.map((part) => `(${schemaToType(part, nameOf, indent)})`).join(" & ");
+  if (types.length === 0) return schema.properties ? objectType(schema, nameOf, indent) : "unknown";
+  const parts = types.map((type) => {
+    if (type === "array") {
+      const item = schemaToType(schema.items, nameOf, indent);
+      return /^[A-Za-z0-9_$]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
+    }
+    if (type === "object") return objectType(schema, nameOf, indent);
+    return PRIMITIVES[type] ?? "unknown";
+  });
+  if (schema.nullable) parts.push("null");
+  return union(parts);
+}
+
+function objectType(schema: JsonSchema, nameOf: RefNamer, indent: string): string {
+  const properties = Object.entries(schema.properties ?? {});
+  const extra = schema.additionalProperties;
+  if (properties.length === 0) {
+    if (extra && typeof extra === "object") return `Record<string, ${schemaToType(extra, nameOf, indent)}>`;
+    return "Record<string, unknown>";
+  }
+  const required = new Set(schema.required ?? []);
+  const inner = `${indent}  `;
+  const lines = properties.map(([name, property]) => {
+    const doc = property.description ? `${inner}/** ${property.description.replaceAll("*/", "* /")} */\n` : "";
+    return `${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${schemaToType(property, nameOf, inner)};`;
+  });
+  if (extra && typeof extra === "object") lines.push(`${inner}[key: string]: unknown;`);
+  return `{\n${lines.join("\n")}\n${indent}}`;
+}
