@@ -5,6 +5,7 @@ import winston from "winston";
 import { DATABASE } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
 import { MODEL_REGISTRY } from "../../../contracts/model-registry.js";
+import { HttpErrors } from "../../../kernel/http-errors.js";
 import type { PluginContext, SvcPlugin } from "../../../kernel/plugin.js";
 import { KERNEL } from "../../../kernel/tokens.js";
 import { ClientStateStore } from "./client-state-store.js";
@@ -61,8 +62,8 @@ export function devRuntime(options: DevRuntimeOptions = {}): DevRuntimePlugin {
       });
       routes.post("/client-state", (req, res) => {
         const problem = store.accept(req.body as unknown);
-        if (problem) res.status(400).json({ errors: [{ status: "400", title: "Bad client state", detail: problem }] });
-        else res.status(204).end();
+        if (problem) throw HttpErrors.BAD_REQUEST({ detail: problem });
+        res.status(204).end();
       });
       ctx.resolve(HTTP_ROUTER).use(DEV_ROUTES_PATH, routes);
     },
@@ -87,11 +88,11 @@ export function devRuntime(options: DevRuntimeOptions = {}): DevRuntimePlugin {
   };
 }
 
-// The app may listen on every interface; its debug routes still answer this machine only.
-const loopbackOnly: RequestHandler = (req: Request, res, next) => {
+// The app may listen on every interface; its debug routes still answer this machine only (others
+// leave this router and get the app's usual 404).
+const loopbackOnly: RequestHandler = (req: Request, _res, next) => {
   const address = req.socket.remoteAddress ?? "";
-  if (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.")) return next();
-  res.status(404).json({ errors: [{ status: "404", title: "Not found", code: "HTTP_NOT_FOUND" }] });
+  next(address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.") ? undefined : "router");
 };
 
 function embeddedDatabase(ctx: PluginContext): DevServerAnnouncement["database"] {

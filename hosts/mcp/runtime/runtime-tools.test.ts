@@ -59,7 +59,7 @@ test.serial("application_info describes the package and the running app's plugin
     routes: Array<{ method: string; path: string }>;
   }>();
   t.deepEqual(info.package, { name: "runtime-fixture", version: "1.2.3", svc: "^0.1.0" } as typeof info.package);
-  t.is(info.server.pid, dev.child.pid);
+  t.is(info.server.pid, dev.child.pid!);
   t.is(info.server.nodeEnv, "development");
   t.true(info.plugins.includes("auth") && info.plugins.includes("dev-runtime"));
   const todo = info.models.find((model) => model.modelName === "Todo");
@@ -190,7 +190,7 @@ test.serial("evaluate runs an expression in the dev server through its inspector
 
   const call = await runtimeClient(t, dev.projectDir, { ...DEV_ENV, SVC_MCP_EVAL: "1" });
   const pid = (await call("evaluate", { expression: "process.pid" })).json<{ value: number; type: string }>();
-  t.is(pid.value, dev.child.pid, "the expression ran in the dev server, found through .svc/dev-server.json");
+  t.is(pid.value, dev.child.pid!, "the expression ran in the dev server, found through .svc/dev-server.json");
   const awaited = (await call("evaluate", { expression: "await new Promise((resolve) => setTimeout(() => resolve(6 * 7), 10))" })).json<{ value: number }>();
   t.is(awaited.value, 42);
   const thrown = (await call("evaluate", { expression: "(() => { throw new Error('kaput') })()" })).json<{ exception: string }>();
@@ -236,6 +236,7 @@ test.serial("get_rtk_state answers the state a browser tab posted with reportCli
   // The channel refuses what is not a report, and never answers a 500.
   const refused = await fetch(`${url}/__svc/dev/client-state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId: "x y" }) });
   t.is(refused.status, 400);
+  t.is(((await refused.json()) as { errors: Array<{ code: string }> }).errors[0]!.code, "HTTP_BAD_REQUEST");
 });
 
 test.serial("navigate loads a page of the app in chromium and reports what it shows", async (t) => {
