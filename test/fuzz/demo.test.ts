@@ -59,6 +59,7 @@ const GROUPS: Array<{ name: string; paths: readonly string[] }> = [
   { name: "admin: users", paths: ["/admin/users"] },
   { name: "admin: the rest", paths: ["/admin"] },
   { name: "comms", paths: ["/comms"] },
+  { name: "mcp", paths: ["/mcp"] },
 ];
 const OTHER = "every other operation";
 const pathOf = (operation: string) => operation.slice(operation.indexOf(" ") + 1);
