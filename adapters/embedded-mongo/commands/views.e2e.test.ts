@@ -1,5 +1,6 @@
 import test from "ava";
 import { MongoServerError } from "mongodb";
+import type { Document } from "mongodb";
 import mongoose from "mongoose";
 import { ErrorCodes } from "../index.js";
 import { useFileEngine } from "../test-support/file-engine.js";
@@ -7,9 +8,12 @@ import { useFileEngine } from "../test-support/file-engine.js";
 // Views through the real driver and mongoose: read through their pipeline, never written.
 const shared = useFileEngine(test, "views");
 
+/** Documents with numeric ids (the driver's default schema types `_id` as an ObjectId). */
+type Row = { _id: number } & Document;
+
 async function seededDb(label: string) {
   const db = shared.client.db(shared.freshDb(label));
-  await db.collection("orders").insertMany([
+  await db.collection<Row>("orders").insertMany([
     { _id: 1, customer: "ann", total: 10, paid: true, tags: ["a", "b"] },
     { _id: 2, customer: "bob", total: 25, paid: false, tags: ["b"] },
     { _id: 3, customer: "ann", total: 40, paid: true, tags: ["c"] },
@@ -20,7 +24,7 @@ async function seededDb(label: string) {
 
 test("a view is read through its pipeline by find, aggregate, countDocuments, estimatedDocumentCount and distinct", async (t) => {
   const db = await seededDb("reads");
-  const paid = db.collection("paid");
+  const paid = db.collection<Row>("paid");
   t.deepEqual(await paid.find({ total: { $gt: 5 } }, { sort: { total: -1 }, projection: { total: 1 } }).toArray(), [
     { _id: 3, total: 40 },
     { _id: 1, total: 10 },
@@ -32,11 +36,11 @@ test("a view is read through its pipeline by find, aggregate, countDocuments, es
   t.deepEqual((await paid.distinct("tags")).sort(), ["a", "b", "c"]);
   // Views on views concatenate their pipelines; $lookup can read a view.
   await db.createCollection("bigPaid", { viewOn: "paid", pipeline: [{ $match: { total: { $gte: 20 } } }, { $project: { customer: 1 } }] });
-  t.deepEqual(await db.collection("bigPaid").find().toArray(), [{ _id: 3, customer: "ann" }]);
-  const joined = await db.collection("orders").aggregate([{ $match: { _id: 2 } }, { $lookup: { from: "bigPaid", pipeline: [], as: "big" } }]).toArray();
+  t.deepEqual(await db.collection<Row>("bigPaid").find().toArray(), [{ _id: 3, customer: "ann" }]);
+  const joined = await db.collection<Row>("orders").aggregate([{ $match: { _id: 2 } }, { $lookup: { from: "bigPaid", pipeline: [], as: "big" } }]).toArray();
   t.deepEqual(joined[0]!["big"], [{ _id: 3, customer: "ann" }]);
   // The view follows its source.
-  await db.collection("orders").updateOne({ _id: 2 }, { $set: { paid: true } });
+  await db.collection<Row>("orders").updateOne({ _id: 2 }, { $set: { paid: true } });
   t.is(await paid.countDocuments(), 3);
 });
 
@@ -48,14 +52,14 @@ test("listCollections shows a view with type 'view', its options and readOnly; d
     (await db.listCollections({}, { nameOnly: true }).toArray()).map((entry) => [entry.name, entry.type]).sort(),
     [["orders", "collection"], ["paid", "view"]],
   );
-  t.true(await db.collection("paid").drop());
+  t.true(await db.collection<Row>("paid").drop());
   t.deepEqual(await db.listCollections({ type: "view" }).toArray(), []);
-  t.is(await db.collection("orders").countDocuments(), 3, "dropping a view leaves its source alone");
+  t.is(await db.collection<Row>("orders").countDocuments(), 3, "dropping a view leaves its source alone");
 });
 
 test("writes, indexes and change streams on a view are refused with CommandNotSupportedOnView (166)", async (t) => {
   const db = await seededDb("writes");
-  const paid = db.collection("paid");
+  const paid = db.collection<Row>("paid");
   const refusals: Array<[string, () => Promise<unknown>]> = [
     ["insertOne", () => paid.insertOne({ _id: 9, paid: true })],
     ["updateOne", () => paid.updateOne({}, { $set: { total: 0 } })],
@@ -78,7 +82,7 @@ test("writes, indexes and change streams on a view are refused with CommandNotSu
     const error = await t.throwsAsync(attempt, { instanceOf: MongoServerError }, label);
     t.is(error?.code, ErrorCodes.CommandNotSupportedOnView, label);
   }
-  t.is(await db.collection("orders").countDocuments(), 3, "nothing reached the source collection");
+  t.is(await db.collection<Row>("orders").countDocuments(), 3, "nothing reached the source collection");
 });
 
 test("view definitions are checked as mongod checks them", async (t) => {
@@ -101,7 +105,7 @@ test("view definitions are checked as mongod checks them", async (t) => {
   );
   // collMod redefines a view.
   await db.command({ collMod: "paid", viewOn: "orders", pipeline: [{ $match: { paid: false } }] });
-  t.deepEqual(await db.collection("second").find({}, { projection: { _id: 1 } }).toArray(), [{ _id: 2 }]);
+  t.deepEqual(await db.collection<Row>("second").find({}, { projection: { _id: 1 } }).toArray(), [{ _id: 2 }]);
   t.is(
     (await t.throwsAsync(db.command({ collMod: "paid", validator: { a: 1 } }), { instanceOf: MongoServerError }))?.code,
     ErrorCodes.InvalidOptions,
@@ -110,15 +114,15 @@ test("view definitions are checked as mongod checks them", async (t) => {
 
 test("creating and dropping a view emit create and drop events with showExpandedEvents only, as mongod", async (t) => {
   const db = shared.client.db(shared.freshDb("events"));
-  await db.collection("orders").insertOne({ _id: 1, paid: true });
+  await db.collection<Row>("orders").insertOne({ _id: 1, paid: true });
   const expanded = db.watch([], { showExpandedEvents: true });
   const plain = db.watch([]);
   await expanded.tryNext();
   await plain.tryNext();
   await db.createCollection("paid", { viewOn: "orders", pipeline: [{ $match: { paid: true } }] });
-  await db.collection("paid").drop();
-  await db.collection("orders").insertOne({ _id: 2 });
-  const created = await expanded.next();
+  await db.collection<Row>("paid").drop();
+  await db.collection<Row>("orders").insertOne({ _id: 2 });
+  const created: Document = await expanded.next();
   t.like(created, { operationType: "create", ns: { db: db.databaseName, coll: "paid" } });
   t.deepEqual(created["operationDescription"], { viewOn: "orders", pipeline: [{ $match: { paid: true } }] });
   t.false("collectionUUID" in created, "a view has no UUID");

@@ -10,6 +10,7 @@ import { duplicateKeyError } from "./duplicate-key-error.js";
 import type { IndexKey } from "./index-keys.js";
 import { assertValidCollectionName } from "./namespace.js";
 import { Oplog } from "./oplog.js";
+import { validationDetails } from "./validation-details.js";
 import { StoredRecord } from "./stored-record.js";
 import type {
   CollModOp,
@@ -406,13 +407,13 @@ export class Storage {
     // "moderate" leaves already-invalid documents updatable.
     if (level === "moderate" && before !== undefined && !validate(before)) return;
     if (validate(doc)) return;
+    const errInfo = { failingDocumentId: doc["_id"], details: validationDetails(collection.options.validator ?? {}, doc) };
     if (collection.options.validationAction === "warn") {
-      this.logger.warn(`embedded-mongo: document failed validation in ${collection.ns} (validationAction: warn)`);
+      // mongod logs "Document would fail validation" with the same errInfo, and accepts the write.
+      this.logger.warn(`embedded-mongo: Document would fail validation (validationAction: warn)`, { namespace: collection.ns, document: doc, errInfo });
       return;
     }
-    throw new EngineError(ErrorCodes.DocumentValidationFailure, "Document failed validation", {
-      errInfo: { failingDocumentId: doc["_id"], details: { operatorName: "$and", schemaRulesNotSatisfied: [] } },
-    });
+    throw new EngineError(ErrorCodes.DocumentValidationFailure, "Document failed validation", { errInfo });
   }
 
   private attach(collection: CollectionData): void {
