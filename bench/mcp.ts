@@ -1,0 +1,158 @@
+/**
+ * MCP benchmarks.
+ *
+ * 1. `tools/call` of a model's list tool against the REST list route of the same model, in the
+ *    same app and run: both run the router's one list operation (permissions, owner filter, list
+ *    query, count and page, response shaping); MCP adds the protocol (a server instance per
+ *    request, argument check, JSON-RPC envelope). The MCP request is exactly what the official
+ *    v2 client (pinned to 2026-07-28) sends — recorded once, then replayed with fresh ids over the
+ *    same keep-alive HTTP agent as REST's, so client libraries do not skew the ratio. Rounds
+ *    alternate; the ratio (MCP / REST throughput) is what to compare (target ≥ 0.7).
+ *
+ * (A docs-search section for the svc-mcp server is added below by its own owner.)
+ *
+ * @example
+ * npm run bench -- mcp
+ */
+import { Agent, request as httpRequest } from "node:http";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import mongoose from "mongoose";
+import TransportStream from "winston-transport";
+import { AUTHENTICATION_MIDDLEWARE } from "../contracts/http.js";
+import { SvcApp } from "../hosts/svc-app.js";
+import { modelRouter } from "../plugins/rest/model-router.js";
+import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
+import { Permissions } from "../plugins/rest/permissions.js";
+import { defaultPlugins } from "../plugins/rest/schema/default-plugins.js";
+import { createSvcLogger } from "../plugins/logging/create-logger.js";
+import { TokenMap } from "../test/support/token-map-authentication.js";
+import { send, throughput, type Target } from "./support/http-load.js";
+
+// ---------------------------------------------------------------------------------------------
+// 1. tools/call (model list tool) vs the REST list route
+// ---------------------------------------------------------------------------------------------
+
+const SEEDED = 200;
+const CONCURRENCY = 8;
+const ROUNDS = 3;
+const CALLS = 600;
+const TOOLS_CALL_TARGET = 0.7;
+
+/** A transport that formats and drops: logging costs the same on both sides, without terminal I/O. */
+class DiscardTransport extends TransportStream {
+  override log(_info: unknown, next: () => void): void {
+    next();
+  }
+}
+
+interface BenchNote {
+  title: string;
+  done?: boolean;
+  priority?: number;
+  ownerId?: mongoose.Types.ObjectId;
+}
+
+function benchNoteModel() {
+  if (mongoose.models.McpBenchNote) return mongoose.models.McpBenchNote as mongoose.Model<BenchNote>;
+  const schema = new mongoose.Schema<BenchNote>(
+    {
+      title: { type: String, required: true, maxlength: 200, description: "What to do" },
+      done: { type: Boolean, default: false, description: "Whether it is done" },
+      priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
+      ownerId: { type: mongoose.Schema.Types.ObjectId, index: true, description: "Owner" },
+    },
+    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+  );
+  schema.plugin(defaultPlugins);
+  return mongoose.model<BenchNote>("McpBenchNote", schema);
+}
+
+/** What the official client sends for one `tools/call`, to replay. */
+interface RecordedCall {
+  readonly headers: Record<string, string>;
+  readonly body: Record<string, unknown>;
+}
+
+/** Connects the official v2 client and records the headers and body of its `tools/call`. */
+async function recordToolsCall(url: URL, auth: string, name: string, args: Record<string, unknown>): Promise<RecordedCall> {
+  let recorded: RecordedCall | undefined;
+  const recording = async (input: string | URL | Request, init?: RequestInit) => {
+    const text = typeof init?.body === "string" ? init.body : undefined;
+    if (text?.includes('"tools/call"')) {
+      recorded = { headers: Object.fromEntries(new Headers(init?.headers).entries()), body: JSON.parse(text) as Record<string, unknown> };
+    }
+    return fetch(input, init);
+  };
+  const client = new Client({ name: "svc-bench", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: auth } }, fetch: recording }));
+  const result = await client.callTool({ name, arguments: args });
+  await client.close();
+  if (result.isError || !recorded) throw new Error(`the benchmark's tools/call failed: ${JSON.stringify(result)}`);
+  return recorded;
+}
+
+/** Replays a recorded `tools/call` with a fresh id; resolves with 200 only when the result is not a tool error. */
+function replay(target: Target, call: RecordedCall, id: number): Promise<number> {
+  const body = JSON.stringify({ ...call.body, id });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port: target.port, method: "POST", path: "/mcp", agent: target.agent, headers: { ...call.headers, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve(res.statusCode === 200 && text.includes('"structuredContent"') && !text.includes('"isError":true') ? 200 : (res.statusCode ?? 0) + 1000);
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function benchToolsCallVsRest(): Promise<void> {
+  const Note = benchNoteModel();
+  const tokens = new TokenMap();
+  const owner = tokens.user("mcp-bench");
+  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, transports: [new DiscardTransport()] });
+  const app = new SvcApp({ env: { NODE_ENV: "test", DISABLE_LOG_ALL_REQUESTS: "true" }, database: { dbName: "svc_bench_mcp" }, handleSignals: false, port: 0, logger })
+    .register(
+      modelRouter("/notes", Note, {
+        permissions: { list: [Permissions.IsAuthenticated], read: [Permissions.IsOwner] },
+        queryFilter: OwnerQueryFilter,
+        queryFields: ["done", "priority"],
+        mcp: { methods: ["list", "read"] },
+      }),
+    )
+    .override(AUTHENTICATION_MIDDLEWARE, { useValue: tokens.middleware() });
+  const running = await app.start();
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  try {
+    await Note.deleteMany({});
+    await Note.insertMany(Array.from({ length: SEEDED }, (_, index) => ({ title: `note ${index}`, done: index % 3 === 0, priority: (index % 5) + 1, ownerId: owner.user.id })));
+    const target: Target = { port: running.port, agent, auth: owner.auth };
+    const call = await recordToolsCall(new URL("/mcp", running.url), owner.auth, "mcp_bench_note_list", { limit: 20, page: 2 });
+    const viaRest = () => send(target, "GET", "/notes?limit=20&page=2");
+    const viaMcp = (index: number) => replay(target, call, index + 10);
+
+    await throughput(150, CONCURRENCY, viaRest, 200);
+    await throughput(150, CONCURRENCY, viaMcp, 200);
+    let rest = 0;
+    let mcp = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      rest += await throughput(CALLS, CONCURRENCY, viaRest, 200);
+      mcp += await throughput(CALLS, CONCURRENCY, viaMcp, 200);
+    }
+    const ratio = mcp / rest;
+    console.log(`list of 20 (page 2 of ${SEEDED}): REST ${(rest / ROUNDS).toFixed(0)} req/s, MCP tools/call ${(mcp / ROUNDS).toFixed(0)} req/s`);
+    console.log(`  ratio MCP / REST = ${ratio.toFixed(2)} (target ≥ ${TOOLS_CALL_TARGET}) ${ratio >= TOOLS_CALL_TARGET ? "ok" : "BELOW TARGET"}`);
+  } finally {
+    agent.destroy();
+    await app.stop();
+  }
+}
+
+export default async function benchMcp(): Promise<void> {
+  await benchToolsCallVsRest();
+}
