@@ -6,4 +6,11 @@ export { createTestApp, testAppOptions, testAuthEnvironment } from "./testing/te
 export { createUser, loginAs, bearer, uniqueTestEmail, type TestAccount, type TestUserFields } from "./testing/test-accounts.js";
 export { TestingErrors } from "./testing/errors.js";
 export { withFailPoint, type FailPointSpec, type FailCommandData } from "./testing/with-fail-point.js";
+export {
+  MongoMemoryServer,
+  MongoMemoryReplSet,
+  type MemoryServerInstanceOptions,
+  type MemoryServerInstanceInfo,
+  type MemoryReplSetOptions,
+} from "./testing/memory-server.js";
 export { AppAccountsErrors } from "./app-accounts.js";

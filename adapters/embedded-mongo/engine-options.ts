@@ -31,6 +31,11 @@ export interface EngineOptions {
    * unknown (CommandNotFound 59), as on a mongod started without test commands.
    */
   readonly enableTestCommands?: boolean;
+  /**
+   * What the `shutdown` admin command does (the standalone executables exit). Without it the
+   * command is refused: an engine inside an application is stopped by the application.
+   */
+  readonly onShutdownCommand?: (() => void) | undefined;
 }
 
 export interface ResolvedEngineOptions {
@@ -42,6 +47,7 @@ export interface ResolvedEngineOptions {
   readonly replicaSetName: string;
   readonly transactionLifetimeLimitSeconds: number;
   readonly enableTestCommands: boolean;
+  readonly onShutdownCommand: (() => void) | undefined;
 }
 
 /** Fills in defaults. */
@@ -56,5 +62,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     replicaSetName: options.replicaSetName ?? "svc-rs",
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds ?? 60,
     enableTestCommands: options.enableTestCommands ?? process.env["NODE_ENV"] !== "production",
+    onShutdownCommand: options.onShutdownCommand,
   };
 }

@@ -7,4 +7,13 @@ export const TestingErrors = defineErrors("TESTING", {
     message: (email: string, status: number, code: string | undefined) =>
       `loginAs(${email}): POST /auth/login answered ${status}${code ? ` ${code}` : ""}`,
   },
+  /** `MongoMemoryReplSet` with more than one member: the embedded engine is one server. */
+  REPLICA_SET_SIZE: {
+    message: (count: number) =>
+      `MongoMemoryReplSet: the embedded engine is a one-member replica set (asked for ${count} members); use replSet: {count: 1}`,
+  },
+  /** `getUri()` before `start()` or after `stop()`. */
+  MEMORY_SERVER_NOT_RUNNING: {
+    message: (what: string) => `${what}.getUri(): the server is not running (call start() or create() first)`,
+  },
 });

@@ -13,6 +13,7 @@ import { findCommand } from "./find-command.js";
 import { helloCommand } from "./hello-command.js";
 import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from "./index-commands.js";
 import { insertCommand } from "./insert-command.js";
+import { replSetGetConfigCommand, replSetInitiateCommand, shutdownCommand } from "./replica-set-commands.js";
 import { updateCommand } from "./update-command.js";
 import {
   buildInfoCommand,
@@ -63,6 +64,9 @@ export function createCommandTable(): Map<string, CommandHandler> {
   add(getLogCommand, "getLog");
   add(connectionStatusCommand, "connectionStatus");
   add(replSetGetStatusCommand, "replSetGetStatus");
+  add(replSetInitiateCommand, "replSetInitiate");
+  add(replSetGetConfigCommand, "replSetGetConfig");
+  add(shutdownCommand, "shutdown");
   add(commitTransactionCommand, "commitTransaction");
   add(abortTransactionCommand, "abortTransaction");
   add(listDatabasesCommand, "listDatabases");
