@@ -8,10 +8,12 @@ import { LocalDatabase } from "./local-database.js";
 import { generateMutationId } from "./mutation-id.js";
 import { OutboxSender } from "./outbox-sender.js";
 import { createMemoryPersister, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
+import { sha256Hex } from "./record-cipher.js";
 import { purgeTombstones } from "./server-state.js";
 import { createSocketTransport } from "./socket-transport.js";
 import { SYNC_DB_DEFAULTS, type SyncDbOptions } from "./sync-db-options.js";
-import { computeStatus, type SyncStatus } from "./sync-status.js";
+import { computeStatus, type EngineState, type SyncStatus } from "./sync-status.js";
+import { TabCoordinator, type LeaderCall } from "./tab-coordinator.js";
 import { outboxOf, storeOf, type SyncOutbox, type SyncStore } from "./sync-store.js";
 import { StreamPager, type ForceResyncResult } from "./stream-pager.js";
 import { SyncRequestError, type TransportEvent } from "./transport.js";
@@ -113,6 +115,14 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   let stopAuth: (() => void) | undefined;
   let stopTransport: (() => void) | undefined;
   let status: SyncStatus | undefined;
+  /** This instance runs the engine: always without tab coordination, else while it holds the lock. */
+  let leading = false;
+  let booted = false;
+  let heardOtherTab = false;
+  let tabs: TabCoordinator | undefined;
+  let leaderEngine: EngineState | undefined;
+  let lastEngineBroadcast = "";
+  let engineStarting: Promise<void> | undefined;
   const statusListeners = new Set<(status: SyncStatus) => void>();
 
   const context: EngineContext = {
@@ -130,15 +140,15 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       pauseAuth("unauthorized");
       throw new SyncRequestError("auth", "authProvider.getToken() returned no token");
     },
-    active: () => started && !offline && !paused,
+    active: () => started && leading && !offline && !paused,
     pauseAuth,
     changed: publishStatus,
   };
   const pager = new StreamPager(context);
   const sender = new OutboxSender(context);
 
-  function publishStatus(): void {
-    const next = computeStatus(database, collections, {
+  function engineState(): EngineState {
+    return {
       isOnline: transport.isConnected() && !offline,
       isSyncing: pager.busy || sender.draining,
       ...(paused ? { paused } : {}),
@@ -146,7 +156,21 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       sentThisDrain: sender.sentThisDrain,
       totalThisDrain: sender.totalThisDrain,
       persistence,
-    });
+    };
+  }
+
+  function publishStatus(): void {
+    const own = engineState();
+    // A follower tab shows the leader's connection and draining (its own persistence).
+    const engine = tabs && !leading ? { ...(leaderEngine ?? { ...own, isOnline: false }), persistence } : own;
+    if (tabs && leading) {
+      const serialized = JSON.stringify(own);
+      if (serialized !== lastEngineBroadcast) {
+        lastEngineBroadcast = serialized;
+        tabs.broadcastEngine(own);
+      }
+    }
+    const next = computeStatus(database, collections, engine);
     if (status && JSON.stringify(status) === JSON.stringify(next)) return;
     status = next;
     for (const listener of [...statusListeners]) {
@@ -169,6 +193,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       const target = persister;
       persisting = persisting
         .then(() => target.write(changes))
+        // Other tabs hear of records once they are stored (a tab taking over reads them back).
+        .then(() => tabs?.broadcastChanges(changes))
         .catch((error: unknown) => {
           persistence = "error";
           debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
@@ -201,7 +227,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   }
 
   async function resume(): Promise<void> {
-    if (!started) return;
+    if (!started || !leading) return;
     const token = await options.authProvider.getToken();
     if (!token) return;
     if (paused) debug.log("auth-resumed");
@@ -287,6 +313,56 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     }
     started = true;
     purgeTombstones(database, settings.tombstoneRetentionMs, now());
+    const coordinate = options.tabs !== false && (options.tabs !== undefined || persistence === "durable") && TabCoordinator.available(options.tabs || {});
+    if (coordinate) {
+      const channelName = `svc-sync:${options.name}:${(await sha256Hex(userId)).slice(0, 32)}`;
+      tabs = new TabCoordinator(channelName, options.tabs || {}, {
+        onChanges(changes) {
+          heardOtherTab = true;
+          if (!started) return;
+          database.applyRemote(changes);
+          if (context.active()) sender.schedule();
+        },
+        onWiped() {
+          heardOtherTab = true;
+          if (!started) return;
+          database.wipe();
+          pager.stop();
+          if (context.active()) void pager.reconcile().catch(() => undefined);
+        },
+        onEngine(state) {
+          heardOtherTab = true;
+          leaderEngine = state;
+          publishStatus();
+        },
+        onLeader: () => (engineStarting = startEngine()),
+        onCall: (method) => leaderCall(method),
+        engineState,
+      });
+      tabs.start();
+    } else {
+      engineStarting = startEngine();
+    }
+    booted = true;
+    debug.log("started", { persistence, tabs: tabs ? (leading || engineStarting ? "leader" : "follower") : "off" });
+    publishStatus();
+    await engineStarting;
+  }
+
+  /** Runs the engine in this instance: socket, paging, outbox draining, timers. */
+  async function startEngine(): Promise<void> {
+    // Taking over from another tab: what it stored last may not have reached this tab yet.
+    if (booted && heardOtherTab && persister && persistence !== "error") {
+      await persisting;
+      try {
+        database.load(await persister.load());
+      } catch (error) {
+        persistence = "error";
+        debug.log("load-failed", { message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (!started) return;
+    leading = true;
     stopAuth = options.authProvider.onAuthChange(() => {
       refreshesWithoutProgress = 0;
       if (paused) void resume();
@@ -295,7 +371,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     if (settings.reconcileIntervalMs > 0) {
       reconcileTimer = unref(setInterval(() => context.active() && void pager.reconcile().catch(() => undefined), settings.reconcileIntervalMs));
     }
-    debug.log("started", { persistence });
+    if (tabs) debug.log("leading");
     publishStatus();
     if (!offline) {
       const token = await options.authProvider.getToken();
@@ -305,23 +381,54 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     }
   }
 
+  /** What a follower tab asked of this (leading) one. */
+  async function leaderCall(method: LeaderCall): Promise<unknown> {
+    switch (method) {
+      case "replayOutbox":
+        return db.replayOutbox();
+      case "reconcile":
+        return db.reconcile();
+      case "forceResync":
+        return db.forceResync();
+      case "goOffline":
+        return db.goOffline();
+      case "goOnline":
+        return db.goOnline();
+    }
+  }
+
+  /** A follower forwards engine calls to the leader tab. */
+  const follower = () => tabs !== undefined && !leading;
+
   async function stop(): Promise<void> {
     if (startPromise) await startPromise.catch(() => undefined);
+    if (engineStarting) await engineStarting.catch(() => undefined);
     started = false;
     startPromise = undefined;
+    booted = false;
+    heardOtherTab = false;
+    leading = false;
+    leaderEngine = undefined;
+    lastEngineBroadcast = "";
+    engineStarting = undefined;
     clearInterval(reconcileTimer);
     clearTimeout(reconnectTimer);
     stopAuth?.();
     stopTransport?.();
+    stopAuth = stopTransport = undefined;
     pager.stop();
     sender.stop();
     transport.disconnect();
     paused = undefined;
     await persisting;
+    // Hand leadership over only once this tab's last records are stored and announced.
+    tabs?.stop();
+    tabs = undefined;
     await persister?.close?.();
     debug.log("stopped");
     publishStatus();
   }
+
 
   const requireStarted = (method: string) => {
     if (!started) throw SyncClientErrors.NOT_STARTED(method);
@@ -333,6 +440,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     else if (userId) await (await openPersister(userId)).clear();
     database.wipe();
     pager.stop();
+    tabs?.broadcastWiped();
     debug.log("wiped");
     // A running client bootstraps again from cursor 0.
     if (context.active()) void pager.reconcile().catch(() => undefined);
@@ -348,6 +456,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     },
     stop,
     goOffline() {
+      if (follower()) return void tabs!.call("goOffline");
       if (offline) return;
       offline = true;
       debug.log("go-offline");
@@ -356,6 +465,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       publishStatus();
     },
     goOnline() {
+      if (follower()) return void tabs!.call("goOnline");
       if (!offline) return;
       offline = false;
       debug.log("go-online");
@@ -394,11 +504,13 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     },
     async reconcile() {
       requireStarted("reconcile");
+      if (follower()) return void (await tabs!.call("reconcile"));
       if (!context.active()) return;
       await pager.reconcile();
     },
     async forceResync() {
       if (!started) return { ok: false, reason: "not-started", streams: 0, purged: 0, repaired: 0 };
+      if (follower()) return ((await tabs!.call("forceResync")) as ForceResyncResult | undefined) ?? { ok: false, reason: "no-leader", streams: 0, purged: 0, repaired: 0 };
       if (offline) return { ok: false, reason: "offline", streams: 0, purged: 0, repaired: 0 };
       if (paused) return { ok: false, reason: "auth", streams: 0, purged: 0, repaired: 0 };
       debug.log("force-resync");
@@ -406,6 +518,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     },
     async replayOutbox() {
       requireStarted("replayOutbox");
+      if (follower()) return void (await tabs!.call("replayOutbox"));
       if (context.active()) await sender.drain();
     },
     async resolveConflict({ mutationId, strategy }) {

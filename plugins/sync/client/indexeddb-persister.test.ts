@@ -9,6 +9,8 @@ import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 // global `indexedDB`, which makes it createSyncDb's default persister).
 
 const STREAM = "todos|owner:fake";
+// The global fake-indexeddb installed (the project's types have no DOM lib).
+const indexedDB = (globalThis as unknown as { indexedDB: { databases(): Promise<Array<{ name?: string }>> } }).indexedDB;
 const SECRET = "Plaintext-Marker-4711";
 
 const auth = { getToken: () => "token-1", getUserId: () => "u1", onAuthChange: () => () => {} };

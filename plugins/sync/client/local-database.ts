@@ -48,6 +48,45 @@ export class LocalDatabase {
     this.changes = [];
   }
 
+  /**
+   * Applies records another tab wrote (and stored): the same step as a local change for readers
+   * and listeners, but nothing to store again.
+   */
+  applyRemote(changes: readonly PersistedChange[]): void {
+    this.change(() => {
+      const before = this.changes.length;
+      for (const change of changes) {
+        switch (change.table) {
+          case "entities": {
+            if (change.value) this.putServerState(change.value);
+            else {
+              const slash = change.key.indexOf("/");
+              this.removeServerState(change.key.slice(0, slash), change.key.slice(slash + 1));
+            }
+            break;
+          }
+          case "_outbox":
+            if (change.value) {
+              this.putRow(change.value);
+              this.lastOrder = Math.max(this.lastOrder, change.value.order);
+            } else this.removeRow(change.key);
+            break;
+          case "_cursors":
+            if (change.value) this.putCursor(change.value);
+            else this.removeCursor(change.key);
+            break;
+          case "_conflicts":
+            if (change.value) this.putConflict(change.value);
+            else this.removeConflict(change.key);
+            break;
+          case "_meta":
+            break;
+        }
+      }
+      this.changes.length = before;
+    });
+  }
+
   /** Empties every table (the persister's copy is cleared by the caller). */
   wipe(): void {
     this.change(() => {

@@ -1,6 +1,7 @@
 import type { SyncAuthProvider } from "./auth-provider.js";
 import type { SyncDebugOptions } from "./debug-log.js";
 import type { SyncPersisterFactory } from "./persister.js";
+import type { SyncTabsOptions } from "./tab-coordinator.js";
 import type { SyncHttpChannel, SyncTransport } from "./transport.js";
 
 /**
@@ -75,6 +76,12 @@ export interface SyncDbOptions {
   readonly startAuthRetryAttempts?: number;
   /** Wait between those attempts; default 250 ms. */
   readonly startAuthRetryDelayMs?: number;
+  /**
+   * Several tabs on one database: one leader runs the engine, the others follow (docs). Default
+   * on with a durable persister (Web Locks + BroadcastChannel where present); `false` turns it off;
+   * an object injects the lock manager and channel (and turns it on with any persister).
+   */
+  readonly tabs?: SyncTabsOptions | false;
   /** Entities per snapshot page (at most 1000); default 500. */
   readonly snapshotPageSize?: number;
 }
