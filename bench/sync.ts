@@ -3,14 +3,19 @@
  * same embedded database and machine, with the same socket.io client settings (websocket
  * transport, no reconnection):
  * (a) `sync:mutate` create round trip (awaited ack) vs a bare socket.io handler doing one driver
- *     `insertOne` of the same document and acking — target ≤ 2× at p95;
+ *     `insertOne` of the same document and acking — target ≤ 2× at p95. That baseline does a
+ *     quarter of the work a synced create must do, so the same samples are also compared with
+ *     (a') a bare socket.io handler doing that work by hand with the driver — one transaction that
+ *     draws the stream's seq from a counter, inserts the document with it, records the mutation id
+ *     (unique) and commits — which measures what the framework adds (docs/decisions.md, "Sync
+ *     benchmark baselines");
  * (b) fan-out of one write to 100 subscribed sockets (broadcast scope; from `save()` until all
  *     100 got the `sync:delta`) vs a bare socket.io room broadcast of the same payload to 100
  *     clients — target ≤ 1.5× at p99;
  * (c) snapshot catch-up of 5,000 documents by 20 concurrent clients (`GET /sync/snapshot`,
  *     limit 1000, from cursor 0 until `hasMore` is false) vs 20 concurrent driver reads of the
  *     same documents sorted by `_syncSeq` and `JSON.stringify`d — target ≥ 0.7× throughput.
- * Samples alternate between the two sides in rounds, so drift on a shared machine hits both.
+ * Samples alternate between the sides in rounds, so drift on a shared machine hits both.
  * Everything runs in this one process — the embedded engine, the app, the bare server and the
  * clients — so each side's time is mostly CPU spent here: a database command costs its encoding
  * and decoding on both ends of the wire, and the number of commands per operation shows.
@@ -34,6 +39,8 @@ const FANOUT = { clients: 100, warmup: 10, rounds: 4, perRound: 25 } as const; /
 const SNAPSHOT = { documents: 5_000, clients: 20, limit: 1_000, rounds: 5 } as const;
 const USERS = 20;
 const TARGETS = { mutateP95: 2, fanoutP99: 1.5, snapshotThroughput: 0.7 } as const;
+/** `SYNC_BENCH_PARTS=ac npm run bench -- sync` runs only those parts (all three by default). */
+const PARTS = process.env.SYNC_BENCH_PARTS ?? "abc";
 
 const OPTIONS = { strict: "throw" as const, toJSON: { virtuals: true }, toObject: { virtuals: true } };
 
@@ -217,204 +224,245 @@ export default async function benchSync(): Promise<void> {
     for (let i = 0; i < USERS; i++) tokens.push(await loginAs(app, await createUser(app)));
     console.log(`  embedded database, socket.io websocket clients in this process, ${USERS} signed-in users (JWT)`);
 
-    // (a) mutate round trip --------------------------------------------------------------------
-    const todos = Todo.collection.collectionName;
-    const bareTodos = db.collection<{ _id: string; title: string; done: boolean; ownerId: string }>("bench_bare_todos");
-    bare.io.on("connection", (socket) => {
-      socket.on("todo:create", async (payload: { id: string; title: string; done: boolean; ownerId: string }, ack: (answer: unknown) => void) => {
-        try {
-          await bareTodos.insertOne({ _id: payload.id, title: payload.title, done: payload.done, ownerId: payload.ownerId });
-          ack({ ack: { mutationId: payload.id, id: payload.id, seq: 0 } });
-        } catch (error) {
-          ack({ nack: { message: error instanceof Error ? error.message : String(error) } });
-        }
+    if (PARTS.includes("a")) {
+      // (a) mutate round trip --------------------------------------------------------------------
+      const todos = Todo.collection.collectionName;
+      type BareTodo = { _id: string; title: string; done: boolean; ownerId: string; _syncSeq?: number; _syncStream?: string };
+      const bareTodos = db.collection<BareTodo>("bench_bare_todos");
+      const bareCounters = db.collection<{ stream: string; seq: number }>("bench_bare_counters");
+      const bareMutations = db.collection<{ mutationId: string; userId: string; entityId: string; seq: number }>("bench_bare_mutations");
+      await bareCounters.createIndex({ stream: 1 }, { unique: true });
+      await bareMutations.createIndex({ mutationId: 1 }, { unique: true });
+      await bareCounters.insertOne({ stream: "bench", seq: 0 });
+      type BarePayload = { mutationId: string; id: string; title: string; done: boolean; ownerId: string };
+      bare.io.on("connection", (socket) => {
+        socket.on("todo:create", async (payload: BarePayload, ack: (answer: unknown) => void) => {
+          try {
+            await bareTodos.insertOne({ _id: payload.id, title: payload.title, done: payload.done, ownerId: payload.ownerId });
+            ack({ ack: { mutationId: payload.mutationId, id: payload.id, seq: 0 } });
+          } catch (error) {
+            ack({ nack: { message: error instanceof Error ? error.message : String(error) } });
+          }
+        });
+        // The same work a synced create must do, written by hand with the driver: in one
+        // transaction, draw the stream's next seq (the counter is the stream's lock), insert the
+        // document with it, record the mutation id (unique, for idempotent replays), commit.
+        socket.on("todo:createSequenced", async (payload: BarePayload, ack: (answer: unknown) => void) => {
+          const session = driver.startSession();
+          try {
+            session.startTransaction({ readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
+            const counter = await bareCounters.findOneAndUpdate({ stream: "bench" }, { $inc: { seq: 1 } }, { returnDocument: "after", session });
+            const seq = counter!.seq;
+            await bareTodos.insertOne({ _id: payload.id, title: payload.title, done: payload.done, ownerId: payload.ownerId, _syncSeq: seq, _syncStream: "bench" }, { session });
+            await bareMutations.insertOne({ mutationId: payload.mutationId, userId: payload.ownerId, entityId: payload.id, seq }, { session });
+            await session.commitTransaction();
+            ack({ ack: { mutationId: payload.mutationId, id: payload.id, seq } });
+          } catch (error) {
+            if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+            ack({ nack: { message: error instanceof Error ? error.message : String(error) } });
+          } finally {
+            await session.endSession();
+          }
+        });
       });
-    });
-    const writer = await connectClient(socketUrl, tokens[0]);
-    const bareWriter = await connectClient(bare.url);
-    sockets.push(writer, bareWriter);
-    const mutate = async (): Promise<number> => {
-      const started = now();
-      const answer = (await writer.timeout(WAIT_MS).emitWithAck("sync:mutate", { mutationId: randomUUID(), collection: todos, operation: "create", id: randomUUID(), data: { title: "Benchmark todo", done: false } })) as { ack?: unknown; nack?: unknown };
-      const elapsed = now() - started;
-      if (!answer.ack) throw new Error(`sync:mutate was not acked: ${JSON.stringify(answer)}`);
-      return elapsed;
-    };
-    const bareInsert = async (): Promise<number> => {
-      const started = now();
-      const id = randomUUID();
-      const answer = (await bareWriter.timeout(WAIT_MS).emitWithAck("todo:create", { id, title: "Benchmark todo", done: false, ownerId: "bench" })) as { ack?: unknown };
-      const elapsed = now() - started;
-      if (!answer.ack) throw new Error("bare insert was not acked");
-      return elapsed;
-    };
-    for (let i = 0; i < MUTATE.warmup; i++) {
-      await mutate();
-      await bareInsert();
-    }
-    const mutateSync: number[] = [];
-    const mutateBare: number[] = [];
-    for (let round = 0; round < MUTATE.rounds; round++) {
-      for (let i = 0; i < MUTATE.perRound; i++) mutateBare.push(await bareInsert());
-      for (let i = 0; i < MUTATE.perRound; i++) mutateSync.push(await mutate());
-    }
-    console.log("\n (a) sync:mutate create round trip vs bare socket.io + driver insertOne");
-    const a = printLatencies("mutate", mutateSync, mutateBare);
-    verdict("(a) p95 ≤ 2× bare", a.sync.p95 / a.bare.p95, TARGETS.mutateP95, true);
-
-    // (b) fan-out ------------------------------------------------------------------------------
-    const news = News.collection.collectionName;
-    const syncReceipts = new ReceiptCounter();
-    const bareReceipts = new ReceiptCounter();
-    bare.io.on("connection", (socket) => void socket.join("bench-room"));
-    const subscribers: Socket[] = [];
-    const bareSubscribers: Socket[] = [];
-    for (let i = 0; i < FANOUT.clients; i++) {
-      const socket = await connectClient(socketUrl, tokens[i % USERS]);
-      sockets.push(socket);
-      socket.on("sync:delta", (delta: SyncDelta) => syncReceipts.received(delta.id));
-      const answer = (await socket.timeout(WAIT_MS).emitWithAck("sync:subscribe", { collections: [news] })) as Array<{ streams?: string[] }>;
-      if (!answer[0]?.streams) throw new Error(`sync:subscribe refused: ${JSON.stringify(answer)}`);
-      subscribers.push(socket);
-      const bareSocket = await connectClient(bare.url);
-      sockets.push(bareSocket);
-      bareSocket.on("sync:delta", (delta: SyncDelta) => bareReceipts.received(delta.id));
-      bareSubscribers.push(bareSocket);
-    }
-    let sampleDelta: SyncDelta | undefined;
-    subscribers[0]!.on("sync:delta", (delta: SyncDelta) => void (sampleDelta ??= delta));
-    // Where a fan-out's time goes: the write until save() resolved (committed), then until the
-    // first subscriber got the delta (change stream, delta, room emit), then until the last did.
-    const steps = { committed: [] as number[], firstDelivered: [] as number[], spread: [] as number[], bareFirst: [] as number[], bareSpread: [] as number[] };
-    const fanout = async (): Promise<number> => {
-      const id = randomUUID();
-      const all = syncReceipts.expect(id, FANOUT.clients);
-      const started = now();
-      await new News({ _id: id, headline: "Benchmark headline" }).save();
-      const committed = now();
-      await within(all, "a sync fan-out");
-      const finished = now();
-      steps.committed.push(committed - started);
-      steps.firstDelivered.push(syncReceipts.firstAt - committed);
-      steps.spread.push(finished - syncReceipts.firstAt);
-      return finished - started;
-    };
-    const bareFanout = async (): Promise<number> => {
-      const delta = { ...sampleDelta!, id: randomUUID() };
-      const all = bareReceipts.expect(delta.id, FANOUT.clients);
-      const started = now();
-      bare.io.to("bench-room").emit("sync:delta", delta);
-      await within(all, "a bare fan-out");
-      const finished = now();
-      steps.bareFirst.push(bareReceipts.firstAt - started);
-      steps.bareSpread.push(finished - bareReceipts.firstAt);
-      return finished - started;
-    };
-    await fanout(); // gives the real delta the bare broadcast sends
-    for (let i = 0; i < FANOUT.warmup; i++) {
-      await fanout();
-      await bareFanout();
-    }
-    for (const list of Object.values(steps)) list.length = 0;
-    const fanoutSync: number[] = [];
-    const fanoutBare: number[] = [];
-    for (let round = 0; round < FANOUT.rounds; round++) {
-      for (let i = 0; i < FANOUT.perRound; i++) fanoutBare.push(await bareFanout());
-      for (let i = 0; i < FANOUT.perRound; i++) fanoutSync.push(await fanout());
-    }
-    console.log(`\n (b) fan-out of one write to ${FANOUT.clients} subscribed sockets vs bare socket.io room broadcast`);
-    const b = printLatencies("fan-out", fanoutSync, fanoutBare);
-    const step = (label: string, samples: readonly number[]) => {
-      const p = percentiles(samples);
-      console.log(`      ${label.padEnd(34)} p50 ${ms(p.p50)}   p95 ${ms(p.p95)}   p99 ${ms(p.p99)}`);
-    };
-    console.log("    steps:");
-    step("sync: save() until committed", steps.committed);
-    step("sync: committed → first delivered", steps.firstDelivered);
-    step("sync: first → last delivered", steps.spread);
-    step("bare: emit → first delivered", steps.bareFirst);
-    step("bare: first → last delivered", steps.bareSpread);
-    verdict("(b) p99 ≤ 1.5× bare", b.sync.p99 / b.bare.p99, TARGETS.fanoutP99, true);
-    for (const socket of [...subscribers, ...bareSubscribers]) socket.disconnect();
-
-    // (c) snapshot catch-up --------------------------------------------------------------------
-    // Seeded with the driver: save() (one transaction per document, the only write path synced
-    // models allow) takes 15 s on two quiet cores and 90 s on busy ones, most of the bench's
-    // budget. The documents get what save() would stamp — seqs 1..5000 of the broadcast stream,
-    // `deleted: false` — and the stream's counter is moved to the last seq, so the snapshot's
-    // frontier covers them all (each client checks it read exactly 5000).
-    const pages = Page.collection.collectionName;
-    const stream = `${pages}|all`;
-    const seedStarted = now();
-    await db.collection<{ _id: string; title: string; body: string; rank: number; deleted: boolean; _syncSeq: number; _syncStream: string; __v: number }>(pages).insertMany(
-      Array.from({ length: SNAPSHOT.documents }, (_, i) => ({
-        _id: randomUUID(),
-        title: `Page ${i}`,
-        body: "Lorem ipsum dolor sit amet, consectetur adipiscing elit.",
-        rank: i,
-        deleted: false,
-        _syncSeq: i + 1,
-        _syncStream: stream,
-        __v: 0,
-      })),
-    );
-    // `svc_sync_counters` is the documented counter collection (docs/sync.md).
-    await db.collection("svc_sync_counters").updateOne({ stream }, { $max: { seq: SNAPSHOT.documents } }, { upsert: true });
-    const seedSeconds = (now() - seedStarted) / 1000;
-    const catchUp = async (token: string): Promise<{ ms: number; documents: number }> => {
-      const started = now();
-      let cursor = 0;
-      let documents = 0;
-      for (;;) {
-        const page = await getJson<SnapshotBody>(agent, running.port, `/sync/snapshot?collection=${pages}&limit=${SNAPSHOT.limit}&cursor=${cursor}`, token);
-        documents += page.entities.length;
-        cursor = page.cursor;
-        if (!page.hasMore) break;
+      const writer = await connectClient(socketUrl, tokens[0]);
+      const bareWriter = await connectClient(bare.url);
+      sockets.push(writer, bareWriter);
+      const mutate = async (): Promise<number> => {
+        const started = now();
+        const answer = (await writer.timeout(WAIT_MS).emitWithAck("sync:mutate", { mutationId: randomUUID(), collection: todos, operation: "create", id: randomUUID(), data: { title: "Benchmark todo", done: false } })) as { ack?: unknown; nack?: unknown };
+        const elapsed = now() - started;
+        if (!answer.ack) throw new Error(`sync:mutate was not acked: ${JSON.stringify(answer)}`);
+        return elapsed;
+      };
+      const bareCreate = (event: string) => async (): Promise<number> => {
+        const started = now();
+        const answer = (await bareWriter.timeout(WAIT_MS).emitWithAck(event, { mutationId: randomUUID(), id: randomUUID(), title: "Benchmark todo", done: false, ownerId: "bench" })) as { ack?: unknown; nack?: unknown };
+        const elapsed = now() - started;
+        if (!answer.ack) throw new Error(`${event} was not acked: ${JSON.stringify(answer)}`);
+        return elapsed;
+      };
+      const bareInsert = bareCreate("todo:create");
+      const bareSequenced = bareCreate("todo:createSequenced");
+      for (let i = 0; i < MUTATE.warmup; i++) {
+        await mutate();
+        await bareInsert();
+        await bareSequenced();
       }
-      return { ms: now() - started, documents };
-    };
-    const bareRead = async (): Promise<{ ms: number; documents: number }> => {
-      const started = now();
-      const docs = await db.collection(pages).find({ _syncStream: stream }).sort({ _syncSeq: 1 }).toArray();
-      const json = JSON.stringify(docs);
-      if (json.length === 0) throw new Error("unreachable");
-      return { ms: now() - started, documents: docs.length };
-    };
-    const round = async (client: (index: number) => Promise<{ ms: number; documents: number }>) => {
-      const started = now();
-      // allSettled: a failed client must not leave the others' requests running into the shutdown.
-      const settled = await Promise.allSettled(Array.from({ length: SNAPSHOT.clients }, (_, index) => client(index)));
-      const seconds = (now() - started) / 1000;
-      const failed = settled.find((result) => result.status === "rejected");
-      if (failed) throw failed.reason;
-      const results = settled.map((result) => (result as PromiseFulfilledResult<{ ms: number; documents: number }>).value);
-      for (const result of results) if (result.documents !== SNAPSHOT.documents) throw new Error(`a client read ${result.documents} documents, expected ${SNAPSHOT.documents}`);
-      return { seconds, latencies: results.map((result) => result.ms) };
-    };
-    await round((index) => catchUp(tokens[index % USERS]!)); // warm-up
-    await round(() => bareRead());
-    let syncSeconds = 0;
-    let bareSeconds = 0;
-    const snapshotSync: number[] = [];
-    const snapshotBare: number[] = [];
-    for (let r = 0; r < SNAPSHOT.rounds; r++) {
-      const base = await round(() => bareRead());
-      bareSeconds += base.seconds;
-      snapshotBare.push(...base.latencies);
-      const sync = await round((index) => catchUp(tokens[index % USERS]!));
-      syncSeconds += sync.seconds;
-      snapshotSync.push(...sync.latencies);
+      const mutateSync: number[] = [];
+      const mutateBare: number[] = [];
+      const mutateSequenced: number[] = [];
+      for (let round = 0; round < MUTATE.rounds; round++) {
+        for (let i = 0; i < MUTATE.perRound; i++) mutateBare.push(await bareInsert());
+        for (let i = 0; i < MUTATE.perRound; i++) mutateSequenced.push(await bareSequenced());
+        for (let i = 0; i < MUTATE.perRound; i++) mutateSync.push(await mutate());
+      }
+      console.log("\n (a) sync:mutate create round trip vs bare socket.io + driver insertOne (the issue's baseline)");
+      const a = printLatencies("mutate", mutateSync, mutateBare);
+      verdict("(a) p95 ≤ 2× bare insertOne", a.sync.p95 / a.bare.p95, TARGETS.mutateP95, true);
+      console.log("\n (a') the same sync:mutate samples vs bare socket.io + a hand-written sequenced write (transaction: counter $inc, insertOne, mutation record, commit)");
+      const sequenced = printLatencies("mutate", mutateSync, mutateSequenced);
+      verdict("(a') p95 ≤ 2× hand-written sequenced write", sequenced.sync.p95 / sequenced.bare.p95, TARGETS.mutateP95, true);
     }
-    const total = SNAPSHOT.rounds * SNAPSHOT.clients * SNAPSHOT.documents;
-    const syncRate = total / syncSeconds;
-    const bareRate = total / bareSeconds;
-    console.log(
-      `\n (c) snapshot catch-up, ${SNAPSHOT.documents.toLocaleString("en-US")} documents × ${SNAPSHOT.clients} concurrent clients (limit ${SNAPSHOT.limit}) vs driver find + JSON.stringify` +
-        ` (seeded with insertMany in ${seedSeconds.toFixed(1)} s)`,
-    );
-    printLatencies("per-client catch-up", snapshotSync, snapshotBare);
-    console.log(`    throughput  sync ${Math.round(syncRate).toLocaleString("en-US").padStart(10)} docs/s   bare ${Math.round(bareRate).toLocaleString("en-US").padStart(10)} docs/s   ratio ${(syncRate / bareRate).toFixed(2)}`);
-    verdict("(c) throughput ≥ 0.7× bare", syncRate / bareRate, TARGETS.snapshotThroughput, false);
+
+    if (PARTS.includes("b")) {
+      // (b) fan-out ------------------------------------------------------------------------------
+      const news = News.collection.collectionName;
+      const syncReceipts = new ReceiptCounter();
+      const bareReceipts = new ReceiptCounter();
+      bare.io.on("connection", (socket) => void socket.join("bench-room"));
+      const subscribers: Socket[] = [];
+      const bareSubscribers: Socket[] = [];
+      for (let i = 0; i < FANOUT.clients; i++) {
+        const socket = await connectClient(socketUrl, tokens[i % USERS]);
+        sockets.push(socket);
+        socket.on("sync:delta", (delta: SyncDelta) => syncReceipts.received(delta.id));
+        const answer = (await socket.timeout(WAIT_MS).emitWithAck("sync:subscribe", { collections: [news] })) as Array<{ streams?: string[] }>;
+        if (!answer[0]?.streams) throw new Error(`sync:subscribe refused: ${JSON.stringify(answer)}`);
+        subscribers.push(socket);
+        const bareSocket = await connectClient(bare.url);
+        sockets.push(bareSocket);
+        bareSocket.on("sync:delta", (delta: SyncDelta) => bareReceipts.received(delta.id));
+        bareSubscribers.push(bareSocket);
+      }
+      let sampleDelta: SyncDelta | undefined;
+      subscribers[0]!.on("sync:delta", (delta: SyncDelta) => void (sampleDelta ??= delta));
+      // Where a fan-out's time goes: the write until save() resolved (committed), then until the
+      // first subscriber got the delta (change stream, delta, room emit), then until the last did.
+      const steps = { committed: [] as number[], firstDelivered: [] as number[], spread: [] as number[], bareFirst: [] as number[], bareSpread: [] as number[] };
+      const fanout = async (): Promise<number> => {
+        const id = randomUUID();
+        const all = syncReceipts.expect(id, FANOUT.clients);
+        const started = now();
+        await new News({ _id: id, headline: "Benchmark headline" }).save();
+        const committed = now();
+        await within(all, "a sync fan-out");
+        const finished = now();
+        steps.committed.push(committed - started);
+        steps.firstDelivered.push(syncReceipts.firstAt - committed);
+        steps.spread.push(finished - syncReceipts.firstAt);
+        return finished - started;
+      };
+      const bareFanout = async (): Promise<number> => {
+        const delta = { ...sampleDelta!, id: randomUUID() };
+        const all = bareReceipts.expect(delta.id, FANOUT.clients);
+        const started = now();
+        bare.io.to("bench-room").emit("sync:delta", delta);
+        await within(all, "a bare fan-out");
+        const finished = now();
+        steps.bareFirst.push(bareReceipts.firstAt - started);
+        steps.bareSpread.push(finished - bareReceipts.firstAt);
+        return finished - started;
+      };
+      await fanout(); // gives the real delta the bare broadcast sends
+      for (let i = 0; i < FANOUT.warmup; i++) {
+        await fanout();
+        await bareFanout();
+      }
+      for (const list of Object.values(steps)) list.length = 0;
+      const fanoutSync: number[] = [];
+      const fanoutBare: number[] = [];
+      for (let round = 0; round < FANOUT.rounds; round++) {
+        for (let i = 0; i < FANOUT.perRound; i++) fanoutBare.push(await bareFanout());
+        for (let i = 0; i < FANOUT.perRound; i++) fanoutSync.push(await fanout());
+      }
+      console.log(`\n (b) fan-out of one write to ${FANOUT.clients} subscribed sockets vs bare socket.io room broadcast`);
+      const b = printLatencies("fan-out", fanoutSync, fanoutBare);
+      const step = (label: string, samples: readonly number[]) => {
+        const p = percentiles(samples);
+        console.log(`      ${label.padEnd(34)} p50 ${ms(p.p50)}   p95 ${ms(p.p95)}   p99 ${ms(p.p99)}`);
+      };
+      console.log("    steps:");
+      step("sync: save() until committed", steps.committed);
+      step("sync: committed → first delivered", steps.firstDelivered);
+      step("sync: first → last delivered", steps.spread);
+      step("bare: emit → first delivered", steps.bareFirst);
+      step("bare: first → last delivered", steps.bareSpread);
+      verdict("(b) p99 ≤ 1.5× bare", b.sync.p99 / b.bare.p99, TARGETS.fanoutP99, true);
+      for (const socket of [...subscribers, ...bareSubscribers]) socket.disconnect();
+    }
+
+    if (PARTS.includes("c")) {
+      // (c) snapshot catch-up --------------------------------------------------------------------
+      // Seeded with the driver: save() (one transaction per document, the only write path synced
+      // models allow) takes 15 s on two quiet cores and 90 s on busy ones, most of the bench's
+      // budget. The documents get what save() would stamp — seqs 1..5000 of the broadcast stream,
+      // `deleted: false` — and the stream's counter is moved to the last seq, so the snapshot's
+      // frontier covers them all (each client checks it read exactly 5000).
+      const pages = Page.collection.collectionName;
+      const stream = `${pages}|all`;
+      const seedStarted = now();
+      await db.collection<{ _id: string; title: string; body: string; rank: number; deleted: boolean; _syncSeq: number; _syncStream: string; __v: number }>(pages).insertMany(
+        Array.from({ length: SNAPSHOT.documents }, (_, i) => ({
+          _id: randomUUID(),
+          title: `Page ${i}`,
+          body: "Lorem ipsum dolor sit amet, consectetur adipiscing elit.",
+          rank: i,
+          deleted: false,
+          _syncSeq: i + 1,
+          _syncStream: stream,
+          __v: 0,
+        })),
+      );
+      // `svc_sync_counters` is the documented counter collection (docs/sync.md).
+      await db.collection("svc_sync_counters").updateOne({ stream }, { $max: { seq: SNAPSHOT.documents } }, { upsert: true });
+      const seedSeconds = (now() - seedStarted) / 1000;
+      const catchUp = async (token: string): Promise<{ ms: number; documents: number }> => {
+        const started = now();
+        let cursor = 0;
+        let documents = 0;
+        for (;;) {
+          const page = await getJson<SnapshotBody>(agent, running.port, `/sync/snapshot?collection=${pages}&limit=${SNAPSHOT.limit}&cursor=${cursor}`, token);
+          documents += page.entities.length;
+          cursor = page.cursor;
+          if (!page.hasMore) break;
+        }
+        return { ms: now() - started, documents };
+      };
+      const bareRead = async (): Promise<{ ms: number; documents: number }> => {
+        const started = now();
+        const docs = await db.collection(pages).find({ _syncStream: stream }).sort({ _syncSeq: 1 }).toArray();
+        const json = JSON.stringify(docs);
+        if (json.length === 0) throw new Error("unreachable");
+        return { ms: now() - started, documents: docs.length };
+      };
+      const round = async (client: (index: number) => Promise<{ ms: number; documents: number }>) => {
+        const started = now();
+        // allSettled: a failed client must not leave the others' requests running into the shutdown.
+        const settled = await Promise.allSettled(Array.from({ length: SNAPSHOT.clients }, (_, index) => client(index)));
+        const seconds = (now() - started) / 1000;
+        const failed = settled.find((result) => result.status === "rejected");
+        if (failed) throw failed.reason;
+        const results = settled.map((result) => (result as PromiseFulfilledResult<{ ms: number; documents: number }>).value);
+        for (const result of results) if (result.documents !== SNAPSHOT.documents) throw new Error(`a client read ${result.documents} documents, expected ${SNAPSHOT.documents}`);
+        return { seconds, latencies: results.map((result) => result.ms) };
+      };
+      await round((index) => catchUp(tokens[index % USERS]!)); // warm-up
+      await round(() => bareRead());
+      let syncSeconds = 0;
+      let bareSeconds = 0;
+      const snapshotSync: number[] = [];
+      const snapshotBare: number[] = [];
+      for (let r = 0; r < SNAPSHOT.rounds; r++) {
+        const base = await round(() => bareRead());
+        bareSeconds += base.seconds;
+        snapshotBare.push(...base.latencies);
+        const sync = await round((index) => catchUp(tokens[index % USERS]!));
+        syncSeconds += sync.seconds;
+        snapshotSync.push(...sync.latencies);
+      }
+      const total = SNAPSHOT.rounds * SNAPSHOT.clients * SNAPSHOT.documents;
+      const syncRate = total / syncSeconds;
+      const bareRate = total / bareSeconds;
+      console.log(
+        `\n (c) snapshot catch-up, ${SNAPSHOT.documents.toLocaleString("en-US")} documents × ${SNAPSHOT.clients} concurrent clients (limit ${SNAPSHOT.limit}) vs driver find + JSON.stringify` +
+          ` (seeded with insertMany in ${seedSeconds.toFixed(1)} s)`,
+      );
+      printLatencies("per-client catch-up", snapshotSync, snapshotBare);
+      console.log(`    throughput  sync ${Math.round(syncRate).toLocaleString("en-US").padStart(10)} docs/s   bare ${Math.round(bareRate).toLocaleString("en-US").padStart(10)} docs/s   ratio ${(syncRate / bareRate).toFixed(2)}`);
+      verdict("(c) throughput ≥ 0.7× bare", syncRate / bareRate, TARGETS.snapshotThroughput, false);
+    }
+
   } finally {
     for (const socket of sockets) socket.disconnect();
     agent.destroy();

@@ -12,7 +12,7 @@ import { entityData } from "./entity-shape.js";
 import type { StreamMembership } from "./membership.js";
 import { nack, type MutationOutcome, type NackCode } from "./nack.js";
 import { inSyncTransaction } from "./sequencing.js";
-import type { SyncBookkeeping } from "./sync-bookkeeping.js";
+import type { SyncBookkeeping, SyncMutationRecord } from "./sync-bookkeeping.js";
 import type { SyncedCollection } from "./synced-collections.js";
 import { MUTATION_SCHEMA, type SyncMutation } from "./mutation-schema.js";
 
@@ -65,25 +65,50 @@ export class MutationService {
     const operators = operatorKeys(input);
     if (operators.length > 0) return nack(mutationId, "validation", { message: describe(operators, "operator keys are not allowed") });
     if (!this.validateEnvelope(input)) return nack(mutationId, "validation", { message: describe(fromAjvErrors(this.validateEnvelope.errors ?? [])) });
-    const mutation = input as SyncMutation;
+    // A create without an id gets one here, so every attempt and the taken-id answer use the same.
+    const mutation = withId(input as SyncMutation);
     const collection = this.options.collections.get(mutation.collection);
     if (!collection) return nack(mutationId, "not_found", { message: `No synced collection "${mutation.collection}"` });
 
-    // A replay is recognised inside the write's transaction (one read, race-free). A check that
-    // refuses it before that (a permission changed since) looks for the original ack first.
+    // A replay is recognised after the fact: the mutation record (unique `mutationId`) is
+    // written in the write's transaction, so a replay's attempt fails (a taken id, a stale
+    // `baseVersion`, the record's duplicate key) and nothing of it stays. Whatever an attempt ran
+    // into, an existing record answers with the original ack, so an ack costs no extra read.
     const refused = await this.precheck(collection, user, mutation);
     if (refused) return (await this.replayOf(user, mutation)) ?? refused;
 
     const streams = new Set(await this.options.membership.streamsOf(user, collection));
-    try {
-      const applied = await inSyncTransaction(collection.model.db, (session) => this.write(collection, user, mutation, streams, req, session));
-      await this.runAfter(collection, applied);
-      return applied.outcome;
-    } catch (error) {
-      if (error instanceof Refusal) return error.outcome;
-      if (isDuplicateMutation(error)) return (await this.replayOf(user, mutation)) ?? nack(mutationId, "error", { message: "The mutation could not be recorded" });
-      return this.outcomeOfError(mutationId, error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const applied = await inSyncTransaction(collection.model.db, (session) => this.write(collection, user, mutation, streams, req, session));
+        await this.runAfter(collection, applied);
+        return applied.outcome;
+      } catch (error) {
+        const replay = await this.replayOf(user, mutation).catch(() => undefined);
+        if (replay) return replay;
+        if (error instanceof Refusal) return error.outcome;
+        if (mutation.operation === "create" && isDuplicateKey(error, "_id")) {
+          const taken = await this.takenId(collection, mutation, streams);
+          // The holder of the id is gone already (removed outside svc): the create may go ahead.
+          if (taken || attempt >= 3) return taken ?? nack(mutationId, "error", { message: "The mutation could not be applied" });
+          continue;
+        }
+        if (isDuplicateKey(error, "mutationId")) return nack(mutationId, "error", { message: "The mutation could not be recorded" });
+        return this.outcomeOfError(mutationId, error);
+      }
     }
+  }
+
+  /**
+   * The answer to a create whose id is taken: a conflict carrying the entity when the caller can
+   * see it (the client created it before, from another device or an earlier session), else a
+   * refusal that reveals nothing. Undefined when no document holds the id any more.
+   */
+  private async takenId(collection: SyncedCollection, mutation: SyncMutation, streams: ReadonlySet<string>): Promise<MutationOutcome | undefined> {
+    const holder = (await collection.model.findOne({ _id: mutation.id, deleted: { $in: [true, false, null] } }).exec()) as StoredDocument | null;
+    if (!holder) return undefined;
+    if (!streams.has(String(holder.get("_syncStream")))) return nack(mutation.mutationId, "forbidden", { message: "This id is taken" });
+    return conflictOf(mutation.mutationId, holder);
   }
 
   /** The checks that need no database: method permissions, `baseVersion`, the data against the model. */
@@ -105,8 +130,8 @@ export class MutationService {
   }
 
   /** The original ack of an applied mutation id (a different user's id is refused, not revealed). */
-  private async replayOf(user: RequestUser, mutation: SyncMutation, session?: mongoose.ClientSession): Promise<MutationOutcome | undefined> {
-    const record = await this.options.bookkeeping.mutations.findOne({ mutationId: mutation.mutationId }, null, { session }).lean().exec();
+  private async replayOf(user: RequestUser, mutation: SyncMutation): Promise<MutationOutcome | undefined> {
+    const record = await this.options.bookkeeping.mutations.findOne({ mutationId: mutation.mutationId }).lean().exec();
     if (!record) return undefined;
     if (record.userId !== user.id) return nack(mutation.mutationId, "forbidden", { message: "This mutationId belongs to another client" });
     return { ack: { mutationId: record.mutationId, id: record.entityId, seq: record.seq } };
@@ -137,20 +162,13 @@ export class MutationService {
     const { model, registration, rule } = collection;
     const hooks = registration.hooks as HookSignatures;
     const mutationId = mutation.mutationId;
-    const id = mutation.id ?? globalThis.crypto.randomUUID();
+    const id = mutation.id!;
     const context = { ownerField: registration.ownerField };
-    // Checked again inside the transaction: a concurrent copy of this mutation that committed
-    // first makes this attempt conflict and retry, and the retry finds its record here.
-    const replay = await this.replayOf(user, mutation, session);
-    if (replay) throw new Refusal(replay);
-    const existing = (await model.findOne({ _id: id, deleted: { $in: [true, false, null] } }).session(session).exec()) as StoredDocument | null;
-    const visible = existing !== null && streams.has(String(existing.get("_syncStream")));
     const refuse = (code: NackCode, message: string): never => {
       throw new Refusal(nack(mutationId, code, { message }));
     };
     const conflict = (doc: StoredDocument): never => {
-      const lean = doc.toObject({ depopulate: true, virtuals: false }) as Record<string, unknown>;
-      throw new Refusal(nack(mutationId, "conflict", { serverDoc: entityData(lean), serverSeq: Number(lean._syncSeq ?? 0), serverDeleted: lean.deleted === true }));
+      throw new Refusal(conflictOf(mutationId, doc));
     };
     const mustStayVisible = (doc: StoredDocument) => {
       const stream = rule.streamOf(doc.toObject({ depopulate: true, virtuals: false }) as Record<string, unknown>);
@@ -164,7 +182,8 @@ export class MutationService {
     let doc: StoredDocument;
     let after: (() => Promise<unknown>) | undefined;
     if (mutation.operation === "create") {
-      if (existing) return visible ? conflict(existing) : refuse("forbidden", "This id is taken");
+      // Insert first: a taken id fails the insert with a duplicate key (answered in `apply`),
+      // which spares every create a lookup.
       let body: Record<string, unknown> = { ...(mutation.data ?? {}) };
       if (model.schema.path(registration.ownerField) !== undefined) body[registration.ownerField] = user.id;
       if (hooks.preCreate) {
@@ -178,6 +197,8 @@ export class MutationService {
       await doc.save();
       if (hooks.postCreate) after = () => hooks.postCreate!(doc, req) as Promise<unknown>;
     } else {
+      const existing = (await model.findOne({ _id: id, deleted: { $in: [true, false, null] } }).session(session).exec()) as StoredDocument | null;
+      const visible = existing !== null && streams.has(String(existing.get("_syncStream")));
       if (!existing || !visible) return refuse("not_found", `No ${collection.name} entity with this id`);
       doc = existing;
       if (mutation.baseVersion !== Number(doc.get("_syncSeq") ?? 0)) return conflict(doc);
@@ -208,7 +229,9 @@ export class MutationService {
       }
     }
     const seq = Number(doc.get("_syncSeq"));
-    await this.options.bookkeeping.mutations.create([{ mutationId, userId: user.id, collectionName: collection.name, entityId: id, seq }], { session });
+    // Through the driver: the values are the server's own, so mongoose's casting and validation would only cost time.
+    const record: SyncMutationRecord & { created: Date } = { mutationId, userId: user.id, collectionName: collection.name, entityId: id, seq, created: new Date() };
+    await this.options.bookkeeping.mutations.collection.insertOne(record, { session });
     return { outcome: { ack: { mutationId, id, seq } }, after };
   }
 
@@ -260,13 +283,24 @@ function applyChanges(doc: StoredDocument, body: Record<string, unknown>): void 
   }
 }
 
+function withId(mutation: SyncMutation): SyncMutation {
+  return mutation.id === undefined ? { ...mutation, id: globalThis.crypto.randomUUID() } : mutation;
+}
+
 function methodOf(operation: SyncMutation["operation"]): RestMethod {
   return operation;
 }
 
-function isDuplicateMutation(error: unknown): boolean {
+/** A duplicate key error on a unique index over `field`. */
+function isDuplicateKey(error: unknown, field: string): boolean {
   const pattern = (error as { code?: unknown; keyPattern?: Record<string, unknown> }).keyPattern;
-  return (error as { code?: unknown }).code === 11000 && pattern !== undefined && "mutationId" in pattern;
+  return (error as { code?: unknown }).code === 11000 && pattern !== undefined && field in pattern;
+}
+
+/** The `conflict` nack of a stored document: the entity as the server has it now. */
+function conflictOf(mutationId: string, doc: StoredDocument): MutationOutcome {
+  const stored = doc.toObject({ depopulate: true, virtuals: false }) as Record<string, unknown>;
+  return nack(mutationId, "conflict", { serverDoc: entityData(stored), serverSeq: Number(stored._syncSeq ?? 0), serverDeleted: stored.deleted === true });
 }
 
 /** Issues as one message, at most a few of them (a hostile body must not make a huge answer). */

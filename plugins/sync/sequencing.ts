@@ -31,8 +31,9 @@ export function isTransientWriteError(error: unknown): boolean {
  */
 export async function drawSeq(bookkeeping: SyncBookkeeping, stream: string, session: ClientSession, mark?: { tombstones: true }): Promise<number> {
   const update = mark ? { $inc: { seq: 1 }, $set: mark } : { $inc: { seq: 1 } };
-  const counter = await bookkeeping.counters.findOneAndUpdate({ stream }, update, { returnDocument: "after", session, lean: true }).exec();
-  if (counter) return counter.seq;
+  // The driver's collection: this runs in every synced write, and the counter needs no casting.
+  const counter = await bookkeeping.counters.collection.findOneAndUpdate({ stream }, update, { returnDocument: "after", session, projection: { seq: 1 } });
+  if (counter) return counter.seq as number;
   // A stream's first write: the counter is created outside the transaction and the transaction
   // retried. Inside it, two first writers would both insert a counter, and how a unique index
   // treats another transaction's uncommitted insert differs between deployments; an update of
