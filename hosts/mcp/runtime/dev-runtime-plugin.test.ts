@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { SvcApp } from "../../../index.js";
 import { tempDir } from "../../../test/support/temp-dir.js";
+import { isLoopbackAddress } from "./dev-runtime-plugin.js";
 import { DEV_SERVER_FILE, devRuntime, type DevServerAnnouncement } from "./index.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -40,4 +41,9 @@ test("in production it mounts nothing and announces nothing", async (t) => {
   t.false(existsSync(path.join(projectDir, DEV_SERVER_FILE)));
   t.is((await fetch(`${running.url}/__svc/dev/info`)).status, 404);
   t.is((await fetch(`${running.url}/__svc/dev/client-state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId: "a", state: 1 }) })).status, 404);
+});
+
+test("the debug routes answer loopback addresses only", (t) => {
+  for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"]) t.true(isLoopbackAddress(address), address);
+  for (const address of [undefined, "", "192.0.2.2", "10.0.0.1", "fd00::2", "::ffff:192.0.2.2", "127.0.0.1.evil", "::2"]) t.false(isLoopbackAddress(address), String(address));
 });

@@ -91,9 +91,20 @@ export function devRuntime(options: DevRuntimeOptions = {}): DevRuntimePlugin {
 // The app may listen on every interface; its debug routes still answer this machine only (others
 // leave this router and get the app's usual 404).
 const loopbackOnly: RequestHandler = (req: Request, _res, next) => {
-  const address = req.socket.remoteAddress ?? "";
-  next(address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.") ? undefined : "router");
+  next(isLoopbackAddress(req.socket.remoteAddress) ? undefined : "router");
 };
+
+/**
+ * True for an address of this machine's loopback interface (IPv4 127/8, IPv6 `::1`, and IPv4
+ * loopback mapped into IPv6), as a socket's `remoteAddress` shows it.
+ *
+ * @example
+ * isLoopbackAddress("::ffff:127.0.0.1"); // true
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
+}
 
 function embeddedDatabase(ctx: PluginContext): DevServerAnnouncement["database"] {
   const database = ctx.container.tryResolve(DATABASE);

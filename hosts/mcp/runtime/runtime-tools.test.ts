@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { answerText, connectStdio } from "../test-support/docs-clients.js";
 import { findDevServer, RUNTIME_TOOL_NAMES } from "./index.js";
 import { runtimeClient } from "./test-support/mcp-runtime-client.js";
 import { startDevServer, type DevServerProcess } from "./test-support/start-dev-server.js";
@@ -258,4 +259,23 @@ test.serial("navigate loads a page of the app in chromium and reports what it sh
   t.is(missing.status, 404);
   t.true((await call("navigate", { url: "file:///etc/passwd" })).isError, "only http(s) URLs");
   t.true((await call("navigate", { path: "/", url: `${url}/` })).isError, "path or url, not both");
+});
+
+test.serial("through the svc-mcp-local executable over stdio (2026 and 2025 clients) the tools read the same dev server", async (t) => {
+  t.timeout(180_000);
+  for (const kind of ["pinned", "sdk1"] as const) {
+    const client = await connectStdio(kind, { cwd: dev.projectDir, env: { NODE_ENV: "development", SVC_MCP_EVAL: "1" } });
+    t.teardown(() => client.close());
+    const info = JSON.parse(answerText(await client.callTool({ name: "application_info", arguments: { sections: ["package"] } }))) as { package: { name: string } };
+    t.is(info.package.name, "runtime-fixture", kind);
+    const query = JSON.parse(answerText(await client.callTool({ name: "database_query", arguments: { collection: "todos", filter: { title: "todo 7" } } }))) as {
+      documents: Array<{ title: string; priority: number }>;
+    };
+    t.deepEqual(query.documents.map((doc) => [doc.title, doc.priority]), [["todo 7", 2]], kind);
+    const evaluated = JSON.parse(answerText(await client.callTool({ name: "evaluate", arguments: { expression: "process.pid" } }))) as { value: number };
+    t.is(evaluated.value, dev.child.pid!, kind);
+    const refused = await client.callTool({ name: "database_query", arguments: { collection: "todos", operation: "aggregate", pipeline: [{ $out: "x" }] } });
+    t.true(refused.isError, kind);
+    t.regex(answerText(refused), /^MCP_RUNTIME_WRITE_REFUSED/);
+  }
 });
