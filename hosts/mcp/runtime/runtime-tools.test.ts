@@ -34,6 +34,7 @@ test.before(async () => {
       created: new Date(Date.UTC(2026, 0, index + 1)),
     })),
   );
+  await client.db(announced!.database!.name).collection("blobs").insertMany(Array.from({ length: 3 }, (_, index) => ({ index, body: "x".repeat(60_000) })));
   await client.close();
 });
 
@@ -137,6 +138,9 @@ test.serial("database_query finds and aggregates with Extended JSON values and b
   t.false(grouped.truncated);
 
   t.true((await call("database_query", { collection: "todos", limit: 101 })).isError, "limit is capped at 100");
+  const blobs = (await call("database_query", { collection: "blobs", sort: { index: 1 } })).json<{ returned: number; truncated: boolean; note: string; documents: Array<{ index: number }> }>();
+  t.deepEqual([blobs.returned, blobs.truncated, blobs.documents[0]!.index], [1, true, 0], "three 60 KB documents: the answer stops before 100 000 characters");
+  t.regex(blobs.note, /narrow the projection/);
   t.true((await call("database_query", { collection: "todos", operation: "aggregate" })).isError, "aggregate needs a pipeline");
   t.true((await call("database_query", { collection: "todos", filter: { ownerId: { $oid: "nope" } } })).isError, "bad Extended JSON");
 });
