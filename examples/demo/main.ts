@@ -4,8 +4,9 @@ import { SvcApp } from "../../index.js";
 import { demoAppOptions, withDemoPlugins } from "./app.js";
 import { seedAdmin } from "./auth-setup.js";
 import { seedFlags } from "./feature-flags.js";
+import { webAppPlugin } from "../web/web-app-plugin.js";
 
-const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env))).register(seedAdmin).register(seedFlags);
+const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env))).register(seedAdmin).register(seedFlags).register(webAppPlugin());
 
 const running = await app.start();
 // Flag changes reach signed-in socket.io clients: `io(running.socketUrl, {auth: {token}})`.

@@ -1,0 +1,67 @@
+import type { SyncAuthProvider } from "../../plugins/sync/client/index.js";
+import { browser } from "./browser.js";
+
+/** A signed-in user of the demo, kept in localStorage so a reload stays signed in. */
+export interface Session {
+  readonly email: string;
+  readonly userId: string;
+  token: string;
+  refreshToken: string;
+}
+
+const KEY = "svc-web-demo-session";
+
+export function loadSession(): Session | undefined {
+  const stored = browser.localStorage.getItem(KEY);
+  return stored ? (JSON.parse(stored) as Session) : undefined;
+}
+
+function saveSession(session: Session | undefined): void {
+  if (session) browser.localStorage.setItem(KEY, JSON.stringify(session));
+  else browser.localStorage.removeItem(KEY);
+}
+
+/** Signs in (or up) with the demo's auth routes; throws the server's message when refused. */
+export async function signIn(mode: "login" | "signup", email: string, password: string): Promise<Session> {
+  const response = await fetch(`${browser.location.origin}/auth/${mode}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await response.json()) as { data?: { token: string; refreshToken: string; userId: string }; errors?: Array<{ detail?: string; title?: string }> };
+  if (!response.ok || !body.data) throw new Error(body.errors?.[0]?.detail ?? body.errors?.[0]?.title ?? `Sign-in failed (${response.status})`);
+  const session = { email, userId: body.data.userId, token: body.data.token, refreshToken: body.data.refreshToken };
+  saveSession(session);
+  return session;
+}
+
+export function forgetSession(): void {
+  saveSession(undefined);
+}
+
+/** The sync client's auth provider over a session: refreshes the access token when the server refuses it. */
+export function sessionAuth(session: Session): SyncAuthProvider {
+  const listeners = new Set<() => void>();
+  return {
+    getToken: () => session.token,
+    getUserId: () => session.userId,
+    onAuthChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async refresh() {
+      const response = await fetch(`${browser.location.origin}/auth/refresh_token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ refreshToken: session.refreshToken }),
+      }).catch(() => undefined);
+      if (!response?.ok) return false;
+      const body = (await response.json()) as { data: { token: string; refreshToken: string } };
+      session.token = body.data.token;
+      session.refreshToken = body.data.refreshToken;
+      saveSession(session);
+      listeners.forEach((listener) => listener());
+      return true;
+    },
+  };
+}

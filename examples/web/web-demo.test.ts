@@ -1,0 +1,160 @@
+import test from "ava";
+import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
+import { Todo } from "../demo/todo.js";
+import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
+
+// The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
+// context is one device with its own IndexedDB. Serial: one app and one browser for the file.
+
+let stop: (() => Promise<void>) | undefined;
+const shared = startWebDemo({ teardown: () => undefined }).then((started) => ((stop = started.stop), started));
+test.after.always(async () => {
+  await stop?.();
+  await stopTestDatabase();
+});
+
+test.serial("sign up, then create, edit, complete and delete todos; the server has them; the status bar follows", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => void context.close());
+  const email = uniqueTestEmail("web");
+  await signInOn(page, "signup", email);
+  await statusShows(page, "online", "online");
+  t.is(await page.getByTestId("user").textContent(), email);
+
+  await addTodo(page, "Buy milk");
+  await addTodo(page, "Call mum");
+  await addTodo(page, "Water plants");
+  await statusShows(page, "queued", "0 queued");
+  await todoRow(page, "Call mum").getByTestId("edit").click();
+  await page.getByTestId("edit-title").fill("Call dad");
+  await page.getByTestId("save").click();
+  await todoRow(page, "Buy milk").getByTestId("done").check();
+  await todoRow(page, "Water plants").getByTestId("delete").click();
+  await todoRow(page, "Water plants").waitFor({ state: "detached" });
+  await statusShows(page, "queued", "0 queued");
+  t.deepEqual(await titlesOn(page), ["Buy milk", "Call dad"]);
+  t.true(await todoRow(page, "Buy milk").getByTestId("done").isChecked());
+  await screenshot(page, "01-todos");
+
+  const stored = await Todo.find({ title: { $in: ["Buy milk", "Call dad", "Water plants", "Call mum"] } }).lean();
+  const byTitle = Object.fromEntries(stored.filter((doc) => !(doc as { deleted?: boolean }).deleted).map((doc) => [doc.title, doc.done]));
+  t.deepEqual(byTitle, { "Buy milk": true, "Call dad": false });
+  // Soft-deleted: the model's reads hide it, the collection still has it.
+  t.like(await Todo.collection.findOne({ title: "Water plants" }), { deleted: true });
+  t.is(await page.getByTestId("persistence").textContent(), "storage: durable");
+});
+
+test.serial("two devices: A edits offline, B edits the same todo and another; A comes back, sees the conflict, keeps its edit; both converge", async (t) => {
+  const { browser, url } = await shared;
+  const a = await openDevice(browser, url);
+  const b = await openDevice(browser, url);
+  t.teardown(() => void a.context.close());
+  t.teardown(() => void b.context.close());
+  const email = uniqueTestEmail("two");
+  await signInOn(a.page, "signup", email);
+  await addTodo(a.page, "Shared");
+  await addTodo(a.page, "Other");
+  await statusShows(a.page, "queued", "0 queued");
+  await signInOn(b.page, "login", email);
+  await todoRow(b.page, "Other").waitFor();
+  t.deepEqual(await titlesOn(b.page), ["Other", "Shared"]);
+
+  // A goes offline: the network, and the app's own toggle (which also drops the socket).
+  await a.context.setOffline(true);
+  await a.page.getByTestId("offline-toggle").click();
+  await statusShows(a.page, "online", "offline");
+  await todoRow(a.page, "Shared").getByTestId("edit").click();
+  await a.page.getByTestId("edit-title").fill("Shared (A)");
+  await a.page.getByTestId("save").click();
+  await statusShows(a.page, "queued", "1 queued");
+  await screenshot(a.page, "02-a-offline-edit");
+
+  await todoRow(b.page, "Shared").getByTestId("edit").click();
+  await b.page.getByTestId("edit-title").fill("Shared (B)");
+  await b.page.getByTestId("save").click();
+  await todoRow(b.page, "Other").getByTestId("edit").click();
+  await b.page.getByTestId("edit-title").fill("Other (B)");
+  await b.page.getByTestId("save").click();
+  await statusShows(b.page, "queued", "0 queued");
+
+  await a.context.setOffline(false);
+  await a.page.getByTestId("offline-toggle").click();
+  await statusShows(a.page, "conflicts", "1 conflicts");
+  await todoRow(a.page, "Other (B)").waitFor({ timeout: 20_000 });
+  const conflict = a.page.getByTestId("conflict");
+  t.is(await conflict.getByTestId("mine").textContent(), "Shared (A)");
+  t.is(await conflict.getByTestId("theirs").textContent(), "Shared (B)");
+  await screenshot(a.page, "03-a-conflict-panel");
+
+  await conflict.getByTestId("keep-mine").click();
+  await statusShows(a.page, "conflicts", "0 conflicts");
+  await statusShows(a.page, "queued", "0 queued");
+  await todoRow(b.page, "Shared (A)").waitFor({ timeout: 20_000 });
+  t.deepEqual(await titlesOn(a.page), ["Other (B)", "Shared (A)"]);
+  t.deepEqual(await titlesOn(b.page), ["Other (B)", "Shared (A)"]);
+  await screenshot(b.page, "04-b-converged");
+});
+
+test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => void context.close());
+  const email = uniqueTestEmail("reload");
+  await signInOn(page, "signup", email);
+  await addTodo(page, "Sent before");
+  await statusShows(page, "queued", "0 queued");
+  // Offline as far as sync goes: no socket, no mutation requests. The page itself and the
+  // encryption key (GET /sync/key) still load, so the reload can happen.
+  await context.routeWebSocket(/socket\.io/, (socket) => socket.close());
+  await context.route(/\/sync\/(mutate|snapshot|streams|entities)/, (route) => route.abort("internetdisconnected"));
+  await page.getByTestId("offline-toggle").click();
+  await addTodo(page, "Queued offline");
+  await statusShows(page, "queued", "1 queued");
+  await page.reload();
+  await page.getByTestId("status").waitFor();
+  await todoRow(page, "Queued offline").waitFor();
+  await statusShows(page, "queued", "1 queued");
+  t.deepEqual(await titlesOn(page), ["Queued offline", "Sent before"]);
+  await screenshot(page, "05-reloaded-with-queue");
+  t.is(await Todo.countDocuments({ title: "Queued offline" }), 0);
+
+  await context.unrouteAll();
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+  await page.reload();
+  await statusShows(page, "queued", "0 queued");
+  t.is(await Todo.countDocuments({ title: "Queued offline" }), 1);
+});
+
+test.serial("IndexedDB holds no plaintext title", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => void context.close());
+  await signInOn(page, "signup", uniqueTestEmail("secret"));
+  const title = "Plaintext canary 8c1f0e";
+  await addTodo(page, title);
+  await statusShows(page, "queued", "0 queued");
+  const dump = (await page.evaluate(INDEXED_DB_DUMP)) as { names: string[]; records: number; text: string };
+  t.true(dump.names.length > 0, "the app stored something in IndexedDB");
+  t.true(dump.records > 0);
+  t.false(dump.text.includes(title), "the title is not stored in plaintext");
+  t.false(dump.text.includes("canary"), "not even a part of it");
+});
+
+test.serial("two tabs of one device share one database: both show the same data", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => void context.close());
+  await signInOn(page, "signup", uniqueTestEmail("tabs"));
+  const second = await context.newPage();
+  await second.goto(`${url}/app`);
+  await second.getByTestId("status").waitFor();
+  await addTodo(page, "From tab one");
+  await todoRow(second, "From tab one").waitFor({ timeout: 20_000 });
+  await addTodo(second, "From tab two");
+  await todoRow(page, "From tab two").waitFor({ timeout: 20_000 });
+  await statusShows(page, "queued", "0 queued");
+  await statusShows(second, "queued", "0 queued");
+  t.deepEqual(await titlesOn(page), await titlesOn(second));
+  await screenshot(second, "06-second-tab");
+});
