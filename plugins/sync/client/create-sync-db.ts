@@ -9,6 +9,7 @@ import { generateMutationId } from "./mutation-id.js";
 import { OutboxSender } from "./outbox-sender.js";
 import { createMemoryPersister, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
 import { sha256Hex } from "./record-cipher.js";
+import { applySchemaVersion } from "./schema-migration.js";
 import { purgeTombstones } from "./server-state.js";
 import { createSocketTransport } from "./socket-transport.js";
 import { SYNC_DB_DEFAULTS, type SyncDbOptions } from "./sync-db-options.js";
@@ -303,8 +304,13 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     userId = await userIdWithRetries();
     try {
       persister = await openPersister(userId);
-      database.load(await persister.load());
+      const tables = await persister.load();
+      database.load(tables);
       persistence = persister.kind;
+      const schema = await applySchemaVersion(database, tables, settings.schemaVersion, options.migrate);
+      if (schema.strategy !== "current") {
+        debug.log("schema", { from: schema.from, to: schema.to, strategy: schema.strategy, pending: schema.pending, ...(schema.migrationError === undefined ? {} : { migrationFailed: String(schema.migrationError) }) });
+      }
     } catch (error) {
       // The stored copy could not be read: run from memory and never write over it.
       database.load({ entities: [], _outbox: [], _cursors: [], _conflicts: [] });

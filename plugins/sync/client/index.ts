@@ -13,6 +13,7 @@ export type { ForceResyncResult } from "./stream-pager.js";
 export { createMemoryPersister, type PersistedChange, type PersistedTableName, type PersistedTables, type SyncPersister, type SyncPersisterContext, type SyncPersisterFactory } from "./persister.js";
 export { createIndexedDbPersister, type IndexedDbPersisterOptions } from "./indexeddb-persister.js";
 export { localKeyProvider, serverKeyProvider } from "./key-providers.js";
+export type { SchemaMigration, SchemaMigrationInput, SchemaMigrationResult } from "./schema-migration.js";
 export type { LeaderCall, SyncBroadcastChannel, SyncLockManager, SyncTabsOptions } from "./tab-coordinator.js";
 export type { ConflictRecord, CursorRecord, OutboxRow, OutboxStatus, SchemaRecord, ServerEntityRecord } from "./records.js";
 export { SyncRequestError, type SyncHttpChannel, type SyncTransport, type TransportEvent } from "./transport.js";

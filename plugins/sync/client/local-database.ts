@@ -1,6 +1,6 @@
 import { entityView, type EntityRead } from "./entity-view.js";
 import type { PersistedChange, PersistedTables } from "./persister.js";
-import type { ConflictRecord, CursorRecord, OutboxRow, ServerEntityRecord } from "./records.js";
+import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntityRecord } from "./records.js";
 
 type Listener = () => void;
 
@@ -249,6 +249,14 @@ export class LocalDatabase {
     if (!this.conflicts.delete(mutationId)) return;
     this.conflictList = undefined;
     this.changes.push({ table: "_conflicts", key: mutationId });
+    this.touched = true;
+  }
+
+  // --- _meta ---
+
+  /** Records the schema version the tables are now in. */
+  putSchema(record: SchemaRecord): void {
+    this.changes.push({ table: "_meta", key: record.key, value: record });
     this.touched = true;
   }
 

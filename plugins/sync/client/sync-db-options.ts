@@ -1,6 +1,7 @@
 import type { SyncAuthProvider } from "./auth-provider.js";
 import type { SyncDebugOptions } from "./debug-log.js";
 import type { SyncPersisterFactory } from "./persister.js";
+import type { SchemaMigration } from "./schema-migration.js";
 import type { SyncTabsOptions } from "./tab-coordinator.js";
 import type { SyncHttpChannel, SyncTransport } from "./transport.js";
 
@@ -84,6 +85,13 @@ export interface SyncDbOptions {
   readonly tabs?: SyncTabsOptions | false;
   /** Entities per snapshot page (at most 1000); default 500. */
   readonly snapshotPageSize?: number;
+  /**
+   * The shape of the app's local data; raise it when a release changes the synced models. A stored
+   * database of another version is migrated (`migrate`) or re-synced, its pending mutations kept. Default 1.
+   */
+  readonly schemaVersion?: number;
+  /** Migrates stored tables to `schemaVersion`; default: re-sync the server state, keep the outbox. */
+  readonly migrate?: SchemaMigration;
 }
 
 /**
@@ -102,4 +110,5 @@ export const SYNC_DB_DEFAULTS = Object.freeze({
   startAuthRetryAttempts: 3,
   startAuthRetryDelayMs: 250,
   snapshotPageSize: 500,
+  schemaVersion: 1,
 });
