@@ -1,9 +1,14 @@
+import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runIn, tscCli } from "../../../../test/support/consumer-project.js";
+import { promisify } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+// The repository's compiler (plugins may not import test/support, where consumer-project.ts has the same).
+const tscCli = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+const run = promisify(execFile);
 
 /**
  * Type-checks generated hooks (and `extra` files using them) with `tsc --strict` in `dir`, where
@@ -33,9 +38,10 @@ export async function typecheckHooks(dir: string, files: Readonly<Record<string,
     }),
   );
   try {
-    await runIn(dir, process.execPath, [tscCli, "-p", "tsconfig.json"]);
+    await run(process.execPath, [tscCli, "-p", "tsconfig.json"], { cwd: dir });
     return "";
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return `${failed.stdout ?? ""}${failed.stderr ?? ""}` || failed.message;
   }
 }
