@@ -108,6 +108,58 @@ export default async function benchEmbeddedMongo(): Promise<void> {
     await server.stop();
   }
   await benchJournal();
+  await benchFailPoints();
+}
+
+const FAIL_POINT_OPS = 20_000;
+
+/**
+ * What fault injection costs the commands it does not fail: single-document inserts and `_id`
+ * finds through direct engine calls (the most sensitive path: no TCP) before any fail point is
+ * set, while a `failCommand` selecting another command is set (every command then runs the
+ * selection), and after it is turned off again. A first round warms up and is discarded; then
+ * three interleaved rounds, each in a different order, keep each phase's best, so warm-up and
+ * machine noise do not read as a cost.
+ */
+export async function benchFailPoints(): Promise<void> {
+  const server = await startEmbeddedMongo({ logger: { error: console.error, warn: console.warn, info() {}, debug() {} }, enableTestCommands: true });
+  const engine = server.engine;
+  try {
+    let inserted = 0;
+    const insert = () => engine.runCommand("bench", { insert: "faults", documents: documentsFor(inserted++, 1) });
+    const find = (i: number) =>
+      engine.runCommand("bench", { find: "faults", filter: { _id: ObjectId.createFromTime(1_700_000_000 + (i % Math.max(1, inserted))) }, limit: 1, singleBatch: true });
+    const setFailPoint = (mode: string) =>
+      engine.runCommand("admin", { configureFailPoint: "failCommand", mode, data: { failCommands: ["distinct"], errorCode: 2 } });
+    const best = (a: Result, b: Result): Result => (a.opsPerSecond >= b.opsPerSecond ? a : b);
+    const phases: Array<{ label: string; before: () => Promise<unknown> }> = [
+      { label: "no fail point set (before)", before: () => setFailPoint("off") },
+      { label: "failCommand set on another command", before: () => setFailPoint("alwaysOn") },
+      { label: "fail point turned off (after)", before: () => setFailPoint("off") },
+    ];
+    const results = new Map<string, { insert: Result; find: Result }>();
+    for (let round = 0; round < 4; round++) {
+      const order = phases.map((_, index) => phases[(index + round) % phases.length]!);
+      for (const phase of order) {
+        await phase.before();
+        const insertResult = await measure(`insert, ${phase.label}`, FAIL_POINT_OPS, insert);
+        const findResult = await measure(`find by _id, ${phase.label}`, FAIL_POINT_OPS, find);
+        if (round === 0) continue;
+        const previous = results.get(phase.label);
+        results.set(phase.label, previous ? { insert: best(previous.insert, insertResult), find: best(previous.find, findResult) } : { insert: insertResult, find: findResult });
+      }
+    }
+    await setFailPoint("off");
+    console.log(`\n fault injection: direct single-document inserts and _id finds (${FAIL_POINT_OPS.toLocaleString("en-US")} each, best of 3 rounds after a warm-up)`);
+    const baseline = results.get(phases[0]!.label)!;
+    for (const phase of phases) {
+      const result = results.get(phase.label)!;
+      console.log(row(result.insert, baseline.insert));
+      console.log(row(result.find, baseline.find));
+    }
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Inserts per journal configuration (bounded: a few seconds in all even at 1 ms per fsync). */
