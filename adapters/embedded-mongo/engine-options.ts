@@ -32,7 +32,7 @@ export interface EngineOptions {
    */
   readonly enableTestCommands?: boolean;
   /**
-   * What the `shutdown` admin command does (the standalone executables exit). Without it the
+   * What the `shutdown` admin command does (`svc-mongod` exits). Without it the
    * command is refused: an engine inside an application is stopped by the application.
    */
   readonly onShutdownCommand?: (() => void) | undefined;

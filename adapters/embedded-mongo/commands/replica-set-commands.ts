@@ -56,8 +56,8 @@ function defaultConfig(services: EngineServices): Document {
 }
 
 /**
- * `shutdown` (admin only): hands over to the owner's `onShutdownCommand` (the `svc-db` and
- * `svc-mongod` executables exit). The connection closes without a reply, as mongod's does.
+ * `shutdown` (admin only): hands over to the owner's `onShutdownCommand` (the `svc-mongod`
+ * executable exits). The connection closes without a reply, as mongod's does.
  * Without the hook (an engine inside an application) the command is refused (IllegalOperation).
  *
  * @example
