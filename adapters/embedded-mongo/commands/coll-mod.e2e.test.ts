@@ -40,11 +40,11 @@ test("pre/post images only once changeStreamPreAndPostImages is enabled: whenAva
   t.deepEqual(after["fullDocumentBeforeChange"], { _id: 2, n: 1 });
   await available.close();
   const [entry] = await db.listCollections({ name: "c" }).toArray();
-  t.deepEqual(entry?.["options"], { changeStreamPreAndPostImages: { enabled: true } });
+  t.deepEqual((entry as Document | undefined)?.["options"], { changeStreamPreAndPostImages: { enabled: true } });
 
   // Disabling stops recording; create takes the option too.
   await db.command({ collMod: "c", changeStreamPreAndPostImages: { enabled: false } });
-  t.deepEqual((await db.listCollections({ name: "c" }).toArray())[0]?.["options"], {});
+  t.deepEqual(((await db.listCollections({ name: "c" }).toArray())[0] as Document | undefined)?.["options"], {});
   await db.createCollection("d", { changeStreamPreAndPostImages: { enabled: true } });
   const d = db.collection<Row>("d");
   await d.insertOne({ _id: 1, n: 1 });
@@ -128,7 +128,7 @@ test("$jsonSchema validator: 121 with mongod's errInfo; validationAction warn lo
     t.like(logged?.[1], { namespace: "validation.people" });
     t.is(Number((logged?.[1] as Document | undefined)?.["errInfo"]["failingDocumentId"]), 5);
     const [entry] = await db.listCollections({ name: "people" }).toArray();
-    t.like(entry?.["options"], { validationLevel: "moderate", validationAction: "warn" });
+    t.like((entry as Document | undefined)?.["options"], { validationLevel: "moderate", validationAction: "warn" });
   } finally {
     await client.close();
     await server.stop();

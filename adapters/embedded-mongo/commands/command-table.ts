@@ -15,6 +15,7 @@ import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from "./
 import { insertCommand } from "./insert-command.js";
 import { replSetGetConfigCommand, replSetInitiateCommand, shutdownCommand } from "./replica-set-commands.js";
 import { updateCommand } from "./update-command.js";
+import { withWriteConcern } from "./write-concern.js";
 import {
   buildInfoCommand,
   connectionStatusCommand,
@@ -39,6 +40,7 @@ import {
 /**
  * Every command the engine answers, by the name a client sends (commands are case-sensitive; the
  * lower-case aliases mongod accepts are listed explicitly). Anything else → CommandNotFound (59).
+ * Commands that take a write concern get its single-node outcome (`withWriteConcern`).
  *
  * @example
  * const handlers = createCommandTable();
@@ -67,27 +69,27 @@ export function createCommandTable(): Map<string, CommandHandler> {
   add(replSetInitiateCommand, "replSetInitiate");
   add(replSetGetConfigCommand, "replSetGetConfig");
   add(shutdownCommand, "shutdown");
-  add(commitTransactionCommand, "commitTransaction");
-  add(abortTransactionCommand, "abortTransaction");
+  add(withWriteConcern(commitTransactionCommand), "commitTransaction");
+  add(withWriteConcern(abortTransactionCommand), "abortTransaction");
   add(listDatabasesCommand, "listDatabases");
-  add(dropDatabaseCommand, "dropDatabase");
+  add(withWriteConcern(dropDatabaseCommand), "dropDatabase");
   add(dbStatsCommand, "dbStats", "dbstats");
-  add(createCommand, "create");
-  add(dropCommand, "drop");
-  add(renameCollectionCommand, "renameCollection");
-  add(collModCommand, "collMod");
+  add(withWriteConcern(createCommand), "create");
+  add(withWriteConcern(dropCommand), "drop");
+  add(withWriteConcern(renameCollectionCommand), "renameCollection");
+  add(withWriteConcern(collModCommand), "collMod");
   add(listCollectionsCommand, "listCollections");
   add(collStatsCommand, "collStats", "collstats");
-  add(createIndexesCommand, "createIndexes");
+  add(withWriteConcern(createIndexesCommand), "createIndexes");
   add(listIndexesCommand, "listIndexes");
-  add(dropIndexesCommand, "dropIndexes", "deleteIndexes");
+  add(withWriteConcern(dropIndexesCommand), "dropIndexes", "deleteIndexes");
   add(findCommand, "find");
   add(getMoreCommand, "getMore");
   add(killCursorsCommand, "killCursors");
-  add(insertCommand, "insert");
-  add(updateCommand, "update");
-  add(findAndModifyCommand, "findAndModify", "findandmodify");
-  add(deleteCommand, "delete");
+  add(withWriteConcern(insertCommand), "insert");
+  add(withWriteConcern(updateCommand), "update");
+  add(withWriteConcern(findAndModifyCommand), "findAndModify", "findandmodify");
+  add(withWriteConcern(deleteCommand), "delete");
   add(countCommand, "count");
   add(explainCommand, "explain");
   add(aggregateCommand, "aggregate");
