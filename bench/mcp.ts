@@ -34,8 +34,8 @@ import { send, throughput, type Target } from "./support/http-load.js";
 
 const SEEDED = 200;
 const CONCURRENCY = 8;
-const ROUNDS = 3;
-const CALLS = 600;
+const ROUNDS = 6;
+const CALLS = 300;
 const TOOLS_CALL_TARGET = 0.7;
 
 /** A transport that formats and drops: logging costs the same on both sides, without terminal I/O. */
