@@ -2,7 +2,7 @@ import test from "ava";
 import type { ExecutionContext } from "ava";
 import { MongoClient, MongoNetworkError, MongoServerError, MongoWriteConcernError } from "mongodb";
 import type { CommandStartedEvent, Document, MongoClientOptions } from "mongodb";
-import { startEmbeddedMongo } from "../index.js";
+import { createEngine, startEmbeddedMongo } from "../index.js";
 import type { RunningEmbeddedMongo } from "../index.js";
 import { silentLogger } from "../test-support/silent-logger.js";
 
@@ -69,6 +69,22 @@ test("configureFailPoint is refused where test commands are off, off the admin d
   // configureFailPoint itself can never be failed, or the point could not be turned off.
   await r.failPoint({ mode: "alwaysOn", data: { failCommands: ["configureFailPoint"], errorCode: 2 } });
   t.is((await r.failPoint({ mode: "off" })).ok, 1);
+});
+
+test("under NODE_ENV=production the engine has no configureFailPoint unless enableTestCommands says so", async (t) => {
+  const previous = process.env["NODE_ENV"];
+  process.env["NODE_ENV"] = "production";
+  // createEngine reads the environment synchronously: nothing else runs in between.
+  const production = createEngine({ logger: silentLogger });
+  const forced = createEngine({ logger: silentLogger, enableTestCommands: true });
+  if (previous === undefined) delete process.env["NODE_ENV"];
+  else process.env["NODE_ENV"] = previous;
+  const development = createEngine({ logger: silentLogger });
+  t.teardown(() => [production, forced, development].forEach((engine) => engine.close()));
+  const configure = { configureFailPoint: "failCommand", mode: "off" };
+  t.is((await production.runCommand("admin", configure))["code"], 59);
+  t.is((await forced.runCommand("admin", configure))["ok"], 1);
+  t.is((await development.runCommand("admin", configure))["ok"], 1);
 });
 
 test("alwaysOn fails every selected command with the code until the point is turned off; count reports the hits", async (t) => {
