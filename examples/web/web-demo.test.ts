@@ -1,4 +1,5 @@
 import test from "ava";
+import type { Page, WebSocket } from "playwright-core";
 import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
 import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
@@ -141,20 +142,45 @@ test.serial("IndexedDB holds no plaintext title", async (t) => {
   t.false(dump.text.includes("canary"), "not even a part of it");
 });
 
-test.serial("two tabs of one device share one database: both show the same data", async (t) => {
+test.serial("two tabs of one device share one database: one tab runs the engine and drains the outbox, both show the same data", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
   t.teardown(() => void context.close());
-  await signInOn(page, "signup", uniqueTestEmail("tabs"));
+  const email = uniqueTestEmail("tabs");
+  await signInOn(page, "signup", email);
   const second = await context.newPage();
+  const tabs = [page, second];
+  // Sync traffic per tab: socket.io connections and HTTP mutations.
+  const sockets = new Map<Page, WebSocket[]>(tabs.map((tab) => [tab, []]));
+  const mutateRequests = new Map<Page, number>(tabs.map((tab) => [tab, 0]));
+  for (const tab of tabs) {
+    tab.on("websocket", (socket) => void (/socket\.io/.test(socket.url()) && sockets.get(tab)!.push(socket)));
+    tab.on("request", (request) => void (/\/sync\/mutate/.test(request.url()) && mutateRequests.set(tab, mutateRequests.get(tab)! + 1)));
+  }
   await second.goto(`${url}/app`);
   await second.getByTestId("status").waitFor();
-  await addTodo(page, "From tab one");
-  await todoRow(second, "From tab one").waitFor({ timeout: 20_000 });
-  await addTodo(second, "From tab two");
-  await todoRow(page, "From tab two").waitFor({ timeout: 20_000 });
+  await statusShows(second, "online", "online");
+  // The tab opened second follows: it shows the leader's connection and opens none itself.
+  const openSockets = (tab: Page) => sockets.get(tab)!.filter((socket) => !socket.isClosed()).length;
+  t.is(openSockets(second), 0);
+
+  await addTodo(second, "From the follower tab");
+  await todoRow(page, "From the follower tab").waitFor({ timeout: 20_000 });
+  await addTodo(page, "From the leader tab");
+  await todoRow(second, "From the leader tab").waitFor({ timeout: 20_000 });
   await statusShows(page, "queued", "0 queued");
   await statusShows(second, "queued", "0 queued");
+  t.is(await Todo.countDocuments({ title: { $in: ["From the follower tab", "From the leader tab"] } }), 2);
+  t.is(openSockets(second), 0, "the follower never connected");
+  t.is(mutateRequests.get(second), 0, "the follower sent nothing: the leader drained the outbox");
   t.deepEqual(await titlesOn(page), await titlesOn(second));
   await screenshot(second, "06-second-tab");
+
+  // The leader tab closes: the other takes over and opens the connection itself.
+  await page.close();
+  for (let waited = 0; openSockets(second) === 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.is(openSockets(second), 1, "the remaining tab leads now");
+  await addTodo(second, "After the hand-over");
+  await statusShows(second, "queued", "0 queued");
+  t.is(await Todo.countDocuments({ title: "After the hand-over" }), 1);
 });
