@@ -4,6 +4,8 @@ import type { Document } from "mongodb";
 import mongoose from "mongoose";
 import { ErrorCodes, startEmbeddedMongo } from "../index.js";
 import { useFileEngine } from "../test-support/file-engine.js";
+import { silentLogger } from "../test-support/silent-logger.js";
+import { tempDir } from "../test-support/temp-dir.js";
 
 // collMod / create options through the real driver and mongoose: change-stream images, validators, index options.
 const shared = useFileEngine(test, "collmod");
@@ -180,4 +182,37 @@ test("mongoose: a schema validator created through Model.createCollection refuse
   } finally {
     await connection.close();
   }
+});
+
+test("views and collMod options survive a restart of a journaled engine (journal replay, then a snapshot)", async (t) => {
+  const dbPath = tempDir(t, "svc-collmod-");
+  const { MongoClient } = await import("mongodb");
+  const run = async (fn: (db: ReturnType<InstanceType<typeof MongoClient>["db"]>) => Promise<void>, compactOnClose = true): Promise<void> => {
+    const server = await startEmbeddedMongo({ dbPath, logger: silentLogger, journal: { compactOnClose } });
+    const client = await new MongoClient(server.uri).connect();
+    try {
+      await fn(client.db("app"));
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  };
+  const check = async (db: ReturnType<InstanceType<typeof MongoClient>["db"]>): Promise<void> => {
+    t.deepEqual(await db.collection<Row>("big").find().toArray(), [{ _id: 2, n: 5 }]);
+    const entries = await db.listCollections().toArray();
+    t.like(entries.find((entry) => entry.name === "big"), { type: "view", options: { viewOn: "c", pipeline: [{ $match: { n: { $gt: 3 } } }] } });
+    t.like((entries.find((entry) => entry.name === "c") as Document | undefined)?.["options"], { changeStreamPreAndPostImages: { enabled: true }, validationAction: "warn" });
+    const stream = db.collection<Row>("c").watch([], { fullDocumentBeforeChange: "required" });
+    await stream.tryNext();
+    await db.collection<Row>("c").updateOne({ _id: 1 }, { $inc: { n: 1 } });
+    t.like(((await stream.next()) as Document)["fullDocumentBeforeChange"], { _id: 1 });
+    await stream.close();
+  };
+  await run(async (db) => {
+    await db.collection<Row>("c").insertMany([{ _id: 1, n: 1 }, { _id: 2, n: 5 }]);
+    await db.createCollection("big", { viewOn: "c", pipeline: [{ $match: { n: { $gt: 3 } } }] });
+    await db.command({ collMod: "c", changeStreamPreAndPostImages: { enabled: true }, validator: { n: { $type: "number" } }, validationAction: "warn" });
+  }, false);
+  await run(check); // replayed from the journal alone (no snapshot was written); this clean stop snapshots
+  await run(check); // loaded from the snapshot
 });
