@@ -1,13 +1,19 @@
 // The demo app that `npm start` runs: svc on the embedded database, persisted under .svc/data.
 // It grows with the framework: each capability adds its piece here (see app.ts).
-import { SvcApp } from "../../index.js";
+import { setupLogging, SvcApp } from "../../index.js";
+import { devRuntime } from "../../hosts/mcp/runtime/index.js";
 import { demoAppOptions, withDemoPlugins } from "./app.js";
 import { seedAdmin } from "./auth-setup.js";
 import { seedFlags } from "./feature-flags.js";
 import { webAppPlugin } from "../web/web-app-plugin.js";
 
-const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env))).register(seedAdmin).register(seedFlags).register(webAppPlugin());
+// Log files under logs/ (combined.log, error.log) for svc-mcp-local's read_logs and last_error.
+setupLogging();
+// The development debug channel svc-mcp-local's runtime tools use (nothing in production).
+const dev = devRuntime();
+const app = withDemoPlugins(new SvcApp(demoAppOptions(process.env))).register(seedAdmin).register(seedFlags).register(webAppPlugin()).register(dev);
 
 const running = await app.start();
+await dev.announce(running);
 // Flag changes reach signed-in socket.io clients: `io(running.socketUrl, {auth: {token}})`.
 app.kernel.pluginContext.logger.info(`Sockets on ${running.socketUrl} (sync:* events and feature-flag live updates)`);
