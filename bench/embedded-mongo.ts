@@ -111,54 +111,65 @@ export default async function benchEmbeddedMongo(): Promise<void> {
   await benchFailPoints();
 }
 
-const FAIL_POINT_OPS = 20_000;
+const FAIL_POINT_CHUNK = 1_000;
+const FAIL_POINT_CYCLES = 20;
 
 /**
  * What fault injection costs the commands it does not fail: single-document inserts and `_id`
- * finds through direct engine calls (the most sensitive path: no TCP) before any fail point is
- * set, while a `failCommand` selecting another command is set (every command then runs the
- * selection), and after it is turned off again. A first round warms up and is discarded; then
- * three interleaved rounds, each in a different order, keep each phase's best, so warm-up and
- * machine noise do not read as a cost.
+ * finds through direct engine calls (the most sensitive path: no TCP) on three engines — one that
+ * never had a fail point (before), one with a `failCommand` set on another command (every command
+ * runs the selection), one whose fail point was set and turned off again (after). The engines
+ * take turns in chunks of 1000 operations (a first, discarded cycle warms up) and each reports its
+ * median chunk, so a change in the machine's load hits all three alike instead of reading as a cost.
  */
 export async function benchFailPoints(): Promise<void> {
-  const server = await startEmbeddedMongo({ logger: { error: console.error, warn: console.warn, info() {}, debug() {} }, enableTestCommands: true });
-  const engine = server.engine;
+  const logger = { error: console.error, warn: console.warn, info() {}, debug() {} };
+  const configure = (mode: string) => ({ configureFailPoint: "failCommand", mode, data: { failCommands: ["distinct"], errorCode: 2 } });
+  const states = [
+    { label: "no fail point set (before)", setUp: [] as string[] },
+    { label: "failCommand set on another command", setUp: ["alwaysOn"] },
+    { label: "fail point turned off (after)", setUp: ["alwaysOn", "off"] },
+  ];
+  const servers = await Promise.all(states.map(() => startEmbeddedMongo({ logger, enableTestCommands: true })));
   try {
-    let inserted = 0;
-    const insert = () => engine.runCommand("bench", { insert: "faults", documents: documentsFor(inserted++, 1) });
-    const find = (i: number) =>
-      engine.runCommand("bench", { find: "faults", filter: { _id: ObjectId.createFromTime(1_700_000_000 + (i % Math.max(1, inserted))) }, limit: 1, singleBatch: true });
-    const setFailPoint = (mode: string) =>
-      engine.runCommand("admin", { configureFailPoint: "failCommand", mode, data: { failCommands: ["distinct"], errorCode: 2 } });
-    const best = (a: Result, b: Result): Result => (a.opsPerSecond >= b.opsPerSecond ? a : b);
-    const phases: Array<{ label: string; before: () => Promise<unknown> }> = [
-      { label: "no fail point set (before)", before: () => setFailPoint("off") },
-      { label: "failCommand set on another command", before: () => setFailPoint("alwaysOn") },
-      { label: "fail point turned off (after)", before: () => setFailPoint("off") },
-    ];
-    const results = new Map<string, { insert: Result; find: Result }>();
-    for (let round = 0; round < 4; round++) {
-      const order = phases.map((_, index) => phases[(index + round) % phases.length]!);
-      for (const phase of order) {
-        await phase.before();
-        const insertResult = await measure(`insert, ${phase.label}`, FAIL_POINT_OPS, insert);
-        const findResult = await measure(`find by _id, ${phase.label}`, FAIL_POINT_OPS, find);
-        if (round === 0) continue;
-        const previous = results.get(phase.label);
-        results.set(phase.label, previous ? { insert: best(previous.insert, insertResult), find: best(previous.find, findResult) } : { insert: insertResult, find: findResult });
+    const runs = await Promise.all(
+      states.map(async (state, index) => {
+        const engine = servers[index]!.engine;
+        for (const mode of state.setUp) await engine.runCommand("admin", configure(mode));
+        return { state, engine, inserted: 0, insertSeconds: [] as number[], findSeconds: [] as number[] };
+      }),
+    );
+    const timed = async (ops: number, op: (i: number) => Promise<unknown>): Promise<number> => {
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < ops; i++) await op(i);
+      return Number(process.hrtime.bigint() - started) / 1e9;
+    };
+    for (let cycle = 0; cycle <= FAIL_POINT_CYCLES; cycle++) {
+      for (let turn = 0; turn < runs.length; turn++) {
+        const run = runs[(turn + cycle) % runs.length]!;
+        const insertSeconds = await timed(FAIL_POINT_CHUNK, () =>
+          run.engine.runCommand("bench", { insert: "faults", documents: documentsFor(run.inserted++, 1) }),
+        );
+        const findSeconds = await timed(FAIL_POINT_CHUNK, (i) =>
+          run.engine.runCommand("bench", { find: "faults", filter: { _id: ObjectId.createFromTime(1_700_000_000 + ((i * 7919) % run.inserted)) }, limit: 1, singleBatch: true }),
+        );
+        if (cycle === 0) continue;
+        run.insertSeconds.push(insertSeconds);
+        run.findSeconds.push(findSeconds);
       }
     }
-    await setFailPoint("off");
-    console.log(`\n fault injection: direct single-document inserts and _id finds (${FAIL_POINT_OPS.toLocaleString("en-US")} each, best of 3 rounds after a warm-up)`);
-    const baseline = results.get(phases[0]!.label)!;
-    for (const phase of phases) {
-      const result = results.get(phase.label)!;
-      console.log(row(result.insert, baseline.insert));
-      console.log(row(result.find, baseline.find));
-    }
+    // The median chunk: a chunk stalled by another process on the machine does not count.
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const results = runs.map((run) => ({
+      insert: { name: `insert, ${run.state.label}`, opsPerSecond: FAIL_POINT_CHUNK / median(run.insertSeconds) },
+      find: { name: `find by _id, ${run.state.label}`, opsPerSecond: FAIL_POINT_CHUNK / median(run.findSeconds) },
+    }));
+    const ops = FAIL_POINT_CHUNK * FAIL_POINT_CYCLES;
+    console.log(`\n fault injection: direct single-document inserts and _id finds (${ops.toLocaleString("en-US")} each in chunks of ${FAIL_POINT_CHUNK}, engines taking turns; median chunk)`);
+    for (const result of results) console.log(row(result.insert, results[0]!.insert));
+    for (const result of results) console.log(row(result.find, results[0]!.find));
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 
