@@ -228,6 +228,22 @@ test("appName and namespace narrow what a failCommand selects", async (t) => {
   t.truthy((await b.collection<Row>("two").insertOne({ x: 1 })).insertedId);
 });
 
+test("hostile data: a non-integer errorCode fails nothing, a negative blockTimeMS is InvalidOptions, junk failCommands select nothing", async (t) => {
+  const r = await rig(t);
+  const c = (await r.client()).db("app").collection<Row>("c");
+  for (const errorCode of [2.5, "2", null]) {
+    await r.failPoint({ mode: "alwaysOn", data: { failCommands: ["find"], errorCode } });
+    t.is(await c.findOne({}), null);
+  }
+  await r.failPoint({ mode: "alwaysOn", data: { failCommands: ["find"], blockConnection: true, blockTimeMS: -1 } });
+  t.is((await serverError(c.findOne({}))).code, 72);
+  for (const failCommands of ["find", [1, null, { find: 1 }], {}]) {
+    await r.failPoint({ mode: "alwaysOn", data: { failCommands, errorCode: 2 } });
+    t.is(await c.findOne({}), null);
+  }
+  t.is((await r.failPoint({ mode: "off" })).ok, 1);
+});
+
 test("command aliases are selected by any of their names (isMaster fails hello)", async (t) => {
   const r = await rig(t);
   const db = (await r.client()).db("admin");
@@ -280,12 +296,15 @@ test("a change stream resumes after a getMore fails with a resumable code (Resum
   const r = await rig(t);
   const c = (await r.client()).db("app").collection<Row>("c");
   const stream = c.watch();
-  const next = stream.next();
+  const first = stream.next();
   await new Promise((resolve) => setTimeout(resolve, 50));
   await r.failPoint({ mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 10107 } });
+  // The getMore waiting when the point was set may deliver the first insert; the one after it
+  // is issued with the point set, so it fails and the driver resumes before the second.
   await c.insertOne({ _id: 1 });
-  const change = (await next) as Document;
-  t.deepEqual(change["documentKey"], { _id: 1 });
+  t.deepEqual(((await first) as Document)["documentKey"], { _id: 1 });
+  await c.insertOne({ _id: 2 });
+  t.deepEqual(((await stream.next()) as Document)["documentKey"], { _id: 2 });
   t.is(r.started("aggregate"), 2, "the driver re-opened the stream");
   await stream.close();
 });

@@ -41,11 +41,6 @@ export class FailPointRegistry {
     return before;
   }
 
-  /** One fail point (tests, the bench). */
-  point(name: FailPointName): FailPoint {
-    return this.points.get(name)!;
-  }
-
   /** Fires `name` for a call `selects` accepts; keeps `armed` exact when a `times` count runs out. */
   evaluate(name: FailPointName, selects: (data: Document) => boolean): Document | undefined {
     const point = this.points.get(name)!;

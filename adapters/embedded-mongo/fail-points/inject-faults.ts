@@ -104,21 +104,30 @@ function selectsCommand(services: EngineServices, data: Document, target: FaultT
 
 /** A `failCommand` without an error, a block or a close does nothing before the command. */
 function acts(data: Document): boolean {
-  return data["closeConnection"] === true || data["blockConnection"] === true || optionNumber(data["errorCode"]) !== undefined;
+  return data["closeConnection"] === true || data["blockConnection"] === true || integerField(data, "errorCode") !== undefined;
 }
+
+/** An integer field as mongod's `bsonExtractIntegerField` reads it (2.5 or "2" is no code). */
+function integerField(data: Document, name: string): number | undefined {
+  const value = optionNumber(data[name]);
+  return value !== undefined && Number.isInteger(value) ? value : undefined;
+}
+
+/** setTimeout's ceiling: a longer delay would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 async function failCommand(services: EngineServices, data: Document, target: FaultTarget): Promise<void> {
   if (data["blockConnection"] === true) {
-    const blockTimeMS = optionNumber(data["blockTimeMS"]);
+    const blockTimeMS = integerField(data, "blockTimeMS");
     if (blockTimeMS === undefined) throw new EngineError(ErrorCodes.InvalidOptions, "must specify 'blockTimeMS' when 'blockConnection' is true");
     if (blockTimeMS < 0) throw new EngineError(ErrorCodes.InvalidOptions, "'blockTimeMS' must be non-negative");
-    await new Promise((resolve) => setTimeout(resolve, blockTimeMS));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(blockTimeMS, MAX_TIMER_MS)));
   }
   if (data["closeConnection"] === true) {
     target.connection.close?.();
     throw new EngineError(CLOSED_BY_FAIL_POINT, "Failing command due to 'failCommand' failpoint");
   }
-  const code = optionNumber(data["errorCode"]);
+  const code = integerField(data, "errorCode");
   if (code === undefined) return;
   throw injectedError(services, data, target, code, "Failing command via 'failCommand' failpoint");
 }
@@ -138,7 +147,7 @@ function failGetMore(services: EngineServices, target: FaultTarget): void {
   if (data === undefined) return;
   const isChangeStream = isChangeStreamCursor(services, id);
   services.cursors.kill(id);
-  const code = optionNumber(data["errorCode"]) ?? ErrorCodes.InternalError;
+  const code = integerField(data, "errorCode") ?? ErrorCodes.InternalError;
   throw injectedError(services, data, target, code, "Hit the 'failGetMoreAfterCursorCheckout' failpoint", isChangeStream);
 }
 
