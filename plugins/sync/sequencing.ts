@@ -58,8 +58,8 @@ class CounterCreated extends Error {
  * Also says whether the stream has tombstones (an entity moved out of it once).
  */
 export async function frontierOf(bookkeeping: SyncBookkeeping, stream: string): Promise<{ seq: number; tombstones: boolean }> {
-  const counter = await bookkeeping.counters.findOne({ stream }).lean().exec();
-  return { seq: counter?.seq ?? 0, tombstones: counter?.tombstones === true };
+  const counter = await bookkeeping.counters.collection.findOne({ stream }, { projection: { seq: 1, tombstones: 1 } });
+  return { seq: (counter?.seq as number | undefined) ?? 0, tombstones: counter?.tombstones === true };
 }
 
 /** Waits a little before retrying, longer after each conflict, with jitter so writers spread out. */

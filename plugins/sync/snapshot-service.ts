@@ -1,4 +1,5 @@
 import type { RequestUser } from "../../contracts/request-user.js";
+import { EntityJsonWriter } from "./entity-json.js";
 import { toEntity, type SyncEntity } from "./entity-shape.js";
 import { frontierOf } from "./sequencing.js";
 import type { SyncBookkeeping } from "./sync-bookkeeping.js";
@@ -19,10 +20,11 @@ export const SNAPSHOT_DEFAULT_LIMIT = 200;
  */
 export const SNAPSHOT_MAX_LIMIT = 1000;
 
-/** One page of a stream (ARCHITECTURE §4 `GET /sync/snapshot`). */
+/** One page of a stream (ARCHITECTURE §4 `GET /sync/snapshot`), its entities already JSON. */
 export interface SnapshotPage {
   readonly stream: string;
-  readonly entities: SyncEntity[];
+  /** Each entity's JSON text (`{id, data, seq, deleted}`), in seq order. */
+  readonly entities: readonly Uint8Array[];
   /** Pass it back as `cursor` for the next page; every seq at or below it has been sent. */
   readonly cursor: number;
   readonly hasMore: boolean;
@@ -37,10 +39,11 @@ export interface SnapshotPage {
  * applies entities in order never misses a committed write and never gets one twice, however
  * writers interleave (docs/decisions.md, "Sync ordering"). Deleted documents come as entities
  * with `deleted: true`; documents that moved out of the stream come as tombstones the same way.
+ * Documents are read as raw BSON and written straight to JSON (`EntityJsonWriter`).
  *
  * @example
  * const page = await readSnapshot(bookkeeping, todos, "todos|owner:u1", 0, 200, {});
- * // { stream, entities: [{ id, data, seq, deleted }], cursor, hasMore, frontierSeq }
+ * res.end(snapshotBody(page)); // {"stream":..,"entities":[{"id":..,"data":{..},"seq":1,"deleted":false}],"cursor":..,"hasMore":..,"frontierSeq":..}
  */
 export async function readSnapshot(
   bookkeeping: SyncBookkeeping,
@@ -54,27 +57,59 @@ export async function readSnapshot(
   const range = { $gt: cursor, $lte: frontierSeq };
   if (cursor >= frontierSeq) return { stream, entities: [], cursor: Math.max(cursor, 0), hasMore: false, frontierSeq };
   // One more than the page from each source tells whether more remain within the frontier; one
-  // batch each (no getMore round trip), and no tombstone query for a stream nothing left.
-  const [docs, tombstones] = await Promise.all([
-    collection.model
-      .find({ ...restriction, _syncStream: stream, _syncSeq: range, deleted: { $in: [true, false, null] } })
-      .sort({ _syncSeq: 1 })
-      .limit(limit + 1)
-      .batchSize(limit + 1)
-      .lean()
-      .exec() as Promise<Record<string, unknown>[]>,
+  // batch each (no getMore round trip), and no tombstone query for a stream nothing left. The
+  // documents are read with the driver, undecoded: no soft-delete filter to undo (tombstoned
+  // documents are part of the page), and the writer skips the bookkeeping fields (a projection
+  // would cost the database a copy of every document).
+  const [raw, tombstones] = await Promise.all([
+    collection.model.collection
+      .find(
+        { ...(await castFilter(collection, restriction)), _syncStream: stream, _syncSeq: range },
+        { sort: { _syncSeq: 1 }, limit: limit + 1, batchSize: limit + 1, raw: true },
+      )
+      .toArray() as unknown as Promise<Uint8Array[]>,
     hasTombstones ? bookkeeping.tombstones.find({ stream, seq: range }).sort({ seq: 1 }).limit(limit + 1).batchSize(limit + 1).lean().exec() : [],
   ]);
-  const merged: SyncEntity[] = [
-    ...docs.map(toEntity),
-    ...tombstones.map((tombstone) => ({ id: tombstone.entityId, data: { id: tombstone.entityId }, seq: tombstone.seq, deleted: true })),
-  ].sort((a, b) => a.seq - b.seq);
-  const entities = merged.slice(0, limit);
+  const writer = new EntityJsonWriter();
+  const written = raw.map((bytes) => writer.append(bytes));
+  const text = writer.bytes();
+  const merged: { seq: number; json: Uint8Array }[] = written.map(({ seq, start, end }) => ({ seq, json: text.subarray(start, end) }));
+  if (tombstones.length > 0) {
+    for (const tombstone of tombstones) {
+      const entity: SyncEntity = { id: tombstone.entityId, data: { id: tombstone.entityId }, seq: tombstone.seq, deleted: true };
+      merged.push({ seq: tombstone.seq, json: Buffer.from(JSON.stringify(entity)) });
+    }
+    merged.sort((a, b) => a.seq - b.seq);
+  }
+  const page = merged.slice(0, limit);
   const hasMore = merged.length > limit;
   // The last page ends at the frontier: seqs between the last entity and it belong to writes that
   // later moved on (their newer seq is above), so the client may skip past them.
-  const next = hasMore ? entities[entities.length - 1]!.seq : frontierSeq;
-  return { stream, entities, cursor: next, hasMore, frontierSeq };
+  const next = hasMore ? page[page.length - 1]!.seq : frontierSeq;
+  return { stream, entities: page.map((entry) => entry.json), cursor: next, hasMore, frontierSeq };
+}
+
+/**
+ * The JSON body of a snapshot page, keys in ARCHITECTURE §4's order.
+ *
+ * @example
+ * res.setHeader("Content-Type", "application/json; charset=utf-8").end(snapshotBody(page));
+ */
+export function snapshotBody(page: SnapshotPage): Buffer {
+  const parts: Uint8Array[] = [Buffer.from(`{"stream":${JSON.stringify(page.stream)},"entities":[`)];
+  const comma = Buffer.from(",");
+  page.entities.forEach((entity, index) => {
+    if (index > 0) parts.push(comma);
+    parts.push(entity);
+  });
+  parts.push(Buffer.from(`],"cursor":${page.cursor},"hasMore":${page.hasMore},"frontierSeq":${page.frontierSeq}}`));
+  return Buffer.concat(parts);
+}
+
+/** A snapshot filter cast to the model's types, as the model's own queries would cast it. */
+async function castFilter(collection: SyncedCollection, restriction: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (Object.keys(restriction).length === 0) return restriction;
+  return collection.model.find(restriction).cast() as Record<string, unknown>;
 }
 
 /**

@@ -7,7 +7,7 @@ import { keyMaterialFor } from "./key-service.js";
 import type { StreamMembership } from "./membership.js";
 import type { MutationService } from "./mutation-service.js";
 import { NACK_STATUS } from "./nack.js";
-import { lookupEntities, readSnapshot, snapshotRestriction, SNAPSHOT_DEFAULT_LIMIT } from "./snapshot-service.js";
+import { lookupEntities, readSnapshot, snapshotBody, snapshotRestriction, SNAPSHOT_DEFAULT_LIMIT } from "./snapshot-service.js";
 import type { SyncBookkeeping } from "./sync-bookkeeping.js";
 import type { SyncedCollection } from "./synced-collections.js";
 import { BATCH_BODY_SCHEMA, ENTITIES_QUERY_SCHEMA, MAX_LOOKUP_IDS, SNAPSHOT_QUERY_SCHEMA } from "./sync-route-schemas.js";
@@ -50,7 +50,12 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
     if (stream === undefined) throw SyncErrors.STREAM_FORBIDDEN({ detail: "Name the stream: this user is in several (or none) of this collection's", source: { parameter: "stream" } });
     if (!streams.includes(stream)) throw SyncErrors.STREAM_FORBIDDEN({ detail: "The caller is not a member of this stream", source: { parameter: "stream" } });
     const page = await readSnapshot(bookkeeping, collection, stream, query.cursor ?? 0, query.limit ?? SNAPSHOT_DEFAULT_LIMIT, await snapshotRestriction(collection, user));
-    res.json(page);
+    // Sent as the page's own JSON bytes: express's res.json would also hash every page for an
+    // ETag, which no client of a cursor-paged, per-user answer revalidates.
+    const body = snapshotBody(page);
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
   };
 
   const streamsRoute: RequestHandler = async (req, res) => {
