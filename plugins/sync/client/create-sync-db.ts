@@ -7,7 +7,7 @@ import { createIndexedDbPersister, hasIndexedDb } from "./indexeddb-persister.js
 import { LocalDatabase } from "./local-database.js";
 import { generateMutationId } from "./mutation-id.js";
 import { OutboxSender } from "./outbox-sender.js";
-import { createMemoryPersister, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
+import { createMemoryPersister, type PersistedChange, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
 import { sha256Hex } from "./record-cipher.js";
 import { applySchemaVersion } from "./schema-migration.js";
 import { purgeTombstones } from "./server-state.js";
@@ -116,6 +116,10 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   let stopAuth: (() => void) | undefined;
   let stopTransport: (() => void) | undefined;
   let status: SyncStatus | undefined;
+  let statusDirty = true;
+  let statusScheduled = false;
+  let notified: SyncStatus | undefined;
+  let unwritten: PersistedChange[] = [];
   /** This instance runs the engine: always without tab coordination, else while it holds the lock. */
   let leading = false;
   let booted = false;
@@ -160,7 +164,20 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     };
   }
 
+  /**
+   * Marks the status stale. It is computed when read (`getSyncStatus`) and once per microtask for
+   * listeners, so a burst of changes (10,000 deltas) costs one status, not one each.
+   */
   function publishStatus(): void {
+    statusDirty = true;
+    if (statusScheduled) return;
+    statusScheduled = true;
+    queueMicrotask(flushStatus);
+  }
+
+  function currentStatus(): SyncStatus {
+    if (status && !statusDirty) return status;
+    statusDirty = false;
     const own = engineState();
     // A follower tab shows the leader's connection and draining (its own persistence).
     const engine = tabs && !leading ? { ...(leaderEngine ?? { ...own, isOnline: false }), persistence } : own;
@@ -172,8 +189,16 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       }
     }
     const next = computeStatus(database, collections, engine);
-    if (status && JSON.stringify(status) === JSON.stringify(next)) return;
-    status = next;
+    // The same object while nothing changed: React's useSyncExternalStore compares by reference.
+    if (!status || JSON.stringify(status) !== JSON.stringify(next)) status = next;
+    return status;
+  }
+
+  function flushStatus(): void {
+    statusScheduled = false;
+    const next = currentStatus();
+    if (next === notified) return;
+    notified = next;
     for (const listener of [...statusListeners]) {
       try {
         listener(next);
@@ -186,21 +211,31 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     }
   }
 
-  // Every step of the tables goes to the persister as one write, in order; a failed write marks
+  // Every step of the tables goes to the persister, in order; the steps of one burst go together
+  // in one write (one transaction), each record once with its last value. A failed write marks
   // persistence as broken and stops writing, so a half-written store is never written over.
   database.subscribe(() => {
     const changes = database.takeChanges();
     if (changes.length > 0 && persister && persistence !== "error") {
-      const target = persister;
-      persisting = persisting
-        .then(() => target.write(changes))
-        // Other tabs hear of records once they are stored (a tab taking over reads them back).
-        .then(() => tabs?.broadcastChanges(changes))
-        .catch((error: unknown) => {
-          persistence = "error";
-          debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
-          publishStatus();
-        });
+      const scheduled = unwritten.length > 0;
+      for (const change of changes) unwritten.push(change);
+      if (!scheduled) {
+        const target = persister;
+        persisting = persisting
+          .then(async () => {
+            const batch = lastPerRecord(unwritten);
+            unwritten = [];
+            await target.write(batch);
+            // Other tabs hear of records once they are stored (a tab taking over reads them back).
+            tabs?.broadcastChanges(batch);
+          })
+          .catch((error: unknown) => {
+            unwritten = [];
+            persistence = "error";
+            debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
+            publishStatus();
+          });
+      }
     }
     publishStatus();
   });
@@ -549,8 +584,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       publishStatus();
     },
     getSyncStatus() {
-      if (!status) publishStatus();
-      return status!;
+      return currentStatus();
     },
     onStatusChange(listener) {
       statusListeners.add(listener);
@@ -562,6 +596,20 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   };
   wipers.set(db, wipe);
   return db;
+}
+
+/** The changes with each record once, at its last value (a burst may touch one entity many times). */
+function lastPerRecord(changes: readonly PersistedChange[]): PersistedChange[] {
+  const seen = new Set<string>();
+  const kept: PersistedChange[] = [];
+  for (let index = changes.length - 1; index >= 0; index--) {
+    const change = changes[index]!;
+    const key = change.table + "/" + change.key;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(change);
+  }
+  return kept.reverse();
 }
 
 /** Encrypted IndexedDB where the platform has it (browsers), memory elsewhere. */

@@ -32,6 +32,10 @@ export class LocalDatabase {
   private sortedRows: OutboxRow[] | undefined;
   private conflictList: ConflictRecord[] | undefined;
   private lastOrder = 0;
+  /** Outbox counts kept as rows come and go, so the status costs the same with 10 rows or 10,000. */
+  private readonly counts = new Map<string, { queued: number; conflict: number; failed: number }>();
+  /** Entity → how many of its rows are in conflict or failed (it is blocked while > 0). */
+  private readonly blockedRows = new Map<string, number>();
 
   /** Replaces every table with what the persister loaded (no records are written back). */
   load(tables: PersistedTables): void {
@@ -105,6 +109,8 @@ export class LocalDatabase {
     this.rowsByEntity.clear();
     this.cursors.clear();
     this.conflicts.clear();
+    this.counts.clear();
+    this.blockedRows.clear();
     this.sortedRows = undefined;
     this.conflictList = undefined;
     this.touched = true;
@@ -193,10 +199,32 @@ export class LocalDatabase {
     const key = keyOf(row.collection, row.id);
     const list = [...(this.rowsByEntity.get(key) ?? []), row].sort((a, b) => a.order - b.order);
     this.rowsByEntity.set(key, list);
-    this.sortedRows = undefined;
+    // A new row at the end of the queue (every mutate) keeps the sorted list: no re-sort.
+    const sorted = this.sortedRows;
+    if (sorted && (sorted.length === 0 || sorted[sorted.length - 1]!.order < row.order)) sorted.push(row);
+    else this.sortedRows = undefined;
+    this.count(row, 1);
+  }
+
+  private count(row: OutboxRow, delta: 1 | -1): void {
+    let counts = this.counts.get(row.collection);
+    if (!counts) this.counts.set(row.collection, (counts = { queued: 0, conflict: 0, failed: 0 }));
+    counts.queued += delta;
+    if (row.status === "queued") return;
+    counts[row.status] += delta;
+    const key = keyOf(row.collection, row.id);
+    const blocked = (this.blockedRows.get(key) ?? 0) + delta;
+    if (blocked > 0) this.blockedRows.set(key, blocked);
+    else this.blockedRows.delete(key);
+  }
+
+  /** Outbox rows per collection (all unacknowledged, in conflict, failed) and how many entities are blocked. */
+  outboxCounts(): { readonly collections: ReadonlyMap<string, { readonly queued: number; readonly conflict: number; readonly failed: number }>; readonly blockedEntities: number } {
+    return { collections: this.counts, blockedEntities: this.blockedRows.size };
   }
 
   private unindexRow(row: OutboxRow): void {
+    this.count(row, -1);
     this.rows.delete(row.mutationId);
     const key = keyOf(row.collection, row.id);
     const list = (this.rowsByEntity.get(key) ?? []).filter((other) => other.mutationId !== row.mutationId);

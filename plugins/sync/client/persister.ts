@@ -85,7 +85,7 @@ export function createMemoryPersister(): SyncPersisterFactory {
       if (!found) tables().set(name, (found = new Map()));
       return found;
     };
-    // Records are copied in and out (structuredClone), as a real store would serialise them.
+    // Records are copied out (structuredClone) at load, as a real store would deserialise them.
     const rows = <T>(name: PersistedTableName) => [...table(name).values()].map((value) => structuredClone(value) as T);
     return {
       kind: "memory",
@@ -95,7 +95,9 @@ export function createMemoryPersister(): SyncPersisterFactory {
       async write(changes) {
         for (const change of changes) {
           if (change.value === undefined) table(change.table).delete(change.key);
-          else table(change.table).set(change.key, structuredClone(change.value));
+          // Records are never changed in place (each change is a new record), so keeping the
+          // reference is safe; load() hands out copies, as a store read back would.
+          else table(change.table).set(change.key, change.value);
         }
       },
       async clear() {

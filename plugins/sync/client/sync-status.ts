@@ -54,33 +54,27 @@ export interface EngineState {
 export function computeStatus(database: LocalDatabase, collections: readonly string[], engine: EngineState): SyncStatus {
   const perCollection: Record<string, { queuedCount: number; conflictCount: number; failedCount: number }> = {};
   for (const collection of collections) perCollection[collection] = { queuedCount: 0, conflictCount: 0, failedCount: 0 };
-  const blocked = new Set<string>();
+  let queuedCount = 0;
   let conflictCount = 0;
   let failedCount = 0;
-  const rows = database.outbox();
-  for (const row of rows) {
-    const counts = (perCollection[row.collection] ??= { queuedCount: 0, conflictCount: 0, failedCount: 0 });
-    counts.queuedCount++;
-    if (row.status === "conflict") {
-      counts.conflictCount++;
-      conflictCount++;
-      blocked.add(`${row.collection}/${row.id}`);
-    } else if (row.status === "failed") {
-      counts.failedCount++;
-      failedCount++;
-      blocked.add(`${row.collection}/${row.id}`);
-    }
+  const counts = database.outboxCounts();
+  for (const [collection, count] of counts.collections) {
+    if (count.queued === 0 && !collections.includes(collection)) continue;
+    perCollection[collection] = { queuedCount: count.queued, conflictCount: count.conflict, failedCount: count.failed };
+    queuedCount += count.queued;
+    conflictCount += count.conflict;
+    failedCount += count.failed;
   }
   const streams: Record<string, number> = {};
   for (const cursor of database.cursorList()) streams[cursor.stream] = cursor.cursor;
   return {
     isOnline: engine.isOnline,
     isSyncing: engine.isSyncing,
-    queuedCount: rows.length,
+    queuedCount,
     conflictCount,
     failedCount,
     ...(engine.paused ? { paused: engine.paused } : {}),
-    blockedEntities: blocked.size,
+    blockedEntities: counts.blockedEntities,
     draining: engine.draining,
     sentThisDrain: engine.sentThisDrain,
     totalThisDrain: engine.totalThisDrain,
