@@ -175,9 +175,10 @@ test.serial("useSyncStatus follows the client: offline, queued, back online and 
   }
   const view = renderWith(t, db, h(Status));
   t.is(textOf(view, "status"), "online 0");
-  act(() => db.goOffline());
+  // The client announces status changes on a microtask: an async act lets it.
+  await act(async () => db.goOffline());
   t.is(textOf(view, "status"), "offline 0");
-  act(() => {
+  await act(async () => {
     db.mutate({ collection: "todos", operation: "create", data: { title: "One" } });
     db.mutate({ collection: "notes", operation: "create", data: { text: "Two" } });
   });
