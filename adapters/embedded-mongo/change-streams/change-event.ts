@@ -19,6 +19,19 @@ export interface EntryEvents {
 const NONE: EntryEvents = { events: [], invalidates: false };
 
 /**
+ * On an event whose required pre- or post-image is missing: the error to raise if the event
+ * survives the stream's own stages. mongod moves a stream's `$match` on `ns`/`operationType` ahead
+ * of the image lookup, so a database-level stream with `fullDocument: "required"` that matches only
+ * image-enabled collections never fails on another collection's update.
+ */
+export const MISSING_IMAGE: unique symbol = Symbol("svc.missingImage");
+
+/** The deferred missing-image error of an event, if any. */
+export function missingImageOf(event: Document): EngineError | undefined {
+  return (event as { [MISSING_IMAGE]?: EngineError })[MISSING_IMAGE];
+}
+
+/**
  * Turns committed oplog entries into change events with MongoDB's shapes, for one stream:
  * `{_id: <resume token>, operationType, clusterTime, [collectionUUID], wallTime, [fullDocument],
  * ns, [to], [documentKey], [operationDescription], [updateDescription],
@@ -111,8 +124,11 @@ export class ChangeEventBuilder {
         if (this.spec.showExpandedEvents) updateDescription["disambiguatedPaths"] = disambiguatedPaths(entry);
         const fields: Document = {};
         const fullDocument = this.postImage(entry, db, coll, documentKey);
-        if (fullDocument !== undefined) fields["fullDocument"] = fullDocument;
+        if (fullDocument instanceof EngineError) fields["fullDocument"] = null;
+        else if (fullDocument !== undefined) fields["fullDocument"] = fullDocument;
         Object.assign(fields, { ns, documentKey, updateDescription }, this.beforeChange(entry));
+        // A missing post-image is reported before a missing pre-image, as mongod looks it up first.
+        if (fullDocument instanceof EngineError) Object.assign(fields, { [MISSING_IMAGE]: fullDocument });
         return one(this.base(entry, "update", fields));
       }
     }
@@ -142,6 +158,8 @@ export class ChangeEventBuilder {
     event["wallTime"] = entry.wall;
     if (fields["fullDocument"] !== undefined) event["fullDocument"] = fields["fullDocument"];
     for (const [name, value] of Object.entries(fields)) if (name !== "fullDocument") event[name] = value;
+    const missing = missingImageOf(fields);
+    if (missing) markMissingImage(event, missing);
     return event;
   }
 
@@ -150,7 +168,7 @@ export class ChangeEventBuilder {
   }
 
   /** An update event's `fullDocument` per the stream's mode (`undefined`: no field). */
-  private postImage(entry: OplogEntry, db: string, coll: string, documentKey: Document): Document | null | undefined {
+  private postImage(entry: OplogEntry, db: string, coll: string, documentKey: Document): Document | null | undefined | EngineError {
     switch (this.spec.fullDocument) {
       case "default":
         return undefined;
@@ -163,7 +181,7 @@ export class ChangeEventBuilder {
         return (entry.imagesEnabled && entry.postImage) || null;
       case "required":
         if (!entry.imagesEnabled || !entry.postImage) {
-          throw new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a post-image for all update events, but the post-image was not found for event ${entry.ts.toString()}`);
+          return new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a post-image for all update events, but the post-image was not found for event ${entry.ts.toString()}`);
         }
         return entry.postImage;
     }
@@ -173,7 +191,8 @@ export class ChangeEventBuilder {
     if (this.spec.fullDocumentBeforeChange === "off") return {};
     const preImage = entry.imagesEnabled ? entry.preImage : undefined;
     if (!preImage && this.spec.fullDocumentBeforeChange === "required") {
-      throw new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a pre-image for all update, delete and replace events, but the pre-image was not found for event ${entry.ts.toString()}`);
+      const missing = new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a pre-image for all update, delete and replace events, but the pre-image was not found for event ${entry.ts.toString()}`);
+      return { fullDocumentBeforeChange: null, [MISSING_IMAGE]: missing };
     }
     return { fullDocumentBeforeChange: preImage ?? null };
   }
@@ -239,4 +258,8 @@ function disambiguatedPaths(entry: OplogEntry): Document {
     if (ambiguous) out[path] = resolved;
   }
   return out;
+}
+
+function markMissingImage(event: Document, error: EngineError): void {
+  Object.defineProperty(event, MISSING_IMAGE, { value: error, enumerable: false });
 }

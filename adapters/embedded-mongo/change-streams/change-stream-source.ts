@@ -5,7 +5,7 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import type { TailableSource } from "../cursors/tailable-source.js";
 import type { Oplog } from "../storage/oplog.js";
 import type { OplogEntry } from "../storage/write-ops.js";
-import type { ChangeEventBuilder } from "./change-event.js";
+import { missingImageOf, type ChangeEventBuilder } from "./change-event.js";
 import { encodeResumeToken, nextTimestamp } from "./resume-token.js";
 import { nonResumableError } from "./non-resumable-error.js";
 
@@ -124,12 +124,15 @@ export class ChangeStreamSource implements TailableSource {
 
   /** Runs the user's stages on one event; queues the result (if any). */
   private enqueue(event: Document): void {
+    const missingImage = missingImageOf(event);
     if (!this.pipeline) {
+      if (missingImage) throw missingImage;
       this.queue.push(event);
       return;
     }
     const [result] = this.pipeline.run([event], { resolveCollection: () => [] }).results;
     if (result === undefined) return;
+    if (missingImage) throw missingImage;
     if (!bsonIdentical(result["_id"], event["_id"])) {
       throw nonResumableError(
         ErrorCodes.ChangeStreamFatalError,

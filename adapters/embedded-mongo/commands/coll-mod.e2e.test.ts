@@ -57,6 +57,29 @@ test("pre/post images only once changeStreamPreAndPostImages is enabled: whenAva
   await stream.close();
 });
 
+test("a database stream requiring images and matching only image-enabled collections is not failed by another collection's update", async (t) => {
+  // mongod applies the stream's $match on ns/operationType before it looks images up (the sync
+  // server's feed relies on it: its bookkeeping collections keep no images).
+  const db = shared.client.db(shared.freshDb("images-scope"));
+  await db.createCollection("kept", { changeStreamPreAndPostImages: { enabled: true } });
+  await db.createCollection("plain");
+  await db.collection<Row>("plain").insertOne({ _id: 1, n: 1 });
+  const matched = db.watch([{ $match: { "ns.coll": "kept" } }], { fullDocument: "required", fullDocumentBeforeChange: "required" });
+  const unmatched = db.watch([], { fullDocument: "required" });
+  await matched.tryNext();
+  await unmatched.tryNext();
+  await db.collection<Row>("plain").updateOne({ _id: 1 }, { $set: { n: 2 } });
+  await db.collection<Row>("kept").insertOne({ _id: 1, n: 1 });
+  await db.collection<Row>("kept").updateOne({ _id: 1 }, { $set: { n: 2 } });
+  t.is(((await matched.next()) as Document)["operationType"], "insert");
+  t.like(await matched.next(), { operationType: "update", fullDocument: { _id: 1, n: 2 }, fullDocumentBeforeChange: { _id: 1, n: 1 } });
+  await matched.close();
+  // Without the $match the plain collection's update is in the stream, and its image is missing.
+  const error = await t.throwsAsync(unmatched.next(), { instanceOf: MongoServerError });
+  t.is(error?.code, ErrorCodes.NoMatchingDocument);
+  await unmatched.close();
+});
+
 test("collMod refuses unknown and malformed options as mongod", async (t) => {
   const db = shared.client.db(shared.freshDb("refusals"));
   await db.createCollection("c");
