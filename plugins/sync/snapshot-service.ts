@@ -20,16 +20,21 @@ export const SNAPSHOT_DEFAULT_LIMIT = 200;
  */
 export const SNAPSHOT_MAX_LIMIT = 1000;
 
-/** One page of a stream (ARCHITECTURE §4 `GET /sync/snapshot`), its entities already JSON. */
+/** One page of a stream as `GET /sync/snapshot` answers it (ARCHITECTURE §4). */
 export interface SnapshotPage {
   readonly stream: string;
-  /** Each entity's JSON text (`{id, data, seq, deleted}`), in seq order. */
-  readonly entities: readonly Uint8Array[];
+  readonly entities: SyncEntity[];
   /** Pass it back as `cursor` for the next page; every seq at or below it has been sent. */
   readonly cursor: number;
   readonly hasMore: boolean;
   /** The stream's committed frontier when this page was read: no page ever carries a seq above it. */
   readonly frontierSeq: number;
+}
+
+/** A page as the server reads it: each entity already JSON text, so the response is written without decoding. */
+export interface SnapshotPageBytes extends Omit<SnapshotPage, "entities"> {
+  /** Each entity's JSON text (`{id, data, seq, deleted}`), in seq order. */
+  readonly entities: readonly Uint8Array[];
 }
 
 /**
@@ -52,7 +57,7 @@ export async function readSnapshot(
   cursor: number,
   limit: number,
   restriction: Record<string, unknown>,
-): Promise<SnapshotPage> {
+): Promise<SnapshotPageBytes> {
   const { seq: frontierSeq, tombstones: hasTombstones } = await frontierOf(bookkeeping, stream);
   const range = { $gt: cursor, $lte: frontierSeq };
   if (cursor >= frontierSeq) return { stream, entities: [], cursor: Math.max(cursor, 0), hasMore: false, frontierSeq };
@@ -95,7 +100,7 @@ export async function readSnapshot(
  * @example
  * res.setHeader("Content-Type", "application/json; charset=utf-8").end(snapshotBody(page));
  */
-export function snapshotBody(page: SnapshotPage): Buffer {
+export function snapshotBody(page: SnapshotPageBytes): Buffer {
   const parts: Uint8Array[] = [Buffer.from(`{"stream":${JSON.stringify(page.stream)},"entities":[`)];
   const comma = Buffer.from(",");
   page.entities.forEach((entity, index) => {
