@@ -365,6 +365,62 @@ test("network failures and server errors keep the writes and retry; a server err
   t.true(db.debug.stats.retries >= 2);
 });
 
+test("maxAttempts: 1 attempt fails at the first retryable failure, N after N, omitted retries until it goes through; it survives a restart", async (t) => {
+  const persisterFactory = createMemoryPersister();
+  const { fake, db } = await startedClient(t, { persisterFactory });
+  const sendsOf = (id: string) => fake.sent.filter((mutation) => mutation.id === id).length;
+
+  // One attempt: a single server error fails it like a terminal refusal, blocking the entity's successors.
+  fake.queueResponses({ nack: { code: "error" } });
+  const once = db.mutate({ collection: "todos", operation: "create", data: { title: "once" }, maxAttempts: 1 });
+  db.mutate({ collection: "todos", operation: "update", id: once.id, data: { title: "after" } });
+  const failed = await waitForStatus(db, (status) => status.failedCount === 1 && !status.isSyncing);
+  t.like(failed, { blockedEntities: 1, queuedCount: 2 });
+  t.is(sendsOf(once.id), 1);
+  t.like(db.outbox.list()[0], { mutationId: once.mutationId, status: "failed", attempts: 1, maxAttempts: 1 });
+  t.like(listConflicts({ store: db.store })[0], { mutationId: once.mutationId, code: "error", entityId: once.id });
+  t.is(await db.retryFailed({ entityId: once.id }), 1);
+  await waitForStatus(db, settled);
+  t.is(sendsOf(once.id), 3, "the retried create, then its successor");
+
+  // Three attempts, counting network drops and server errors alike.
+  fake.queueResponses("drop", { nack: { code: "error" } }, "drop");
+  const thrice = db.mutate({ collection: "todos", operation: "create", data: { title: "thrice" }, maxAttempts: 3 });
+  await waitForStatus(db, (status) => status.failedCount === 1 && !status.isSyncing);
+  t.is(sendsOf(thrice.id), 3);
+  t.like(db.outbox.list()[0], { status: "failed", attempts: 3 });
+
+  // Omitted: the same three failures, then the fourth send goes through.
+  fake.queueResponses("drop", { nack: { code: "error" } }, "drop");
+  const unlimited = db.mutate({ collection: "notes", operation: "create", data: { text: "keeps trying" } });
+  await eventually(() => db.store.get("notes", unlimited.id)?.isPending === false, () => JSON.stringify(db.getSyncStatus()));
+  t.is(sendsOf(unlimited.id), 4);
+  t.is(db.getSyncStatus().failedCount, 1);
+
+  // The limit is stored with the row: a restarted client still enforces it.
+  db.goOffline();
+  const later = db.mutate({ collection: "notes", operation: "create", data: { text: "limited" }, maxAttempts: 2 });
+  await db.stop();
+  const restarted = client(fake, { persisterFactory }).db;
+  restarted.goOffline();
+  await restarted.start();
+  t.teardown(() => restarted.stop());
+  t.like(restarted.outbox.list().find((row) => row.mutationId === later.mutationId), { maxAttempts: 2, status: "queued" });
+  fake.queueResponses({ nack: { code: "error" } }, { nack: { code: "error" } });
+  restarted.goOnline();
+  await waitForStatus(restarted, (status) => status.failedCount === 2 && !status.isSyncing);
+  t.is(sendsOf(later.id), 2);
+});
+
+test("maxAttempts must be a whole number of at least 1", async (t) => {
+  const { db } = await startedClient(t);
+  for (const bad of [0, -1, 1.5, Number.NaN]) {
+    const error = t.throws(() => db.mutate({ collection: "todos", operation: "create", data: { title: "x" }, maxAttempts: bad }));
+    t.true(hasErrorCode(error!, SyncClientErrors.INVALID_MUTATION.code));
+  }
+  t.is(db.outbox.count(), 0);
+});
+
 test("rate_limited waits retryAfterMs and sends the rest again", async (t) => {
   const { fake, db } = await startedClient(t);
   db.goOffline();

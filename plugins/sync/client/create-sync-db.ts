@@ -27,6 +27,12 @@ export interface MutateInput {
   readonly id?: string;
   /** The fields to create with, or to change (`null` empties a field); none for delete. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /**
+   * How many sends may fail retryably (network, timeout, 5xx) before the mutation fails for good
+   * (status `failed`, a `_conflicts` entry with code `error`, its entity blocked until
+   * `retryFailed`). Omitted: retried with backoff until it goes through.
+   */
+  readonly maxAttempts?: number;
 }
 
 /**
@@ -519,6 +525,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       if (input.operation !== "create" && input.operation !== "update" && input.operation !== "delete") throw SyncClientErrors.INVALID_MUTATION(`unknown operation ${String(input.operation)}`);
       if (input.operation !== "create" && !input.id) throw SyncClientErrors.INVALID_MUTATION(`${input.operation} needs the entity id`);
       if (input.operation !== "delete" && (input.data === null || typeof input.data !== "object")) throw SyncClientErrors.INVALID_MUTATION(`${input.operation} needs data`);
+      if (input.maxAttempts !== undefined && !(Number.isInteger(input.maxAttempts) && input.maxAttempts >= 1)) throw SyncClientErrors.INVALID_MUTATION(`maxAttempts must be a whole number >= 1, not ${String(input.maxAttempts)}`);
       const id = input.id ?? mintId();
       const mutationId = mintId();
       const pending = database.pendingRows(input.collection, id);
@@ -536,6 +543,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
           ...(baseVersion === undefined ? {} : { baseVersion }),
           status: "queued",
           attempts: 0,
+          ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
           createdAt: now(),
         }),
       );

@@ -18,8 +18,8 @@ function backoffMs(failures: number, random: number): number {
  * `POST /sync/mutate/batch` while it is down) and settles each row by its outcome. Only the first
  * unsettled row of each entity is sent, so an entity's changes apply in order and each knows the
  * seq it is based on; a conflict or a terminal refusal blocks only that entity's later rows.
- * Network and server failures keep every row and retry with backoff; `rate_limited` waits
- * `retryAfterMs`; a 401 pauses for auth.
+ * Network and server failures keep every row and retry with backoff (a row given `maxAttempts`
+ * fails once that many sends failed); `rate_limited` waits `retryAfterMs`; a 401 pauses for auth.
  */
 export class OutboxSender {
   draining = false;
@@ -216,7 +216,10 @@ export class OutboxSender {
     entry.failures++;
     this.context.debug.count("retries");
     const current = this.context.database.outboxRow(row.mutationId);
-    if (current) this.context.database.putRow({ ...current, attempts: current.attempts + 1 });
+    if (current && this.countFailedAttempt(current)) {
+      this.deferred.delete(key);
+      return;
+    }
     entry.timer = unref(
       setTimeout(() => {
         entry.timer = undefined;
@@ -230,12 +233,14 @@ export class OutboxSender {
     const { context } = this;
     this.failures++;
     context.debug.count("retries");
-    context.database.change(() => {
-      for (const row of batch) {
+    // A send cut short by going offline or an auth pause is not the mutation's failed attempt.
+    if (context.active())
+      context.database.change(() => {
+        for (const row of batch) {
         const current = context.database.outboxRow(row.mutationId);
-        if (current?.status === "queued") context.database.putRow({ ...current, attempts: current.attempts + 1 });
-      }
-    });
+          if (current?.status === "queued") this.countFailedAttempt(current);
+        }
+      });
     const delay = backoffMs(this.failures, context.random());
     context.debug.log("retry-scheduled", { inMs: Math.round(delay) });
     this.retryTimer = unref(
@@ -244,6 +249,22 @@ export class OutboxSender {
         if (context.active()) void this.drain();
       }, delay),
     );
+  }
+
+  /**
+   * Counts a send that failed retryably; a row out of its `maxAttempts` fails for good (as a
+   * terminal refusal would: listed in conflicts, its entity blocked until `retryFailed`).
+   * Says whether it gave up.
+   */
+  private countFailedAttempt(row: OutboxRow): boolean {
+    const attempts = row.attempts + 1;
+    if (row.maxAttempts === undefined || attempts < row.maxAttempts) {
+      this.context.database.putRow({ ...row, attempts });
+      return false;
+    }
+    this.context.debug.log("gave-up", { mutationId: row.mutationId, attempts });
+    this.settle({ ...row, attempts }, { mutationId: row.mutationId, code: "error", message: `No answer that settled it after ${attempts} attempt(s) (maxAttempts ${row.maxAttempts})` });
+    return true;
   }
 
   private wireOf(row: OutboxRow): WireMutation {

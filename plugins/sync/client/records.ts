@@ -39,6 +39,11 @@ export interface OutboxRow {
   readonly status: OutboxStatus;
   /** How many times it was sent without an answer that settled it. */
   readonly attempts: number;
+  /**
+   * The attempts it may take (`mutate({maxAttempts})`): once that many sends failed retryably
+   * (network, timeout, server error) it fails like a refusal. Absent: retried until it goes through.
+   */
+  readonly maxAttempts?: number;
   readonly createdAt: number;
 }
 

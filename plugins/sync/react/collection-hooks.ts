@@ -1,7 +1,7 @@
 import type { EntityRead } from "../client/index.js";
 import { SyncReactErrors } from "./errors.js";
 import { useEntity } from "./use-entity.js";
-import { useMutate, type MutationResult } from "./use-mutate.js";
+import { useMutate, type MutationResult, type UseMutateOptions } from "./use-mutate.js";
 import { useQuery, type UseQueryOptions } from "./use-query.js";
 
 /**
@@ -32,7 +32,7 @@ export type UpdateData<U extends Record<string, unknown>> = Partial<{ [K in keyo
  */
 export interface CollectionHooks<T extends Record<string, unknown>, C extends Record<string, unknown> = Partial<T>, U extends Record<string, unknown> = Partial<T>> {
   readonly collection: string;
-  /** The retry budget the mutation hooks were made with (see `attemptsFor`). */
+  /** The attempts each mutation of these hooks may take (see `attemptsFor`); a hook's own `retries` overrides it. */
   readonly maxAttempts: number | undefined;
   useList(options?: UseQueryOptions): readonly EntityRead<T>[];
   useRead(id: string | undefined): EntityRead<T> | undefined;
@@ -58,25 +58,26 @@ export function createCollectionHooks<T extends Record<string, unknown> = Record
 }): CollectionHooks<T, C, U> {
   const { collection } = options;
   const maxAttempts = attemptsFor(options.retries);
-  const checked = (hookOptions: MutationHookOptions | undefined) => void attemptsFor(hookOptions?.retries);
+  // A hook's own `retries` wins over the collection's.
+  const limitOf = (hookOptions: MutationHookOptions | undefined): UseMutateOptions => {
+    const attempts = hookOptions?.retries === undefined ? maxAttempts : attemptsFor(hookOptions.retries);
+    return attempts === undefined ? {} : { maxAttempts: attempts };
+  };
   return {
     collection,
     maxAttempts,
     useList: (query) => useQuery<T>(collection, query),
     useRead: (id) => useEntity<T>(collection, id),
     useCreate(hookOptions) {
-      checked(hookOptions);
-      const { create } = useMutate(collection);
+      const { create } = useMutate(collection, limitOf(hookOptions));
       return [create as (data: C, id?: string) => MutationResult] as const;
     },
     useUpdate(hookOptions) {
-      checked(hookOptions);
-      const { update } = useMutate(collection);
+      const { update } = useMutate(collection, limitOf(hookOptions));
       return [update as (id: string, data: UpdateData<U>) => MutationResult] as const;
     },
     useDelete(hookOptions) {
-      checked(hookOptions);
-      return [useMutate(collection).remove] as const;
+      return [useMutate(collection, limitOf(hookOptions)).remove] as const;
     },
   };
 }

@@ -288,6 +288,42 @@ test.serial("retries: false is 1 attempt, a number that many, omitted the engine
   }
 });
 
+test.serial("retries reach the client: false fails after one failed send, a hook's own number overrides the collection's, omitted keeps retrying", async (t) => {
+  const { db, fake } = await startedClient(t);
+  const once = createCollectionHooks<{ title: string }>({ collection: "todos", retries: false });
+  const plain = createCollectionHooks<{ text: string }>({ collection: "notes" });
+  const triggers: { once?: (data: { title?: string }) => MutationResult; twice?: (data: { title?: string }) => MutationResult; plain?: (data: { text?: string }) => MutationResult } = {};
+  function App() {
+    [triggers.once] = once.useCreate();
+    [triggers.twice] = once.useCreate({ retries: 2 });
+    [triggers.plain] = plain.useCreate();
+    return null;
+  }
+  renderWith(t, db, h(App));
+  const rowOf = (mutationId: string) => db.outbox.list().find((row) => row.mutationId === mutationId);
+
+  db.goOffline();
+  const first = triggers.once!({ title: "once" });
+  const second = triggers.twice!({ title: "twice" });
+  const third = triggers.plain!({ text: "default" });
+  t.like(rowOf(first.mutationId), { maxAttempts: 1 });
+  t.like(rowOf(second.mutationId), { maxAttempts: 2 });
+  t.is(rowOf(third.mutationId)!.maxAttempts, undefined);
+
+  // Each failed send nacks the next row, so every mutation meets two server errors.
+  fake.queueResponses(...Array.from({ length: 6 }, () => ({ nack: { code: "error" as const } })));
+  await act(async () => {
+    db.goOnline();
+    await eventually(() => db.store.get("notes", third.id)?.isPending === false && db.getSyncStatus().failedCount === 2, () => JSON.stringify(db.outbox.list()));
+  });
+  const sends = (id: string) => fake.sent.filter((mutation) => mutation.id === id).length;
+  t.is(sends(first.id), 1);
+  t.is(sends(second.id), 2);
+  t.is(sends(third.id), 4, "three server errors, then the ack");
+  t.like(rowOf(first.mutationId), { status: "failed" });
+  t.like(rowOf(second.mutationId), { status: "failed" });
+});
+
 test.serial("a hook outside a SyncDbProvider throws SYNC_REACT_NO_PROVIDER; useSyncDbClient gives the provider's client", async (t) => {
   const { db } = await startedClient(t);
   const { render } = await import("@testing-library/react");

@@ -16,6 +16,11 @@ export interface CollectionMutators<T extends Record<string, unknown> = Record<s
   remove(id: string): MutationResult;
 }
 
+/** Options of `useMutate`: `maxAttempts` is passed to every `mutate` (omitted: the engine retries until it goes through). */
+export interface UseMutateOptions {
+  readonly maxAttempts?: number;
+}
+
 /**
  * Writers for a collection: each applies the change to the local store, queues it for the server
  * and returns `{mutationId, id}` synchronously (the store already shows the change).
@@ -24,15 +29,17 @@ export interface CollectionMutators<T extends Record<string, unknown> = Record<s
  * const todos = useMutate<{ title: string; done: boolean }>("todos");
  * const { id } = todos.create({ title: "Milk", done: false });
  * todos.update(id, { done: true });
+ * const once = useMutate("todos", { maxAttempts: 1 }); // fails after one failed send
  */
-export function useMutate<T extends Record<string, unknown> = Record<string, unknown>>(collection: string): CollectionMutators<T> {
+export function useMutate<T extends Record<string, unknown> = Record<string, unknown>>(collection: string, options: UseMutateOptions = {}): CollectionMutators<T> {
   const client = useSyncDbClient();
-  return useMemo(
-    () => ({
-      create: (data, id) => client.mutate({ collection, operation: "create", data, ...(id === undefined ? {} : { id }) }),
-      update: (id, data) => client.mutate({ collection, operation: "update", id, data }),
-      remove: (id) => client.mutate({ collection, operation: "delete", id }),
-    }),
-    [client, collection],
-  );
+  const { maxAttempts } = options;
+  return useMemo(() => {
+    const limit = maxAttempts === undefined ? {} : { maxAttempts };
+    return {
+      create: (data, id) => client.mutate({ collection, operation: "create", data, ...(id === undefined ? {} : { id }), ...limit }),
+      update: (id, data) => client.mutate({ collection, operation: "update", id, data, ...limit }),
+      remove: (id) => client.mutate({ collection, operation: "delete", id, ...limit }),
+    };
+  }, [client, collection, maxAttempts]);
 }
