@@ -17,7 +17,7 @@ test.after.always(async () => {
 test.serial("sign up, then create, edit, complete and delete todos; the server has them; the status bar follows", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
-  t.teardown(() => void context.close());
+  t.teardown(() => context.close());
   const email = uniqueTestEmail("web");
   await signInOn(page, "signup", email);
   await statusShows(page, "online", "online");
@@ -50,8 +50,8 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   const { browser, url } = await shared;
   const a = await openDevice(browser, url);
   const b = await openDevice(browser, url);
-  t.teardown(() => void a.context.close());
-  t.teardown(() => void b.context.close());
+  t.teardown(() => a.context.close());
+  t.teardown(() => b.context.close());
   const email = uniqueTestEmail("two");
   await signInOn(a.page, "signup", email);
   await addTodo(a.page, "Shared");
@@ -100,7 +100,7 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
-  t.teardown(() => void context.close());
+  t.teardown(() => context.close());
   const email = uniqueTestEmail("reload");
   await signInOn(page, "signup", email);
   await addTodo(page, "Sent before");
@@ -130,7 +130,7 @@ test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent 
 test.serial("IndexedDB holds no plaintext title", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
-  t.teardown(() => void context.close());
+  t.teardown(() => context.close());
   await signInOn(page, "signup", uniqueTestEmail("secret"));
   const title = "Plaintext canary 8c1f0e";
   await addTodo(page, title);
@@ -145,7 +145,7 @@ test.serial("IndexedDB holds no plaintext title", async (t) => {
 test.serial("two tabs of one device share one database: one tab runs the engine and drains the outbox, both show the same data", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
-  t.teardown(() => void context.close());
+  t.teardown(() => context.close());
   const email = uniqueTestEmail("tabs");
   await signInOn(page, "signup", email);
   const second = await context.newPage();
