@@ -1,10 +1,8 @@
 import test from "ava";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { consumerProject, runIn, USER_COMPILER_OPTIONS } from "./support/consumer-project.js";
+import { consumerProject, runIn, startUserApp, USER_COMPILER_OPTIONS } from "./support/consumer-project.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -14,31 +12,6 @@ async function gettingStartedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const match of markdown.matchAll(/```ts\n(\/\/ ((?:src|test)\/[\w/.-]+\.ts)\n[\s\S]*?)```/g)) files.set(match[2]!, match[1]!);
   return files;
-}
-
-/** Starts `src/main.ts` with tsx as a user would and resolves with the URL it prints. */
-async function startUserApp(t: { teardown: (fn: () => Promise<void>) => void }, dir: string): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: dir,
-    env: { ...process.env, NODE_ENV: "development", PORT: "0", DB_URI: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  t.teardown(async () => {
-    if (child.exitCode !== null) return;
-    child.kill("SIGTERM");
-    await once(child, "exit");
-  });
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before listening:\n${output}`)));
-  });
 }
 
 async function call(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; body: any; location: string | null }> {

@@ -1,12 +1,11 @@
 import test from "ava";
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { consumerProject, USER_COMPILER_OPTIONS } from "../../test/support/consumer-project.js";
+import { consumerProject, startUserApp, USER_COMPILER_OPTIONS } from "../../test/support/consumer-project.js";
 import { runSvcMcp } from "../svc-mcp.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -20,30 +19,6 @@ function filesOf(text: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const match of text.matchAll(/^### (\S+)\n\n```\w*\n([\s\S]*?)\n```$/gm)) files.set(match[1]!, `${match[2]!}\n`);
   return files;
-}
-
-async function startUserApp(t: { teardown: (fn: () => Promise<void>) => void }, dir: string): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: dir,
-    env: { ...process.env, NODE_ENV: "development", PORT: "0", DB_URI: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  t.teardown(async () => {
-    if (child.exitCode !== null) return;
-    child.kill("SIGTERM");
-    await once(child, "exit");
-  });
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.once("exit", (code) => reject(new Error(`the generated app exited (${code}) before listening:\n${output}`)));
-  });
 }
 
 interface Answer {

@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -98,4 +99,29 @@ export async function consumerProject(
         (error: { stdout?: string; message: string }) => error.stdout || error.message,
       ),
   };
+}
+
+/** Starts `src/main.ts` with tsx as a user would and resolves with the URL it prints. */
+export async function startUserApp(t: { teardown: (fn: () => Promise<void>) => void }, dir: string): Promise<string> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: "development", PORT: "0", DB_URI: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  t.teardown(async () => {
+    if (child.exitCode !== null) return;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  });
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve(url);
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before listening:\n${output}`)));
+  });
 }

@@ -4,7 +4,7 @@ import { stopTestDatabase } from "../../../hosts/testing.js";
 import { SyncTodo, syncTestApp, type SyncCaller } from "../../../test/support/sync-test-app.js";
 import { createTabLocks } from "../testing/index.js";
 import { createIndexedDbPersister, generateMutationId, type SyncDb } from "./index.js";
-import { deviceOf, type ServerUrls } from "./test-support/server-client.js";
+import { deviceOf, queueThenStopMidDrain, type ServerUrls } from "./test-support/server-client.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The encrypted IndexedDB persister (fake-indexeddb) against the real sync server in process:
@@ -34,15 +34,7 @@ test("killed mid-drain and restarted from the encrypted stored outbox: every wri
   const persisterFactory = createIndexedDbPersister();
   const first = await started(deviceOf(t, urls, caller, { persisterFactory, name, batchSize: 10, tabs: false }));
   t.is(first.getSyncStatus().persistence, "durable");
-  first.goOffline();
-  const queued = Array.from({ length: 60 }, (_, index) => first.mutate({ collection: "synctodos", operation: "create", data: { title: `queued ${index}` } }));
-  let stopping: Promise<void> | undefined;
-  first.onStatusChange((status) => {
-    if (!stopping && status.draining && status.sentThisDrain >= 20) stopping = first.stop();
-  });
-  first.goOnline();
-  await eventually(() => stopping !== undefined);
-  await stopping;
+  const queued = await queueThenStopMidDrain(first);
   const ids = queued.map((entry) => entry.id);
   const landedBefore = await SyncTodo.countDocuments({ _id: { $in: ids } });
   t.true(landedBefore >= 20 && landedBefore < 60, `${landedBefore} landed before the stop`);

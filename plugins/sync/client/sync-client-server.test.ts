@@ -2,7 +2,7 @@ import test from "ava";
 import { stopTestDatabase } from "../../../hosts/testing.js";
 import { as, SyncTodo, syncTestApp, uid, type SyncCaller } from "../../../test/support/sync-test-app.js";
 import { createMemoryPersister, listConflicts, type SyncDb } from "./index.js";
-import { deviceOf, type ServerUrls } from "./test-support/server-client.js";
+import { deviceOf, queueThenStopMidDrain, type ServerUrls } from "./test-support/server-client.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The sync client against the real sync server, in process: real HTTP (fetch), real socket.io,
@@ -279,16 +279,7 @@ test("killed mid-drain and restarted from the stored outbox: every write lands, 
   const { urls, caller } = await setup();
   const persisterFactory = createMemoryPersister();
   const first = await started(deviceOf(t, urls, caller, { persisterFactory, name: "mid-drain", batchSize: 10 }));
-  first.goOffline();
-  const queued = Array.from({ length: 60 }, (_, index) => first.mutate({ collection: "synctodos", operation: "create", data: { title: `queued ${index}` } }));
-  let stopping: Promise<void> | undefined;
-  first.onStatusChange((status) => {
-    // Stopped while a batch is in flight: its ack (if the server applied it) is lost with the socket.
-    if (!stopping && status.draining && status.sentThisDrain >= 20) stopping = first.stop();
-  });
-  first.goOnline();
-  await eventually(() => stopping !== undefined);
-  await stopping;
+  const queued = await queueThenStopMidDrain(first);
   const sentBefore = await SyncTodo.countDocuments({ _id: { $in: queued.map((entry) => entry.id) } });
   t.true(sentBefore >= 20 && sentBefore < 60, `${sentBefore} landed before the stop`);
 

@@ -1,3 +1,4 @@
+import { eventually } from "./wait-for.js";
 import { createMemoryPersister, createSocketTransport, createSyncDb, generateMutationId, type SyncAuthProvider, type SyncDb, type SyncDbOptions } from "../index.js";
 
 /** A signed-up user of the test app (test/support/sync-test-app.ts's `SyncCaller`; plugins may not import test/). */
@@ -55,4 +56,22 @@ export function deviceOf(
   });
   t.teardown(() => db.stop());
   return db;
+}
+
+/**
+ * Queues `count` creates offline, goes online and stops the device while a batch is in flight
+ * (after 20 sends): the ack of that batch, if the server applied it, is lost with the socket.
+ * Resolves with the queued mutations (`{mutationId, id}`) once the device has stopped.
+ */
+export async function queueThenStopMidDrain(device: SyncDb, count = 60): Promise<Array<{ mutationId: string; id: string }>> {
+  device.goOffline();
+  const queued = Array.from({ length: count }, (_, index) => device.mutate({ collection: "synctodos", operation: "create", data: { title: `queued ${index}` } }));
+  let stopping: Promise<void> | undefined;
+  device.onStatusChange((status) => {
+    if (!stopping && status.draining && status.sentThisDrain >= 20) stopping = device.stop();
+  });
+  device.goOnline();
+  await eventually(() => stopping !== undefined);
+  await stopping;
+  return queued;
 }
