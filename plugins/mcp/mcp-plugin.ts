@@ -1,11 +1,7 @@
-import { localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { HTTP_ROUTER } from "../../contracts/http.js";
 import { MODEL_REGISTRY, type ModelRegistration } from "../../contracts/model-registry.js";
-import type { SvcConfig } from "../../kernel/config.js";
-import { readEnvironment, str } from "../../kernel/environment.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { customTool } from "./custom-tools.js";
-import { mcpEndpoint } from "./mcp-endpoint.js";
 import { documentMcpEndpoint } from "./mcp-openapi.js";
 import { createToolRegistry, MCP_TOOLS, type McpToolDefinition } from "./mcp-tool.js";
 import { McpErrors } from "./errors.js";
@@ -16,12 +12,6 @@ import type { ErrorTranslator } from "./tool-results.js";
 export interface McpPluginOptions {
   /** The host's error translation, so tool errors carry exactly what the REST route would answer. */
   readonly translateError: ErrorTranslator;
-}
-
-/** Where `POST /mcp` may be called from. */
-export interface McpSettings {
-  readonly allowedHosts: readonly string[] | "any";
-  readonly allowedOrigins: readonly string[];
 }
 
 /**
@@ -35,14 +25,12 @@ export interface McpSettings {
  * kernel.add(mcpPlugin({ translateError: toAPIError }));
  */
 export function mcpPlugin(options: McpPluginOptions): SvcPlugin {
-  let settings: McpSettings | undefined;
   return {
     name: "mcp",
     register(ctx) {
       ctx.container.bind(MCP_TOOLS, { useValue: createToolRegistry() });
-      settings = mcpSettings(ctx.config);
     },
-    start(ctx) {
+    async start(ctx) {
       const models = ctx.resolve(MODEL_REGISTRY).list().filter((entry) => entry.mcp);
       const custom = ctx.resolve(MCP_TOOLS).list();
       if (models.length === 0 && custom.length === 0) return;
@@ -50,6 +38,9 @@ export function mcpPlugin(options: McpPluginOptions): SvcPlugin {
       const duplicate = names.find((name, index) => names.indexOf(name) !== index);
       if (duplicate) throw McpErrors.DUPLICATE_TOOL(duplicate);
 
+      // The MCP SDK is loaded only by apps that serve MCP (it adds ~200 ms to a start).
+      const [{ mcpEndpoint }, { mcpSettings }] = await Promise.all([import("./mcp-endpoint.js"), import("./mcp-settings.js")]);
+      const settings = mcpSettings(ctx.config);
       let tools: readonly ServedTool[] | undefined;
       const info = ctx.openapi.document().info;
       ctx.resolve(HTTP_ROUTER).post(
@@ -57,8 +48,8 @@ export function mcpPlugin(options: McpPluginOptions): SvcPlugin {
         mcpEndpoint({
           // Built at the first call: model routers start after this plugin.
           tools: () => (tools ??= collectTools(models, custom)),
-          allowedHosts: settings!.allowedHosts,
-          allowedOrigins: settings!.allowedOrigins,
+          allowedHosts: settings.allowedHosts,
+          allowedOrigins: settings.allowedOrigins,
           translate: options.translateError,
           logger: () => ctx.logger,
           serverInfo: { name: info.title, version: info.version },
@@ -78,25 +69,4 @@ function collectTools(models: readonly ModelRegistration[], custom: readonly Mcp
   }
   tools.push(...custom.map(customTool));
   return tools;
-}
-
-/**
- * `MCP_ALLOWED_HOSTS` / `MCP_ALLOWED_ORIGINS`. Unset: loopback names (`localhost`, `127.0.0.1`,
- * `[::1]`) plus the `HOST` the app listens on; in production any `Host`, since a deployed API is
- * reached by its public name and its tools need the caller's token anyway.
- *
- * @example
- * mcpSettings(loadConfig({ MCP_ALLOWED_HOSTS: "api.example.com" })).allowedHosts; // ["api.example.com"]
- */
-export function mcpSettings(config: SvcConfig): McpSettings {
-  const env = readEnvironment(config.env, {
-    MCP_ALLOWED_HOSTS: str({ default: "" }),
-    MCP_ALLOWED_ORIGINS: str({ default: "" }),
-  });
-  const listed = (value: string) => value.split(",").map((item) => item.trim()).filter(Boolean);
-  const listen = config.host && !["0.0.0.0", "::"].includes(config.host) ? [config.host.includes(":") ? `[${config.host}]` : config.host] : [];
-  const hosts = listed(env.MCP_ALLOWED_HOSTS);
-  const allowedHosts = hosts.includes("*") ? "any" : hosts.length > 0 ? hosts : config.isProduction ? "any" : [...new Set([...localhostAllowedHostnames(), ...listen])];
-  const origins = listed(env.MCP_ALLOWED_ORIGINS);
-  return { allowedHosts, allowedOrigins: origins.length > 0 ? origins : localhostAllowedOrigins() };
 }
