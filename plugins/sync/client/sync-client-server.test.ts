@@ -218,7 +218,9 @@ test("forceResync pages from 0: repairs entities that differ, purges ones the se
   const persisterFactory = createMemoryPersister();
   const first = await started(deviceOf(t, urls, caller, { persisterFactory, name: "drifted" }));
   const real = first.mutate({ collection: "synctodos", operation: "create", data: { title: "Real" } });
-  await waitForStatus(first, settled);
+  // The ack settles the outbox; the cursor moves only with the delta. Stopping before it came would
+  // leave cursor 0, and the next start's bootstrap would repair the drift before forceResync could.
+  await waitForStatus(first, (status) => settled(status) && (status.streams[streamOf] ?? 0) >= 1);
   await first.stop();
   // The stored copy drifted: a ghost entity and a wrong title (as after a bug or a lost delta).
   const persister = await persisterFactory({ name: "drifted", userId: caller.id });
