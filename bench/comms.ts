@@ -44,7 +44,7 @@ async function perSecond(count: number, concurrency: number, call: (index: numbe
 }
 
 export default async function benchComms(): Promise<void> {
-  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, transports: [new DiscardTransport()] });
+  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, disableFileLogging: true, transports: [new DiscardTransport()] });
   const direct = new ConsoleMailer({ logger });
   const logged = commsPlugin({ mail: new ConsoleMailer({ logger }) });
   const app = new SvcApp({ env: { NODE_ENV: "test", DISABLE_LOG_ALL_REQUESTS: "true" }, database: { dbName: "svc_bench_comms" }, handleSignals: false, logger }).register(logged);

@@ -115,7 +115,7 @@ async function benchToolsCallVsRest(): Promise<void> {
   const Note = benchNoteModel();
   const tokens = new TokenMap();
   const owner = tokens.user("mcp-bench");
-  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, transports: [new DiscardTransport()] });
+  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, disableFileLogging: true, transports: [new DiscardTransport()] });
   const app = new SvcApp({ env: { NODE_ENV: "test", DISABLE_LOG_ALL_REQUESTS: "true" }, database: { dbName: "svc_bench_mcp" }, handleSignals: false, port: 0, logger })
     .register(
       modelRouter("/notes", Note, {
