@@ -239,6 +239,32 @@ test("deltas in seq order move the cursor; a seq jump pages the stream, at most 
   t.false(JSON.stringify(db.debug.events).includes('"title"'), "no entity data in debug events by default");
 });
 
+test("deltas arriving together are one step: listeners hear once, the cursor moves once, and out-of-order seqs inside the burst are no gap", async (t) => {
+  const fake = createFakeTransport();
+  const { db } = client(fake, { debug: true });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, (status) => status.isOnline && status.streams[STREAM] === 0 && !status.isSyncing);
+  const pagesBefore = db.debug.stats.snapshotPages;
+  let heard = 0;
+  const stop = db.store.subscribe(() => heard++);
+  // One socket read's worth, seqs 2 and 1 swapped: applied together, no seq jump is seen.
+  const delta = (id: string, seq: number) => ({ type: "delta" as const, delta: { collection: "todos", id, method: "create" as const, data: { id, title: id.toUpperCase() }, seq, stream: STREAM } });
+  for (const event of [delta("b", 2), delta("a", 1), delta("c", 3)]) fake.emit(event);
+  await waitForStatus(db, (status) => status.streams[STREAM] === 3);
+  stop();
+  t.is(heard, 1);
+  t.deepEqual(db.store.ids("todos"), ["a", "b", "c"]);
+  t.is(db.debug.stats.deltasApplied, 3);
+  t.is(db.debug.stats.snapshotPages, pagesBefore);
+  t.false(db.debug.events.some((event) => event.type === "seq-jump-reconcile"));
+  // A gap left at the end of a burst still pages the stream.
+  fake.putEntity(STREAM, "todos", { id: "d", data: { id: "d", title: "D" }, deleted: false, seq: 4 });
+  fake.emit(delta("e", 5));
+  await waitForStatus(db, (status) => status.streams[STREAM] === 5);
+  t.truthy(db.store.get("todos", "d"));
+});
+
 test("sync:reconcile from the server pages every stream", async (t) => {
   const fake = createFakeTransport();
   const { db } = client(fake);

@@ -18,7 +18,7 @@ import { TabCoordinator, type LeaderCall } from "./tab-coordinator.js";
 import { outboxOf, storeOf, type SyncOutbox, type SyncStore } from "./sync-store.js";
 import { StreamPager, type ForceResyncResult } from "./stream-pager.js";
 import { SyncRequestError, type TransportEvent } from "./transport.js";
-import type { MutationOperation } from "./wire-types.js";
+import type { MutationOperation, SyncDelta } from "./wire-types.js";
 
 /** What `mutate()` takes: `id` is minted (a UUID) for a create without one; update and delete need it. */
 export interface MutateInput {
@@ -281,8 +281,19 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     }
   }
 
+  // Deltas are applied a burst at a time (all that arrived before the engine's next microtask, as
+  // from one socket read); any other event first applies those before it, so order holds.
+  let pendingDeltas: SyncDelta[] = [];
+  function applyPendingDeltas(): void {
+    if (pendingDeltas.length === 0) return;
+    const deltas = pendingDeltas;
+    pendingDeltas = [];
+    if (started) pager.onDeltas(deltas);
+  }
+
   function onTransportEvent(event: TransportEvent): void {
     if (!started) return;
+    if (event.type !== "delta") applyPendingDeltas();
     switch (event.type) {
       case "connected":
         refreshesWithoutProgress = 0;
@@ -310,7 +321,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
         debug.log("sync-error", { collection: event.collection, code: event.code, message: event.message });
         break;
       case "delta":
-        pager.onDelta(event.delta);
+        if (pendingDeltas.push(event.delta) === 1) queueMicrotask(applyPendingDeltas);
         break;
       case "auth-expired":
         pauseAuth(event.reason === "disabled" ? "disabled" : "expired");
@@ -450,6 +461,7 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   async function stop(): Promise<void> {
     if (startPromise) await startPromise.catch(() => undefined);
     if (engineStarting) await engineStarting.catch(() => undefined);
+    applyPendingDeltas();
     started = false;
     startPromise = undefined;
     booted = false;

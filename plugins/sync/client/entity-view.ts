@@ -19,6 +19,9 @@ export interface EntityRead<T extends Record<string, unknown> = Record<string, u
  */
 export function entityView(server: ServerEntityRecord | undefined, pending: readonly OutboxRow[], id: string): EntityRead | undefined {
   if (!server && pending.length === 0) return undefined;
+  // No pending change (most reads): the server's data as stored. Stored records are never
+  // changed in place (every change stores a new record), so freezing it costs no copy.
+  if (server && pending.length === 0) return Object.freeze({ data: Object.freeze(server.data), deleted: server.deleted, seq: server.seq, isPending: false });
   let data: Record<string, unknown> = server ? { ...server.data } : { id };
   let deleted = server?.deleted ?? false;
   for (const row of pending) {

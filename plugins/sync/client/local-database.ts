@@ -292,7 +292,8 @@ export class LocalDatabase {
 
   read(collection: string, id: string): EntityRead | undefined {
     const key = keyOf(collection, id);
-    if (this.views.has(key)) return this.views.get(key);
+    const cached = this.views.get(key);
+    if (cached !== undefined) return cached;
     const view = entityView(this.server.get(key), this.rowsByEntity.get(key) ?? [], id);
     if (view) this.views.set(key, view);
     return view;

@@ -55,20 +55,39 @@ export class StreamPager {
     for (const stream of streams) void this.page(collection, stream).catch(() => undefined);
   }
 
-  onDelta(delta: SyncDelta): void {
+  /**
+   * Deltas that arrived together (one socket read), applied as one step: listeners hear once, the
+   * persister gets one write, and each stream's cursor moves once — over the seqs now contiguous
+   * with it (the rest wait above it; a gap left at the end of the burst pages the stream).
+   */
+  onDeltas(deltas: readonly SyncDelta[]): void {
     const { database, debug } = this.context;
-    if (!this.context.collections.includes(delta.collection)) return;
+    const streams = new Map<string, { collection: string; from: number | undefined; cursor: number | undefined; highest: number }>();
+    const now = this.context.now();
     database.change(() => {
-      applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, this.context.now());
-      this.resyncTouched?.add(keyOf(delta.collection, delta.id));
-      const cursor = database.cursor(delta.stream);
-      if (cursor && delta.seq === cursor.cursor + 1) this.moveCursor(delta.collection, delta.stream, delta.seq);
-      else if (!cursor || delta.seq > cursor.cursor + 1) this.aheadOf(delta.stream).add(delta.seq);
+      for (const delta of deltas) {
+        if (!this.context.collections.includes(delta.collection)) continue;
+        applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, now);
+        this.resyncTouched?.add(keyOf(delta.collection, delta.id));
+        let stream = streams.get(delta.stream);
+        if (!stream) {
+          const from = database.cursor(delta.stream)?.cursor;
+          streams.set(delta.stream, (stream = { collection: delta.collection, from, cursor: from, highest: 0 }));
+        }
+        stream.highest = Math.max(stream.highest, delta.seq);
+        if (stream.cursor !== undefined && delta.seq === stream.cursor + 1) stream.cursor = delta.seq;
+        else if (stream.cursor === undefined || delta.seq > stream.cursor + 1) this.aheadOf(delta.stream).add(delta.seq);
+        debug.count("deltasApplied");
+        debug.log("delta", { collection: delta.collection, id: delta.id, seq: delta.seq, stream: delta.stream }, delta.data);
+      }
+      for (const [name, stream] of streams) {
+        if (stream.cursor !== undefined && stream.cursor !== stream.from) this.moveCursor(stream.collection, name, stream.cursor);
+      }
     });
-    debug.count("deltasApplied");
-    debug.log("delta", { collection: delta.collection, id: delta.id, seq: delta.seq, stream: delta.stream }, delta.data);
-    const cursor = database.cursor(delta.stream);
-    if (cursor && delta.seq > cursor.cursor) this.seqJump(delta.collection, delta.stream);
+    for (const [name, stream] of streams) {
+      const cursor = database.cursor(name);
+      if (cursor && stream.highest > cursor.cursor) this.seqJump(stream.collection, name);
+    }
   }
 
   /** Pages one stream from its cursor until the server has no more; a second call while one runs runs it once more after. */
