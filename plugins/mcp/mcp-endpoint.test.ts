@@ -52,6 +52,9 @@ for (const kind of CLIENT_KINDS) {
       const answer = await client.callTool({ name, arguments: args as Record<string, unknown> });
       t.true(answer.isError, `${name} ${JSON.stringify(args)}`);
     }
+    // An unknown tool is the SDK's answer, however many tools the app has (each call registers only the one it names).
+    const unknown = await client.callTool({ name: "mcp_note_explode", arguments: {} }).catch((error: unknown) => error);
+    t.regex(JSON.stringify(unknown instanceof Error ? { message: unknown.message } : unknown), /mcp_note_explode/);
     // A refusal carries REST's error; an unexpected failure answers without internals.
     t.is(errorsOf(await client.callTool({ name: "mcp_note_read", arguments: { id: "0123456789abcdef01234567" } }))[0]?.code, RestErrors.NOT_FOUND.code);
     t.is(errorsOf(await client.callTool({ name: "whoami", arguments: { greeting: "forbidden" } }))[0]?.code, HttpErrors.FORBIDDEN.code);

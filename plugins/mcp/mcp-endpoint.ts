@@ -44,7 +44,12 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     (context) => {
       const caller = context.authInfo?.extra as CallerInfo | undefined;
       const server = new McpServer({ name: options.serverInfo.name, version: options.serverInfo.version });
-      for (const tool of options.tools()) {
+      // A `tools/call` needs only the tool it names: an app with many models registers one tool
+      // per call rather than all of them (an unknown name gets them all, and the SDK's answer).
+      const tools = options.tools();
+      const called = calledTool(caller?.request.body);
+      const named = called === undefined ? [] : tools.filter((tool) => tool.name === called);
+      for (const tool of named.length > 0 ? named : tools) {
         server.registerTool(tool.name, { description: tool.description, inputSchema: tool.arguments, annotations: tool.annotations }, (args) =>
           callTool(tool, args, caller!.request, { translate, logger: logger() }),
         );
@@ -78,6 +83,13 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     const auth: AuthInfo = { token: "", clientId: req.user?.id ?? "anonymous", scopes: [], extra: caller };
     await serve(Object.assign(req, { auth }), res, req.body);
   };
+}
+
+/** The tool a single JSON-RPC `tools/call` body names, if that is what it is. */
+function calledTool(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  return method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
 }
 
 /** The SDK's HTTP-level refusal with the app's error shape added beside its JSON-RPC error. */
