@@ -620,16 +620,16 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
 
 /** The changes with each record once, at its last value (a burst may touch one entity many times). */
 function lastPerRecord(changes: readonly PersistedChange[]): PersistedChange[] {
-  const seen = new Set<string>();
-  const kept: PersistedChange[] = [];
-  for (let index = changes.length - 1; index >= 0; index--) {
-    const change = changes[index]!;
-    const key = change.table + "/" + change.key;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    kept.push(change);
+  const tables = new Map<string, Map<string, PersistedChange>>();
+  for (const change of changes) {
+    let table = tables.get(change.table);
+    if (!table) tables.set(change.table, (table = new Map()));
+    // Deleting first moves the record to the end: records keep the order of their last change.
+    table.delete(change.key);
+    table.set(change.key, change);
   }
-  return kept.reverse();
+  if (tables.size === 1) return [...tables.values().next().value!.values()];
+  return [...tables.values()].flatMap((table) => [...table.values()]);
 }
 
 /** Encrypted IndexedDB where the platform has it (browsers), memory elsewhere. */

@@ -5,6 +5,7 @@ import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntit
 type Listener = () => void;
 
 const keyOf = (collection: string, id: string) => `${collection}/${id}`;
+const NO_ROWS: readonly OutboxRow[] = [];
 
 /**
  * The client's tables in memory — server states, `_outbox`, `_cursors`, `_conflicts` — and the
@@ -294,7 +295,8 @@ export class LocalDatabase {
     const key = keyOf(collection, id);
     const cached = this.views.get(key);
     if (cached !== undefined) return cached;
-    const view = entityView(this.server.get(key), this.rowsByEntity.get(key) ?? [], id);
+    const pending = this.rowsByEntity.size === 0 ? NO_ROWS : (this.rowsByEntity.get(key) ?? NO_ROWS);
+    const view = entityView(this.server.get(key), pending, id);
     if (view) this.views.set(key, view);
     return view;
   }
@@ -339,13 +341,14 @@ export class LocalDatabase {
     this.touched = false;
     for (const key of entities) {
       this.views.delete(key);
-      const slash = key.indexOf("/");
-      const collection = key.slice(0, slash);
-      const id = key.slice(slash + 1);
+      // The record (or a pending row) names its collection and id; a removed one is split from its key.
+      const present = this.server.get(key) ?? this.rowsByEntity.get(key)?.[0];
+      const slash = present ? -1 : key.indexOf("/");
+      const collection = present ? present.collection : key.slice(0, slash);
       let ids = this.idsByCollection.get(collection);
       if (!ids) this.idsByCollection.set(collection, (ids = new Set()));
-      if (this.server.has(key) || this.rowsByEntity.has(key)) ids.add(id);
-      else ids.delete(id);
+      if (present) ids.add(present.id);
+      else ids.delete(key.slice(slash + 1));
     }
     for (const collection of collections) this.versions.set(collection, this.version(collection) + 1);
     // Listeners run after the tables are consistent; one throwing must not starve the others.
