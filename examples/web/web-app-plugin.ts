@@ -1,5 +1,4 @@
 import express from "express";
-import path from "node:path";
 import { HTTP_ROUTER, type SvcPlugin } from "../../index.js";
 import { buildWebApp, WEB_APP_DIR } from "./build-web-app.js";
 
@@ -17,8 +16,9 @@ export function webAppPlugin(outDir = WEB_APP_DIR): SvcPlugin {
     async start(ctx) {
       await buildWebApp(outDir);
       const router = ctx.resolve(HTTP_ROUTER);
-      const page = path.join(outDir, "index.html");
-      router.get("/app", (_req, res) => res.sendFile(page));
+      // `root` keeps send's dotfile rule to the file name: the default directory is under `.svc/`,
+      // and an absolute path through a dot-directory would be refused as a 404.
+      router.get("/app", (_req, res) => res.sendFile("index.html", { root: outDir }));
       router.use("/app", express.static(outDir, { index: "index.html", fallthrough: true }));
     },
   };

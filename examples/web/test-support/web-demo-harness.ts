@@ -13,7 +13,8 @@ export const ARTEFACTS = path.resolve(".svc/artefacts/web-demo");
 /** The demo app (with the web app at /app) on a free port, and a headless Chromium. */
 export async function startWebDemo(t: { teardown(fn: () => void): void }): Promise<{ url: string; browser: Browser; stop: () => Promise<void> }> {
   const app = withDemoPlugins(await createTestApp({ port: 0, host: "127.0.0.1" }))
-    .register(webAppPlugin(tempDir(t, "svc-web-")))
+    // Under a dot-directory, as `npm start`'s .svc/web is.
+    .register(webAppPlugin(tempDir(t, ".svc-web-")))
     .override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
   const running = await app.start();
   const browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", args: ["--no-sandbox"] });
