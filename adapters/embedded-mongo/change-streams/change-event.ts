@@ -26,9 +26,30 @@ const NONE: EntryEvents = { events: [], invalidates: false };
  */
 export const MISSING_IMAGE: unique symbol = Symbol("svc.missingImage");
 
+/**
+ * A required image that was not found. Most such events never reach a client (a stream's `$match`
+ * drops them: the sync feed's counter updates, say), so the error — whose stack is costly — is
+ * built only when one is raised.
+ */
+class MissingImage {
+  constructor(
+    private readonly image: "post" | "pre",
+    private readonly ts: OplogEntry["ts"],
+  ) {}
+
+  error(): EngineError {
+    const what = this.image === "post" ? "a post-image for all update events" : "a pre-image for all update, delete and replace events";
+    return new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require ${what}, but the ${this.image}-image was not found for event ${this.ts.toString()}`);
+  }
+}
+
 /** The deferred missing-image error of an event, if any. */
 export function missingImageOf(event: Document): EngineError | undefined {
-  return (event as { [MISSING_IMAGE]?: EngineError })[MISSING_IMAGE];
+  return markerOf(event)?.error();
+}
+
+function markerOf(event: Document): MissingImage | undefined {
+  return (event as { [MISSING_IMAGE]?: MissingImage })[MISSING_IMAGE];
 }
 
 /**
@@ -124,11 +145,11 @@ export class ChangeEventBuilder {
         if (this.spec.showExpandedEvents) updateDescription["disambiguatedPaths"] = disambiguatedPaths(entry);
         const fields: Document = {};
         const fullDocument = this.postImage(entry, db, coll, documentKey);
-        if (fullDocument instanceof EngineError) fields["fullDocument"] = null;
+        if (fullDocument instanceof MissingImage) fields["fullDocument"] = null;
         else if (fullDocument !== undefined) fields["fullDocument"] = fullDocument;
         Object.assign(fields, { ns, documentKey, updateDescription }, this.beforeChange(entry));
         // A missing post-image is reported before a missing pre-image, as mongod looks it up first.
-        if (fullDocument instanceof EngineError) Object.assign(fields, { [MISSING_IMAGE]: fullDocument });
+        if (fullDocument instanceof MissingImage) Object.assign(fields, { [MISSING_IMAGE]: fullDocument });
         return one(this.base(entry, "update", fields));
       }
     }
@@ -158,7 +179,7 @@ export class ChangeEventBuilder {
     event["wallTime"] = entry.wall;
     if (fields["fullDocument"] !== undefined) event["fullDocument"] = fields["fullDocument"];
     for (const [name, value] of Object.entries(fields)) if (name !== "fullDocument") event[name] = value;
-    const missing = missingImageOf(fields);
+    const missing = markerOf(fields);
     if (missing) markMissingImage(event, missing);
     return event;
   }
@@ -168,7 +189,7 @@ export class ChangeEventBuilder {
   }
 
   /** An update event's `fullDocument` per the stream's mode (`undefined`: no field). */
-  private postImage(entry: OplogEntry, db: string, coll: string, documentKey: Document): Document | null | undefined | EngineError {
+  private postImage(entry: OplogEntry, db: string, coll: string, documentKey: Document): Document | null | undefined | MissingImage {
     switch (this.spec.fullDocument) {
       case "default":
         return undefined;
@@ -180,9 +201,7 @@ export class ChangeEventBuilder {
       case "whenAvailable":
         return (entry.imagesEnabled && entry.postImage) || null;
       case "required":
-        if (!entry.imagesEnabled || !entry.postImage) {
-          return new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a post-image for all update events, but the post-image was not found for event ${entry.ts.toString()}`);
-        }
+        if (!entry.imagesEnabled || !entry.postImage) return new MissingImage("post", entry.ts);
         return entry.postImage;
     }
   }
@@ -191,8 +210,7 @@ export class ChangeEventBuilder {
     if (this.spec.fullDocumentBeforeChange === "off") return {};
     const preImage = entry.imagesEnabled ? entry.preImage : undefined;
     if (!preImage && this.spec.fullDocumentBeforeChange === "required") {
-      const missing = new EngineError(ErrorCodes.NoMatchingDocument, `Change stream was configured to require a pre-image for all update, delete and replace events, but the pre-image was not found for event ${entry.ts.toString()}`);
-      return { fullDocumentBeforeChange: null, [MISSING_IMAGE]: missing };
+      return { fullDocumentBeforeChange: null, [MISSING_IMAGE]: new MissingImage("pre", entry.ts) };
     }
     return { fullDocumentBeforeChange: preImage ?? null };
   }
@@ -260,6 +278,6 @@ function disambiguatedPaths(entry: OplogEntry): Document {
   return out;
 }
 
-function markMissingImage(event: Document, error: EngineError): void {
-  Object.defineProperty(event, MISSING_IMAGE, { value: error, enumerable: false });
+function markMissingImage(event: Document, missing: MissingImage): void {
+  Object.defineProperty(event, MISSING_IMAGE, { value: missing, enumerable: false });
 }
