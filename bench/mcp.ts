@@ -16,17 +16,16 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import mongoose from "mongoose";
 import TransportStream from "winston-transport";
 import { AUTHENTICATION_MIDDLEWARE } from "../contracts/http.js";
 import { SvcApp } from "../hosts/svc-app.js";
 import { modelRouter } from "../plugins/rest/model-router.js";
 import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
 import { Permissions } from "../plugins/rest/permissions.js";
-import { defaultPlugins } from "../plugins/rest/schema/default-plugins.js";
 import { createSvcLogger } from "../plugins/logging/create-logger.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
 import { send, throughput, type Target } from "./support/http-load.js";
+import { benchTodoModel } from "./support/todo-model.js";
 
 // ---------------------------------------------------------------------------------------------
 // 1. tools/call (model list tool) vs the REST list route
@@ -43,28 +42,6 @@ class DiscardTransport extends TransportStream {
   override log(_info: unknown, next: () => void): void {
     next();
   }
-}
-
-interface BenchNote {
-  title: string;
-  done?: boolean;
-  priority?: number;
-  ownerId?: mongoose.Types.ObjectId;
-}
-
-function benchNoteModel() {
-  if (mongoose.models.McpBenchNote) return mongoose.models.McpBenchNote as mongoose.Model<BenchNote>;
-  const schema = new mongoose.Schema<BenchNote>(
-    {
-      title: { type: String, required: true, maxlength: 200, description: "What to do" },
-      done: { type: Boolean, default: false, description: "Whether it is done" },
-      priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
-      ownerId: { type: mongoose.Schema.Types.ObjectId, index: true, description: "Owner" },
-    },
-    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
-  );
-  schema.plugin(defaultPlugins);
-  return mongoose.model<BenchNote>("McpBenchNote", schema);
 }
 
 /** What the official client sends for one `tools/call`, to replay. */
@@ -112,7 +89,7 @@ function replay(target: Target, call: RecordedCall, id: number): Promise<number>
 }
 
 async function benchToolsCallVsRest(): Promise<void> {
-  const Note = benchNoteModel();
+  const Note = benchTodoModel("McpBenchNote");
   const tokens = new TokenMap();
   const owner = tokens.user("mcp-bench");
   const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, disableFileLogging: true, transports: [new DiscardTransport()] });

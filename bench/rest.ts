@@ -11,16 +11,15 @@
  */
 import { Agent } from "node:http";
 import express, { type Request, type Response } from "express";
-import mongoose from "mongoose";
 import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER } from "../contracts/http.js";
 import { SvcApp } from "../hosts/svc-app.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
 import { modelRouter } from "../plugins/rest/model-router.js";
 import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
 import { Permissions } from "../plugins/rest/permissions.js";
-import { defaultPlugins } from "../plugins/rest/schema/default-plugins.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
 import { send, throughput, type Target } from "./support/http-load.js";
+import { benchTodoModel } from "./support/todo-model.js";
 
 const SEEDED = 200;
 const CONCURRENCY = 8;
@@ -28,32 +27,7 @@ const ROUNDS = 3;
 const COUNTS = { read: 1500, list: 600, create: 800 } as const;
 const TARGETS = { read: 0.8, list: 0.7, create: 0.6 } as const;
 
-interface BenchTodo {
-  title: string;
-  done?: boolean;
-  priority?: number;
-  ownerId?: mongoose.Types.ObjectId;
-}
-
-type BenchModel = ReturnType<typeof createBenchModel>;
-
-function benchModel(): BenchModel {
-  return (mongoose.models.BenchTodo as unknown as BenchModel | undefined) ?? createBenchModel();
-}
-
-function createBenchModel() {
-  const schema = new mongoose.Schema<BenchTodo>(
-    {
-      title: { type: String, required: true, maxlength: 200, description: "What to do" },
-      done: { type: Boolean, default: false, description: "Whether it is done" },
-      priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
-      ownerId: { type: mongoose.Schema.Types.ObjectId, index: true, description: "Owner" },
-    },
-    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
-  );
-  schema.plugin(defaultPlugins);
-  return mongoose.model("BenchTodo", schema);
-}
+type BenchModel = ReturnType<typeof benchTodoModel>;
 
 /** The same three routes, written by hand the way a careful express + mongoose app would. */
 function handWrittenRoutes(Todo: BenchModel): SvcPlugin {
@@ -110,7 +84,7 @@ function handWrittenRoutes(Todo: BenchModel): SvcPlugin {
 }
 
 export default async function benchRest(): Promise<void> {
-  const Todo = benchModel();
+  const Todo = benchTodoModel("BenchTodo");
   const tokens = new TokenMap();
   const alice = tokens.user("bench");
   const owner = [Permissions.IsOwner];

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
+import { exitOnSignals } from "./exit-on-signals.js";
 
 const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [--replSet <name>]
               [--journal-fsync always|interval|never] [--journalCommitInterval <ms>] [--quiet]
@@ -90,16 +91,7 @@ function invokedDirectly(): boolean {
 
 if (invokedDirectly()) {
   runSvcDb(process.argv.slice(2)).then(
-    ({ stop }) => {
-      const shutdown = (): void => {
-        stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGINT", shutdown);
-      process.once("SIGTERM", shutdown);
-    },
+    ({ stop }) => void exitOnSignals(stop),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       console.error(USAGE);

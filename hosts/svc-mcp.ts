@@ -16,6 +16,7 @@ import { loadDocsContext, docsServerFactory } from "./mcp/docs-server.js";
 import { resolveDocsDir } from "./mcp/docs-location.js";
 import { McpDocsErrors } from "./mcp/errors.js";
 import { startDocsHttpServer, type RunningDocsHttpServer } from "./mcp/http-server.js";
+import { exitOnSignals } from "./exit-on-signals.js";
 import { invokedDirectly } from "./mcp/invoked-directly.js";
 
 /** SPEC §8: the MCP server's default port. */
@@ -41,14 +42,7 @@ if (invokedDirectly(import.meta.url)) {
   runSvcMcp().then(
     (running) => {
       console.log(`svc-mcp listening on ${running.url}`);
-      const shutdown = (): void => {
-        running.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGINT", shutdown);
-      process.once("SIGTERM", shutdown);
+      exitOnSignals(() => running.close());
     },
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

@@ -11,6 +11,7 @@
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
 import { REPORTED_VERSION } from "../adapters/embedded-mongo/commands/server-commands.js";
+import { exitOnSignals } from "./exit-on-signals.js";
 import { invokedDirectly } from "./mcp/invoked-directly.js";
 import { mongodLogLine, mongodVersionText, parseMongodCommandLine } from "./svc-mongod/mongod-command-line.js";
 
@@ -74,19 +75,11 @@ export async function runSvcMongod(
 
 if (invokedDirectly(import.meta.url)) {
   let running: RunningSvcMongod | undefined;
-  const shutdown = (): void => {
-    const stopping = running ? running.stop() : Promise.resolve();
-    stopping.then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
+  // The shutdown command stops it as the signals do.
+  const shutdown = exitOnSignals(async () => running?.stop());
   runSvcMongod(process.argv.slice(2), (text) => process.stdout.write(`${text}\n`), shutdown).then(
     (started) => {
-      if (!started) return;
-      running = started;
-      process.once("SIGINT", shutdown);
-      process.once("SIGTERM", shutdown);
+      if (started) running = started;
     },
     (error: unknown) => {
       // mongod's wording for a failed start, which mongodb-memory-server reports as such.
