@@ -152,7 +152,7 @@ export class LocalDatabase {
     const key = keyOf(record.collection, record.id);
     this.server.set(key, record);
     this.changes.push({ table: "entities", key, value: record });
-    this.touch(record.collection, record.id);
+    this.touch(record.collection, record.id, key);
   }
 
   removeServerState(collection: string, id: string): void {
@@ -326,8 +326,8 @@ export class LocalDatabase {
     return addTo(this.collectionListeners, collection, listener);
   }
 
-  private touch(collection: string, id: string): void {
-    this.touchedEntities.add(keyOf(collection, id));
+  private touch(collection: string, id: string, key = keyOf(collection, id)): void {
+    this.touchedEntities.add(key);
     this.touchedCollections.add(collection);
     this.touched = true;
   }

@@ -28,15 +28,15 @@ export function applyServerState(database: LocalDatabase, incoming: IncomingStat
     if (!sameStream && incoming.deleted && bare(incoming.data)) return false;
   }
   const data = incoming.deleted && bare(incoming.data) ? (previous?.data ?? { id: incoming.id }) : { ...incoming.data, id: incoming.id };
-  const record: ServerEntityRecord = {
+  const record: { -readonly [K in keyof ServerEntityRecord]: ServerEntityRecord[K] } = {
     collection: incoming.collection,
     id: incoming.id,
     data,
     seq: incoming.seq,
     deleted: incoming.deleted,
     stream: incoming.stream,
-    ...(incoming.deleted ? { deletedAt: previous?.deleted && previous.deletedAt !== undefined ? previous.deletedAt : now } : {}),
   };
+  if (incoming.deleted) record.deletedAt = previous?.deleted && previous.deletedAt !== undefined ? previous.deletedAt : now;
   if (previous && sameRecord(previous, record)) return false;
   database.putServerState(record);
   return true;

@@ -64,9 +64,11 @@ export class StreamPager {
     const { database, debug } = this.context;
     const streams = new Map<string, { collection: string; from: number | undefined; cursor: number | undefined; highest: number }>();
     const now = this.context.now();
+    let applied = 0;
     database.change(() => {
       for (const delta of deltas) {
         if (!this.context.collections.includes(delta.collection)) continue;
+        applied++;
         applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, now);
         this.resyncTouched?.add(keyOf(delta.collection, delta.id));
         let stream = streams.get(delta.stream);
@@ -77,13 +79,13 @@ export class StreamPager {
         stream.highest = Math.max(stream.highest, delta.seq);
         if (stream.cursor !== undefined && delta.seq === stream.cursor + 1) stream.cursor = delta.seq;
         else if (stream.cursor === undefined || delta.seq > stream.cursor + 1) this.aheadOf(delta.stream).add(delta.seq);
-        debug.count("deltasApplied");
-        debug.log("delta", { collection: delta.collection, id: delta.id, seq: delta.seq, stream: delta.stream }, delta.data);
+        if (debug.enabled) debug.log("delta", { collection: delta.collection, id: delta.id, seq: delta.seq, stream: delta.stream }, delta.data);
       }
       for (const [name, stream] of streams) {
         if (stream.cursor !== undefined && stream.cursor !== stream.from) this.moveCursor(stream.collection, name, stream.cursor);
       }
     });
+    debug.count("deltasApplied", applied);
     for (const [name, stream] of streams) {
       const cursor = database.cursor(name);
       if (cursor && stream.highest > cursor.cursor) this.seqJump(stream.collection, name);
