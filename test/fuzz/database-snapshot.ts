@@ -27,20 +27,48 @@ export async function snapshotDatabase(connection: mongoose.Connection = mongoos
   // one per collection (each costs milliseconds on the embedded engine). Unsorted: each document
   // is hashed alone and the hashes are summed, which no order changes.
   const tagged = (name: string) => [{ $project: { _id: 0, collection: name, document: "$$ROOT" } }];
-  const documents = await db
+  const documents = (await db
     .collection(names[0]!)
-    // Unpromoted values keep their BSON types (Int32, Double, Long) through the round trip.
-    .aggregate([...tagged(names[0]!), ...names.slice(1).map((coll) => ({ $unionWith: { coll, pipeline: tagged(coll) } }))], { promoteValues: false })
-    .toArray();
+    // Raw: each answer stays the BSON bytes the server sent (every value with its BSON type:
+    // Int32, Double, Long), hashed as they are instead of decoded and encoded again.
+    .aggregate([...tagged(names[0]!), ...names.slice(1).map((coll) => ({ $unionWith: { coll, pipeline: tagged(coll) } }))], { raw: true })
+    .toArray()) as unknown as Buffer[];
   const sums = new Map(names.map((name) => [name, { sum: 0n, count: 0 }]));
-  for (const { collection, document } of documents) {
-    const entry = sums.get(collection as string)!;
-    const digest = createHash("sha256").update(mongoose.mongo.BSON.serialize(document as object)).digest();
+  for (const bytes of documents) {
+    const { collection, document } = taggedDocument(bytes);
+    const entry = sums.get(collection)!;
+    const digest = createHash("sha256").update(document).digest();
     entry.sum = (entry.sum + digest.readBigUInt64BE(0)) & 0xffff_ffff_ffff_ffffn;
     entry.count += 1;
   }
   for (const [name, { sum, count }] of sums) snapshot.set(name, `${count}:${sum.toString(16).padStart(16, "0")}`);
   return snapshot;
+}
+
+/** Splits a raw `{collection, document}` answer into the name and the document's own BSON bytes. */
+function taggedDocument(bytes: Buffer): { collection: string; document: Buffer } {
+  let collection: string | undefined;
+  let document: Buffer | undefined;
+  // BSON: int32 size, then elements (type byte, field name as a C string, value) up to a 0 byte.
+  let index = 4;
+  while (bytes[index] !== 0) {
+    const type = bytes[index]!;
+    const nameEnd = bytes.indexOf(0, index + 1);
+    const field = bytes.toString("utf8", index + 1, nameEnd);
+    index = nameEnd + 1;
+    const size = bytes.readInt32LE(index);
+    if (type === 0x02 && field === "collection") {
+      collection = bytes.toString("utf8", index + 4, index + 4 + size - 1);
+      index += 4 + size;
+    } else if (type === 0x03 && field === "document") {
+      document = bytes.subarray(index, index + size);
+      index += size;
+    } else {
+      throw new Error(`snapshotDatabase: unexpected field "${field}" (BSON type ${type}) in a tagged document`);
+    }
+  }
+  if (collection === undefined || document === undefined) throw new Error("snapshotDatabase: a tagged document without its collection or document");
+  return { collection, document };
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { sharedPack, type PackedPackage } from "./pack-cache.js";
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -24,18 +25,19 @@ export async function runIn(cwd: string, command: string, args: readonly string[
   }
 }
 
-let packed: Promise<{ tarball: string; files: string[]; dir: string }> | undefined;
+let packed: Promise<PackedPackage> | undefined;
 
 /**
  * svc as `npm publish` would ship it: built into a staging folder (never the repository's own
  * `dist/`, which another test process may be building at the same moment) and packed into a
- * tarball. Once per process; the folder is removed when the process exits.
+ * tarball. Once per content of the package's sources and docs: the test processes of a run share
+ * one build (see pack-cache.ts).
  *
  * @example
  * const { tarball } = await packSvc();
  */
-export function packSvc(): Promise<{ tarball: string; files: string[]; dir: string }> {
-  packed ??= (async () => {
+export function packSvc(): Promise<PackedPackage> {
+  packed ??= sharedPack(root, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "svc-pack-"));
     process.once("exit", () => void rm(dir, { recursive: true, force: true }));
     const stage = path.join(dir, "svc");
@@ -45,8 +47,8 @@ export function packSvc(): Promise<{ tarball: string; files: string[]; dir: stri
     const [result] = JSON.parse(await runIn(stage, "npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir, "--loglevel=error"])) as [
       { filename: string; files: { path: string }[] },
     ];
-    return { tarball: path.join(dir, result.filename), files: result.files.map((file) => file.path), dir };
-  })();
+    return { tarball: path.join(dir, result.filename), files: result.files.map((file) => file.path) };
+  });
   return packed;
 }
 
