@@ -45,29 +45,11 @@ export async function snapshotDatabase(connection: mongoose.Connection = mongoos
   return snapshot;
 }
 
-/** Splits a raw `{collection, document}` answer into the name and the document's own BSON bytes. */
+/** A raw `{collection, document}` answer: the name decoded, the document left as its own BSON bytes. */
 function taggedDocument(bytes: Buffer): { collection: string; document: Buffer } {
-  let collection: string | undefined;
-  let document: Buffer | undefined;
-  // BSON: int32 size, then elements (type byte, field name as a C string, value) up to a 0 byte.
-  let index = 4;
-  while (bytes[index] !== 0) {
-    const type = bytes[index]!;
-    const nameEnd = bytes.indexOf(0, index + 1);
-    const field = bytes.toString("utf8", index + 1, nameEnd);
-    index = nameEnd + 1;
-    const size = bytes.readInt32LE(index);
-    if (type === 0x02 && field === "collection") {
-      collection = bytes.toString("utf8", index + 4, index + 4 + size - 1);
-      index += 4 + size;
-    } else if (type === 0x03 && field === "document") {
-      document = bytes.subarray(index, index + size);
-      index += size;
-    } else {
-      throw new Error(`snapshotDatabase: unexpected field "${field}" (BSON type ${type}) in a tagged document`);
-    }
-  }
-  if (collection === undefined || document === undefined) throw new Error("snapshotDatabase: a tagged document without its collection or document");
+  // bson's `raw` decodes the top level and hands each embedded document over as its bytes.
+  const { collection, document } = mongoose.mongo.BSON.deserialize(bytes, { raw: true }) as { collection?: unknown; document?: unknown };
+  if (typeof collection !== "string" || !Buffer.isBuffer(document)) throw new Error("snapshotDatabase: a tagged document without its collection or document");
   return { collection, document };
 }
 
