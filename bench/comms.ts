@@ -9,26 +9,18 @@
  * @example
  * npm run bench -- comms
  */
-import TransportStream from "winston-transport";
 import { ConsoleMailer } from "../adapters/mail/console.js";
 import { SvcApp } from "../hosts/svc-app.js";
 import { commsMessageModel } from "../plugins/comms/comms-message-model.js";
 import { commsPlugin } from "../plugins/comms/comms-plugin.js";
 import { createCommsService } from "../plugins/comms/comms-service.js";
 import { pushTokenModel } from "../plugins/comms/push-token-model.js";
-import { createSvcLogger } from "../plugins/logging/create-logger.js";
+import { discardingLogger } from "./support/discarding-logger.js";
 
 const SENDS = 4000;
 const CONCURRENCY = 32;
 const ROUNDS = 3;
 const TARGET = 0.5;
-
-/** A transport that formats and drops: the logging cost without terminal I/O. */
-class DiscardTransport extends TransportStream {
-  override log(_info: unknown, next: () => void): void {
-    next();
-  }
-}
 
 async function perSecond(count: number, concurrency: number, call: (index: number) => Promise<{ accepted: boolean }>): Promise<number> {
   let next = 0;
@@ -44,7 +36,7 @@ async function perSecond(count: number, concurrency: number, call: (index: numbe
 }
 
 export default async function benchComms(): Promise<void> {
-  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, disableFileLogging: true, transports: [new DiscardTransport()] });
+  const logger = discardingLogger();
   const direct = new ConsoleMailer({ logger });
   const logged = commsPlugin({ mail: new ConsoleMailer({ logger }) });
   const app = new SvcApp({ env: { NODE_ENV: "test", DISABLE_LOG_ALL_REQUESTS: "true" }, database: { dbName: "svc_bench_comms" }, handleSignals: false, logger }).register(logged);

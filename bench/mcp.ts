@@ -16,14 +16,13 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import TransportStream from "winston-transport";
 import { AUTHENTICATION_MIDDLEWARE } from "../contracts/http.js";
 import { SvcApp } from "../hosts/svc-app.js";
 import { modelRouter } from "../plugins/rest/model-router.js";
 import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
 import { Permissions } from "../plugins/rest/permissions.js";
-import { createSvcLogger } from "../plugins/logging/create-logger.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
+import { discardingLogger } from "./support/discarding-logger.js";
 import { send, throughput, type Target } from "./support/http-load.js";
 import { benchTodoModel } from "./support/todo-model.js";
 
@@ -36,13 +35,6 @@ const CONCURRENCY = 8;
 const ROUNDS = 6;
 const CALLS = 300;
 const TOOLS_CALL_TARGET = 0.7;
-
-/** A transport that formats and drops: logging costs the same on both sides, without terminal I/O. */
-class DiscardTransport extends TransportStream {
-  override log(_info: unknown, next: () => void): void {
-    next();
-  }
-}
 
 /** What the official client sends for one `tools/call`, to replay. */
 interface RecordedCall {
@@ -92,7 +84,7 @@ async function benchToolsCallVsRest(): Promise<void> {
   const Note = benchTodoModel("McpBenchNote");
   const tokens = new TokenMap();
   const owner = tokens.user("mcp-bench");
-  const logger = createSvcLogger({ level: "info", disableConsoleLogging: true, disableFileLogging: true, transports: [new DiscardTransport()] });
+  const logger = discardingLogger();
   const app = new SvcApp({ env: { NODE_ENV: "test", DISABLE_LOG_ALL_REQUESTS: "true" }, database: { dbName: "svc_bench_mcp" }, handleSignals: false, port: 0, logger })
     .register(
       modelRouter("/notes", Note, {
