@@ -628,7 +628,6 @@ function lastPerRecord(changes: readonly PersistedChange[]): PersistedChange[] {
     table.delete(change.key);
     table.set(change.key, change);
   }
-  if (tables.size === 1) return [...tables.values().next().value!.values()];
   return [...tables.values()].flatMap((table) => [...table.values()]);
 }
 
