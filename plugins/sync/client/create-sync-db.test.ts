@@ -1,7 +1,7 @@
 import test from "ava";
 import { hasErrorCode } from "../../../kernel/errors.js";
 import { createFakeTransport, type FakeTransport } from "../testing/index.js";
-import { createMemoryPersister, createSyncDb, listConflicts, SyncClientErrors, wipeLocalData, type SyncAuthProvider, type SyncDbOptions, type SyncPersisterFactory } from "./index.js";
+import { createMemoryPersister, createSyncDb, listConflicts, SyncClientErrors, wipeLocalData, type PersistedChange, type SyncAuthProvider, type SyncDbOptions, type SyncPersisterFactory } from "./index.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The client against the fake transport of svc/sync/testing: every status field, the outbox's
@@ -263,6 +263,37 @@ test("deltas arriving together are one step: listeners hear once, the cursor mov
   fake.emit(delta("e", 5));
   await waitForStatus(db, (status) => status.streams[STREAM] === 5);
   t.truthy(db.store.get("todos", "d"));
+});
+
+test("the persister gets each changed record once, with its last value, in one write per burst", async (t) => {
+  const fake = createFakeTransport();
+  const memory = createMemoryPersister();
+  const writes: PersistedChange[][] = [];
+  const recording: SyncPersisterFactory = async (context) => {
+    const inner = await memory(context);
+    return { ...inner, write: (changes) => (writes.push([...changes]), inner.write(changes)) };
+  };
+  const { db } = client(fake, { persisterFactory: recording });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, (status) => status.isOnline && status.streams[STREAM] === 0 && !status.isSyncing);
+  await eventually(() => writes.length > 0);
+  writes.length = 0;
+  // One burst: "a" three times (created, renamed, deleted), "b" once.
+  const delta = (id: string, seq: number, title: string, method: "create" | "update" | "delete" = "update") => ({ type: "delta" as const, delta: { collection: "todos", id, method, data: { id, title }, seq, stream: STREAM } });
+  for (const event of [delta("a", 1, "A", "create"), delta("b", 2, "B", "create"), delta("a", 3, "A2"), delta("a", 4, "A3", "delete")]) fake.emit(event);
+  await waitForStatus(db, (status) => status.streams[STREAM] === 4);
+  await eventually(() => writes.length > 0);
+  t.is(writes.length, 1, "the burst is one write");
+  const entities = writes[0]!.filter((change) => change.table === "entities");
+  t.deepEqual(
+    entities.map((change) => [change.key, change.value?.seq, change.value?.deleted]),
+    [
+      ["todos/a", 4, true],
+      ["todos/b", 2, false],
+    ],
+  );
+  t.deepEqual(writes[0]!.filter((change) => change.table === "_cursors").map((change) => [change.key, change.value?.cursor]), [[STREAM, 4]]);
 });
 
 test("sync:reconcile from the server pages every stream", async (t) => {

@@ -7,7 +7,7 @@ import { createIndexedDbPersister, hasIndexedDb } from "./indexeddb-persister.js
 import { LocalDatabase } from "./local-database.js";
 import { generateMutationId } from "./mutation-id.js";
 import { OutboxSender } from "./outbox-sender.js";
-import { createMemoryPersister, type PersistedChange, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
+import { createMemoryPersister, type SyncPersister, type SyncPersisterFactory } from "./persister.js";
 import { sha256Hex } from "./record-cipher.js";
 import { applySchemaVersion } from "./schema-migration.js";
 import { purgeTombstones } from "./server-state.js";
@@ -125,7 +125,6 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   let statusDirty = true;
   let statusScheduled = false;
   let notified: SyncStatus | undefined;
-  let unwritten: PersistedChange[] = [];
   /** This instance runs the engine: always without tab coordination, else while it holds the lock. */
   let leading = false;
   let booted = false;
@@ -217,31 +216,31 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     }
   }
 
-  // Every step of the tables goes to the persister, in order; the steps of one burst go together
-  // in one write (one transaction), each record once with its last value. A failed write marks
-  // persistence as broken and stops writing, so a half-written store is never written over.
+  // Every step of the tables goes to the persister, in order: a write takes every record changed
+  // since the last one, each once with its value then, in one call (one transaction). A failed
+  // write marks persistence as broken and stops writing, so a half-written store is never written over.
+  let writeQueued = false;
   database.subscribe(() => {
-    const changes = database.takeChanges();
-    if (changes.length > 0 && persister && persistence !== "error") {
-      const scheduled = unwritten.length > 0;
-      for (const change of changes) unwritten.push(change);
-      if (!scheduled) {
-        const target = persister;
-        persisting = persisting
-          .then(async () => {
-            const batch = lastPerRecord(unwritten);
-            unwritten = [];
-            await target.write(batch);
-            // Other tabs hear of records once they are stored (a tab taking over reads them back).
-            tabs?.broadcastChanges(batch);
-          })
-          .catch((error: unknown) => {
-            unwritten = [];
-            persistence = "error";
-            debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
-            publishStatus();
-          });
-      }
+    if (!persister || persistence === "error") database.forgetChanges();
+    else if (!writeQueued && database.hasChanges()) {
+      writeQueued = true;
+      const target = persister;
+      persisting = persisting
+        .then(async () => {
+          writeQueued = false;
+          const batch = database.takeChanges();
+          if (batch.length === 0) return;
+          await target.write(batch);
+          // Other tabs hear of records once they are stored (a tab taking over reads them back).
+          tabs?.broadcastChanges(batch);
+        })
+        .catch((error: unknown) => {
+          writeQueued = false;
+          database.forgetChanges();
+          persistence = "error";
+          debug.log("persist-failed", { message: error instanceof Error ? error.message : String(error) });
+          publishStatus();
+        });
     }
     publishStatus();
   });
@@ -619,18 +618,6 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
 }
 
 /** The changes with each record once, at its last value (a burst may touch one entity many times). */
-function lastPerRecord(changes: readonly PersistedChange[]): PersistedChange[] {
-  const tables = new Map<string, Map<string, PersistedChange>>();
-  for (const change of changes) {
-    let table = tables.get(change.table);
-    if (!table) tables.set(change.table, (table = new Map()));
-    // Deleting first moves the record to the end: records keep the order of their last change.
-    table.delete(change.key);
-    table.set(change.key, change);
-  }
-  return [...tables.values()].flatMap((table) => [...table.values()]);
-}
-
 /** Encrypted IndexedDB where the platform has it (browsers), memory elsewhere. */
 function defaultPersisterFactory(options: SyncDbOptions): SyncPersisterFactory {
   if (!hasIndexedDb()) return createMemoryPersister();

@@ -1,11 +1,18 @@
+import { EntityMap } from "./entity-map.js";
 import { entityView, type EntityRead } from "./entity-view.js";
-import type { PersistedChange, PersistedTables } from "./persister.js";
-import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntityRecord } from "./records.js";
+import type { PersistedChange, PersistedTableName, PersistedTables } from "./persister.js";
+import { entityKey, type ConflictRecord, type CursorRecord, type OutboxRow, type SchemaRecord, type ServerEntityRecord } from "./records.js";
 
 type Listener = () => void;
 
-const keyOf = (collection: string, id: string) => `${collection}/${id}`;
+const keyOf = entityKey;
 const NO_ROWS: readonly OutboxRow[] = [];
+
+/** A server state with its view cached: the view of a server state alone depends on nothing else. */
+interface ServerSlot {
+  readonly record: ServerEntityRecord;
+  view?: EntityRead;
+}
 
 /**
  * The client's tables in memory — server states, `_outbox`, `_cursors`, `_conflicts` — and the
@@ -14,18 +21,27 @@ const NO_ROWS: readonly OutboxRow[] = [];
  * step, and the step's records are handed to the persister together (`takeChanges`).
  */
 export class LocalDatabase {
-  private readonly server = new Map<string, ServerEntityRecord>();
+  private readonly server = new EntityMap<ServerSlot>();
   private readonly rows = new Map<string, OutboxRow>();
-  private readonly rowsByEntity = new Map<string, OutboxRow[]>();
+  /** Each entity's pending rows in queue order (an entity with none has no entry). */
+  private readonly rowsByEntity = new EntityMap<readonly OutboxRow[]>();
   private readonly cursors = new Map<string, CursorRecord>();
   private readonly conflicts = new Map<string, ConflictRecord>();
-  private readonly views = new Map<string, EntityRead>();
-  private readonly idsByCollection = new Map<string, Set<string>>();
+  /** Views of entities with pending rows (the others are cached on their server slot). */
+  private readonly views = new EntityMap<EntityRead>();
   private readonly versions = new Map<string, number>();
   private readonly entityListeners = new Map<string, Set<Listener>>();
   private readonly collectionListeners = new Map<string, Set<Listener>>();
   private readonly listeners = new Set<Listener>();
-  private changes: PersistedChange[] = [];
+  private readonly meta = new Map<string, SchemaRecord>();
+  /**
+   * The records changed since the persister last took them, by table. A record changed many times
+   * is written once, with its value when taken; a key no longer in its table is written as removed.
+   */
+  private readonly dirty = { _outbox: new Set<string>(), _cursors: new Set<string>(), _conflicts: new Set<string>(), _meta: new Set<string>() };
+  private readonly dirtyEntities = new EntityMap<true>();
+  /** False while records another tab stored are applied: they are not this tab's to write. */
+  private recording = true;
   private readonly touchedEntities = new Set<string>();
   private readonly touchedCollections = new Set<string>();
   private touched = false;
@@ -42,15 +58,16 @@ export class LocalDatabase {
   load(tables: PersistedTables): void {
     this.change(() => {
       this.reset();
-      for (const record of tables.entities) this.server.set(keyOf(record.collection, record.id), record);
+      for (const record of tables.entities) this.server.set(record.collection, record.id, { record, view: undefined });
       for (const row of tables._outbox) this.indexRow(row);
       for (const cursor of tables._cursors) this.cursors.set(cursor.stream, cursor);
       for (const conflict of tables._conflicts) this.conflicts.set(conflict.mutationId, conflict);
+      for (const record of tables._meta ?? []) this.meta.set(record.key, record);
       for (const record of tables.entities) this.touch(record.collection, record.id);
       for (const row of tables._outbox) this.touch(row.collection, row.id);
       this.lastOrder = Math.max(0, ...tables._outbox.map((row) => row.order));
     });
-    this.changes = [];
+    this.forgetChanges();
   }
 
   /**
@@ -59,49 +76,53 @@ export class LocalDatabase {
    */
   applyRemote(changes: readonly PersistedChange[]): void {
     this.change(() => {
-      const before = this.changes.length;
-      for (const change of changes) {
-        switch (change.table) {
-          case "entities": {
-            if (change.value) this.putServerState(change.value);
-            else {
-              const slash = change.key.indexOf("/");
-              this.removeServerState(change.key.slice(0, slash), change.key.slice(slash + 1));
-            }
-            break;
-          }
-          case "_outbox":
-            if (change.value) {
-              this.putRow(change.value);
-              this.lastOrder = Math.max(this.lastOrder, change.value.order);
-            } else this.removeRow(change.key);
-            break;
-          case "_cursors":
-            if (change.value) this.putCursor(change.value);
-            else this.removeCursor(change.key);
-            break;
-          case "_conflicts":
-            if (change.value) this.putConflict(change.value);
-            else this.removeConflict(change.key);
-            break;
-          case "_meta":
-            break;
-        }
+      this.recording = false;
+      try {
+        this.applyRemoteChanges(changes);
+      } finally {
+        this.recording = true;
       }
-      this.changes.length = before;
     });
+  }
+
+  private applyRemoteChanges(changes: readonly PersistedChange[]): void {
+    for (const change of changes) {
+      switch (change.table) {
+        case "entities": {
+          if (change.value) this.putServerState(change.value);
+          else {
+            const slash = change.key.indexOf("/");
+            this.removeServerState(change.key.slice(0, slash), change.key.slice(slash + 1));
+          }
+          break;
+        }
+        case "_outbox":
+          if (change.value) {
+            this.putRow(change.value);
+            this.lastOrder = Math.max(this.lastOrder, change.value.order);
+          } else this.removeRow(change.key);
+          break;
+        case "_cursors":
+          if (change.value) this.putCursor(change.value);
+          else this.removeCursor(change.key);
+          break;
+        case "_conflicts":
+          if (change.value) this.putConflict(change.value);
+          else this.removeConflict(change.key);
+          break;
+        case "_meta":
+          break;
+      }
+    }
   }
 
   /** Empties every table (the persister's copy is cleared by the caller). */
   wipe(): void {
     this.change(() => {
-      for (const key of [...this.server.keys(), ...this.rowsByEntity.keys()]) {
-        const [collection, ...rest] = key.split("/");
-        this.touch(collection!, rest.join("/"));
-      }
+      for (const [collection, id] of [...this.server.entries(), ...this.rowsByEntity.entries()]) this.touch(collection, id);
       this.reset();
     });
-    this.changes = [];
+    this.forgetChanges();
   }
 
   private reset(): void {
@@ -110,8 +131,10 @@ export class LocalDatabase {
     this.rowsByEntity.clear();
     this.cursors.clear();
     this.conflicts.clear();
+    this.meta.clear();
     this.counts.clear();
     this.blockedRows.clear();
+    this.views.clear();
     this.sortedRows = undefined;
     this.conflictList = undefined;
     this.touched = true;
@@ -127,11 +150,31 @@ export class LocalDatabase {
     }
   }
 
-  /** The records changed since the last call, for the persister. */
+  /** Whether records changed since the persister last took them. */
+  hasChanges(): boolean {
+    return !this.dirtyEntities.empty || Object.values(this.dirty).some((keys) => keys.size > 0);
+  }
+
+  /** The records changed since the last call, each once with its current value, for the persister. */
   takeChanges(): PersistedChange[] {
-    const taken = this.changes;
-    this.changes = [];
+    const taken: PersistedChange[] = [];
+    for (const [collection, id] of this.dirtyEntities.entries()) taken.push({ table: "entities", key: keyOf(collection, id), value: this.server.get(collection, id)?.record });
+    for (const key of this.dirty._outbox) taken.push({ table: "_outbox", key, value: this.rows.get(key) });
+    for (const key of this.dirty._cursors) taken.push({ table: "_cursors", key, value: this.cursors.get(key) });
+    for (const key of this.dirty._conflicts) taken.push({ table: "_conflicts", key, value: this.conflicts.get(key) });
+    for (const key of this.dirty._meta) taken.push({ table: "_meta", key, value: this.meta.get(key) });
+    this.forgetChanges();
     return taken;
+  }
+
+  /** Drops the changed records' marks (nothing is to be written: no persister, or it failed). */
+  forgetChanges(): void {
+    this.dirtyEntities.clear();
+    for (const keys of Object.values(this.dirty)) keys.clear();
+  }
+
+  private changed(table: Exclude<PersistedTableName, "entities">, key: string): void {
+    if (this.recording) this.dirty[table].add(key);
   }
 
   nextOrder(): number {
@@ -141,24 +184,22 @@ export class LocalDatabase {
   // --- server states ---
 
   serverState(collection: string, id: string): ServerEntityRecord | undefined {
-    return this.server.get(keyOf(collection, id));
+    return this.server.get(collection, id)?.record;
   }
 
-  serverStates(): IterableIterator<ServerEntityRecord> {
-    return this.server.values();
+  *serverStates(): IterableIterator<ServerEntityRecord> {
+    for (const slot of this.server.values()) yield slot.record;
   }
 
   putServerState(record: ServerEntityRecord): void {
-    const key = keyOf(record.collection, record.id);
-    this.server.set(key, record);
-    this.changes.push({ table: "entities", key, value: record });
-    this.touch(record.collection, record.id, key);
+    this.server.set(record.collection, record.id, { record, view: undefined });
+    if (this.recording) this.dirtyEntities.set(record.collection, record.id, true);
+    this.touch(record.collection, record.id);
   }
 
   removeServerState(collection: string, id: string): void {
-    const key = keyOf(collection, id);
-    if (!this.server.delete(key)) return;
-    this.changes.push({ table: "entities", key });
+    if (!this.server.delete(collection, id)) return;
+    if (this.recording) this.dirtyEntities.set(collection, id, true);
     this.touch(collection, id);
   }
 
@@ -176,14 +217,14 @@ export class LocalDatabase {
 
   /** The entity's rows in queue order. */
   pendingRows(collection: string, id: string): readonly OutboxRow[] {
-    return this.rowsByEntity.get(keyOf(collection, id)) ?? [];
+    return this.rowsByEntity.get(collection, id) ?? NO_ROWS;
   }
 
   putRow(row: OutboxRow): void {
     const previous = this.rows.get(row.mutationId);
     if (previous) this.unindexRow(previous);
     this.indexRow(row);
-    this.changes.push({ table: "_outbox", key: row.mutationId, value: row });
+    this.changed("_outbox", row.mutationId);
     this.touch(row.collection, row.id);
   }
 
@@ -191,15 +232,14 @@ export class LocalDatabase {
     const row = this.rows.get(mutationId);
     if (!row) return;
     this.unindexRow(row);
-    this.changes.push({ table: "_outbox", key: mutationId });
+    this.changed("_outbox", mutationId);
     this.touch(row.collection, row.id);
   }
 
   private indexRow(row: OutboxRow): void {
     this.rows.set(row.mutationId, row);
-    const key = keyOf(row.collection, row.id);
-    const list = [...(this.rowsByEntity.get(key) ?? []), row].sort((a, b) => a.order - b.order);
-    this.rowsByEntity.set(key, list);
+    const list = [...(this.rowsByEntity.get(row.collection, row.id) ?? []), row].sort((a, b) => a.order - b.order);
+    this.rowsByEntity.set(row.collection, row.id, list);
     // A new row at the end of the queue (every mutate) keeps the sorted list: no re-sort.
     const sorted = this.sortedRows;
     if (sorted && (sorted.length === 0 || sorted[sorted.length - 1]!.order < row.order)) sorted.push(row);
@@ -227,10 +267,9 @@ export class LocalDatabase {
   private unindexRow(row: OutboxRow): void {
     this.count(row, -1);
     this.rows.delete(row.mutationId);
-    const key = keyOf(row.collection, row.id);
-    const list = (this.rowsByEntity.get(key) ?? []).filter((other) => other.mutationId !== row.mutationId);
-    if (list.length === 0) this.rowsByEntity.delete(key);
-    else this.rowsByEntity.set(key, list);
+    const list = (this.rowsByEntity.get(row.collection, row.id) ?? []).filter((other) => other.mutationId !== row.mutationId);
+    if (list.length === 0) this.rowsByEntity.delete(row.collection, row.id);
+    else this.rowsByEntity.set(row.collection, row.id, list);
     this.sortedRows = undefined;
   }
 
@@ -246,13 +285,13 @@ export class LocalDatabase {
 
   putCursor(record: CursorRecord): void {
     this.cursors.set(record.stream, record);
-    this.changes.push({ table: "_cursors", key: record.stream, value: record });
+    this.changed("_cursors", record.stream);
     this.touched = true;
   }
 
   removeCursor(stream: string): void {
     if (!this.cursors.delete(stream)) return;
-    this.changes.push({ table: "_cursors", key: stream });
+    this.changed("_cursors", stream);
     this.touched = true;
   }
 
@@ -270,14 +309,14 @@ export class LocalDatabase {
   putConflict(record: ConflictRecord): void {
     this.conflicts.set(record.mutationId, record);
     this.conflictList = undefined;
-    this.changes.push({ table: "_conflicts", key: record.mutationId, value: record });
+    this.changed("_conflicts", record.mutationId);
     this.touched = true;
   }
 
   removeConflict(mutationId: string): void {
     if (!this.conflicts.delete(mutationId)) return;
     this.conflictList = undefined;
-    this.changes.push({ table: "_conflicts", key: mutationId });
+    this.changed("_conflicts", mutationId);
     this.touched = true;
   }
 
@@ -285,27 +324,33 @@ export class LocalDatabase {
 
   /** Records the schema version the tables are now in. */
   putSchema(record: SchemaRecord): void {
-    this.changes.push({ table: "_meta", key: record.key, value: record });
+    this.meta.set(record.key, record);
+    this.changed("_meta", record.key);
     this.touched = true;
   }
 
   // --- the optimistic view ---
 
   read(collection: string, id: string): EntityRead | undefined {
-    const key = keyOf(collection, id);
-    const cached = this.views.get(key);
-    if (cached !== undefined) return cached;
-    const pending = this.rowsByEntity.size === 0 ? NO_ROWS : (this.rowsByEntity.get(key) ?? NO_ROWS);
-    const view = entityView(this.server.get(key), pending, id);
-    if (view) this.views.set(key, view);
+    const slot = this.server.get(collection, id);
+    const pending = this.rowsByEntity.empty ? undefined : this.rowsByEntity.get(collection, id);
+    if (pending === undefined) return slot && (slot.view ??= entityView(slot.record, NO_ROWS, id));
+    let view = this.views.get(collection, id);
+    if (view === undefined) this.views.set(collection, id, (view = entityView(slot?.record, pending, id)!));
     return view;
   }
 
-  /** Every entity of `collection` (tombstones included), read through the optimistic view. */
+  /**
+   * Every entity of `collection` (tombstones included), read through the optimistic view: those
+   * the server has, in the order they arrived, then those only this client has (pending creates).
+   */
   readAll(collection: string): EntityRead[] {
-    const ids = this.idsByCollection.get(collection);
-    if (!ids) return [];
-    return [...ids].map((id) => this.read(collection, id)).filter((view): view is EntityRead => view !== undefined);
+    const reads: EntityRead[] = [];
+    const server = this.server.in(collection);
+    if (server) for (const id of server.keys()) reads.push(this.read(collection, id)!);
+    const pending = this.rowsByEntity.in(collection);
+    if (pending) for (const id of pending.keys()) if (!server?.has(id)) reads.push(this.read(collection, id)!);
+    return reads;
   }
 
   /** Bumped on every change to the collection: cached query results compare it. */
@@ -326,8 +371,14 @@ export class LocalDatabase {
     return addTo(this.collectionListeners, collection, listener);
   }
 
-  private touch(collection: string, id: string, key = keyOf(collection, id)): void {
-    this.touchedEntities.add(key);
+  /** After an entity's server state or rows changed: its cached view now, its listeners at the end of the step. */
+  private touch(collection: string, id: string): void {
+    if (!this.views.empty) this.views.delete(collection, id);
+    // Most entities have no listener of their own (a list screen listens to its collection).
+    if (this.entityListeners.size > 0) {
+      const key = keyOf(collection, id);
+      if (this.entityListeners.has(key)) this.touchedEntities.add(key);
+    }
     this.touchedCollections.add(collection);
     this.touched = true;
   }
@@ -339,24 +390,18 @@ export class LocalDatabase {
     this.touchedEntities.clear();
     this.touchedCollections.clear();
     this.touched = false;
-    for (const key of entities) {
-      this.views.delete(key);
-      // The record (or a pending row) names its collection and id; a removed one is split from its key.
-      const present = this.server.get(key) ?? this.rowsByEntity.get(key)?.[0];
-      const slash = present ? -1 : key.indexOf("/");
-      const collection = present ? present.collection : key.slice(0, slash);
-      let ids = this.idsByCollection.get(collection);
-      if (!ids) this.idsByCollection.set(collection, (ids = new Set()));
-      if (present) ids.add(present.id);
-      else ids.delete(key.slice(slash + 1));
-    }
     for (const collection of collections) this.versions.set(collection, this.version(collection) + 1);
     // Listeners run after the tables are consistent; one throwing must not starve the others.
-    const calls = [
-      ...entities.flatMap((key) => [...(this.entityListeners.get(key) ?? [])]),
-      ...collections.flatMap((collection) => [...(this.collectionListeners.get(collection) ?? [])]),
-      ...this.listeners,
-    ];
+    const calls: Listener[] = [];
+    for (const key of entities) {
+      const listening = this.entityListeners.get(key);
+      if (listening) calls.push(...listening);
+    }
+    for (const collection of collections) {
+      const listening = this.collectionListeners.get(collection);
+      if (listening) calls.push(...listening);
+    }
+    calls.push(...this.listeners);
     for (const call of calls) {
       try {
         call();

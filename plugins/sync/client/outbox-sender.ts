@@ -1,12 +1,12 @@
 import type { EngineContext } from "./engine-context.js";
 import { unref } from "./engine-context.js";
 import { generateMutationId } from "./mutation-id.js";
-import type { OutboxRow } from "./records.js";
+import { entityKey, type OutboxRow } from "./records.js";
 import { applyAck, applyServerState } from "./server-state.js";
 import { SyncRequestError } from "./transport.js";
 import type { BatchOutcome, SyncNack, WireMutation } from "./wire-types.js";
 
-const keyOf = (row: OutboxRow) => `${row.collection}/${row.id}`;
+const keyOf = (row: OutboxRow) => entityKey(row.collection, row.id);
 
 /** Backoff after a failed send: 500 ms doubling to 30 s, with jitter so many clients do not retry in step. */
 function backoffMs(failures: number, random: number): number {

@@ -1,3 +1,4 @@
+import { EntityMap } from "./entity-map.js";
 import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntityRecord } from "./records.js";
 import type { SyncHttpChannel } from "./transport.js";
 
@@ -72,32 +73,39 @@ export type SyncPersisterFactory = (database: SyncPersisterContext) => SyncPersi
  * const second = createSyncDb({ ...options, persisterFactory });
  */
 export function createMemoryPersister(): SyncPersisterFactory {
-  const databases = new Map<string, Map<PersistedTableName, Map<string, unknown>>>();
+  const databases = new Map<string, MemoryTables>();
   return ({ name, userId }) => {
     const databaseKey = `${name}\u0000${userId}`;
     const tables = () => {
       let found = databases.get(databaseKey);
-      if (!found) databases.set(databaseKey, (found = new Map()));
-      return found;
-    };
-    const table = (name: PersistedTableName) => {
-      let found = tables().get(name);
-      if (!found) tables().set(name, (found = new Map()));
+      if (!found) databases.set(databaseKey, (found = { entities: new EntityMap(), others: new Map() }));
       return found;
     };
     // Records are copied out (structuredClone) at load, as a real store would deserialise them.
-    const rows = <T>(name: PersistedTableName) => [...table(name).values()].map((value) => structuredClone(value) as T);
+    const copies = <T>(values: Iterable<unknown>) => [...values].map((value) => structuredClone(value) as T);
+    const rows = <T>(name: Exclude<PersistedTableName, "entities">) => copies<T>(tables().others.get(name)?.values() ?? []);
     return {
       kind: "memory",
       async load() {
-        return { entities: rows("entities"), _outbox: rows("_outbox"), _cursors: rows("_cursors"), _conflicts: rows("_conflicts"), _meta: rows("_meta") };
+        return { entities: copies(tables().entities.values()), _outbox: rows("_outbox"), _cursors: rows("_cursors"), _conflicts: rows("_conflicts"), _meta: rows("_meta") };
       },
       async write(changes) {
+        const { entities, others } = tables();
         for (const change of changes) {
-          if (change.value === undefined) table(change.table).delete(change.key);
           // Records are never changed in place (each change is a new record), so keeping the
           // reference is safe; load() hands out copies, as a store read back would.
-          else table(change.table).set(change.key, change.value);
+          if (change.table === "entities") {
+            if (change.value) entities.set(change.value.collection, change.value.id, change.value);
+            else {
+              const slash = change.key.indexOf("/");
+              entities.delete(change.key.slice(0, slash), change.key.slice(slash + 1));
+            }
+            continue;
+          }
+          let table = others.get(change.table);
+          if (!table) others.set(change.table, (table = new Map()));
+          if (change.value === undefined) table.delete(change.key);
+          else table.set(change.key, change.value);
         }
       },
       async clear() {
@@ -105,4 +113,10 @@ export function createMemoryPersister(): SyncPersisterFactory {
       },
     };
   };
+}
+
+/** A memory database: entities by collection and id (no key string to hash per record), the other tables by key. */
+interface MemoryTables {
+  readonly entities: EntityMap<ServerEntityRecord>;
+  readonly others: Map<Exclude<PersistedTableName, "entities">, Map<string, unknown>>;
 }

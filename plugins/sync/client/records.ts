@@ -1,5 +1,8 @@
 import type { MutationOperation, NackCode } from "./wire-types.js";
 
+/** The key of an entity in the client's tables and in the persisted `entities` table. */
+export const entityKey = (collection: string, id: string): string => `${collection}/${id}`;
+
 /** The server's state of one entity, as last received (snapshot, delta or ack). */
 export interface ServerEntityRecord {
   readonly collection: string;

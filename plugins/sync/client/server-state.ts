@@ -27,7 +27,7 @@ export function applyServerState(database: LocalDatabase, incoming: IncomingStat
     if (sameStream && incoming.seq < previous.seq) return false;
     if (!sameStream && incoming.deleted && bare(incoming.data)) return false;
   }
-  const data = incoming.deleted && bare(incoming.data) ? (previous?.data ?? { id: incoming.id }) : { ...incoming.data, id: incoming.id };
+  const data = incoming.deleted && bare(incoming.data) ? (previous?.data ?? { id: incoming.id }) : withId(incoming.data, incoming.id);
   const record: { -readonly [K in keyof ServerEntityRecord]: ServerEntityRecord[K] } = {
     collection: incoming.collection,
     id: incoming.id,
@@ -40,6 +40,14 @@ export function applyServerState(database: LocalDatabase, incoming: IncomingStat
   if (previous && sameRecord(previous, record)) return false;
   database.putServerState(record);
   return true;
+}
+
+/**
+ * The entity's data with its id. What the server sent was decoded for this client alone and is
+ * never changed afterwards, so data that already names the entity is kept as it is, not copied.
+ */
+function withId(data: Readonly<Record<string, unknown>> | undefined, id: string): Readonly<Record<string, unknown>> {
+  return data?.id === id ? data : { ...data, id };
 }
 
 function sameRecord(a: ServerEntityRecord, b: ServerEntityRecord): boolean {

@@ -1,5 +1,6 @@
 import type { EngineContext } from "./engine-context.js";
 import { unref } from "./engine-context.js";
+import { entityKey } from "./records.js";
 import { applyServerState, purgeTombstones } from "./server-state.js";
 import { SyncRequestError } from "./transport.js";
 import type { SyncDelta } from "./wire-types.js";
@@ -14,7 +15,6 @@ export interface ForceResyncResult {
   readonly repaired: number;
 }
 
-const keyOf = (collection: string, id: string) => `${collection}/${id}`;
 
 /**
  * The read side of the engine: pages each stream's snapshot from its cursor, applies deltas, moves
@@ -70,7 +70,7 @@ export class StreamPager {
         if (!this.context.collections.includes(delta.collection)) continue;
         applied++;
         applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, now);
-        this.resyncTouched?.add(keyOf(delta.collection, delta.id));
+        this.resyncTouched?.add(entityKey(delta.collection, delta.id));
         let stream = streams.get(delta.stream);
         if (!stream) {
           const from = database.cursor(delta.stream)?.cursor;
@@ -146,7 +146,7 @@ export class StreamPager {
           const page = await this.guard(async () => this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()));
           database.change(() => {
             for (const entity of page.entities) {
-              seen.add(keyOf(collection, entity.id));
+              seen.add(entityKey(collection, entity.id));
               if (applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now(), true)) repaired++;
             }
             if (!page.hasMore) database.putCursor({ stream, collection, cursor: Math.max(page.cursor, database.cursor(stream)?.cursor ?? 0) });
@@ -161,7 +161,7 @@ export class StreamPager {
       database.change(() => {
         for (const cursor of database.cursorList()) if (!streams.has(cursor.stream)) database.removeCursor(cursor.stream);
         for (const record of [...database.serverStates()]) {
-          const key = keyOf(record.collection, record.id);
+          const key = entityKey(record.collection, record.id);
           if (!this.context.collections.includes(record.collection) || seen.has(key) || this.resyncTouched?.has(key)) continue;
           if (database.pendingRows(record.collection, record.id).length > 0) continue;
           database.removeServerState(record.collection, record.id);
