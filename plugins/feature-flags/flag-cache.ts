@@ -1,4 +1,5 @@
-import type { ChangeStream, ChangeStreamDocument, ResumeToken } from "mongodb";
+import type { ChangeStream, ChangeStreamDocument, ResumeToken, Timestamp } from "mongodb";
+import { operationTimeNow } from "../../adapters/database/operation-time.js";
 import { token } from "../../kernel/container.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { FlagSource } from "./db-feature-flag-provider.js";
@@ -45,6 +46,8 @@ export class FlagCache implements FlagSource {
   private signatures = new Map<string, string>();
   private stream?: ChangeStream<FlagRecord>;
   private resumeToken?: ResumeToken;
+  /** Where the first stream starts until it has a resume token of its own. */
+  private startAt?: Timestamp;
   private pollTimer?: NodeJS.Timeout;
   private running = false;
   private loop?: Promise<void>;
@@ -62,7 +65,11 @@ export class FlagCache implements FlagSource {
       await this.reload();
       return this.startPolling();
     }
-    const first = await this.openStream();
+    // From the deployment's operation time, the stream opens in the background and still reports
+    // every change after the load below; without one (no cluster time), wait for its cursor first.
+    const db = this.options.model.db.db;
+    this.startAt = db ? await operationTimeNow(db).catch(() => undefined) : undefined;
+    const first = this.startAt === undefined ? await this.openStream() : undefined;
     await this.reload();
     if (first === "unsupported") return this.startPolling();
     if (first) this.apply(first);
@@ -121,10 +128,7 @@ export class FlagCache implements FlagSource {
    */
   private async openStream(): Promise<ChangeStreamDocument<FlagRecord> | null | "unsupported" | undefined> {
     try {
-      this.stream = this.options.model.collection.watch<FlagRecord>([], {
-        fullDocument: "updateLookup",
-        ...(this.resumeToken ? { resumeAfter: this.resumeToken } : {}),
-      }) as unknown as ChangeStream<FlagRecord>;
+      this.stream = this.watch();
       const first = await this.stream.tryNext();
       this.resumeToken = this.stream.resumeToken ?? this.resumeToken;
       return first;
@@ -141,6 +145,14 @@ export class FlagCache implements FlagSource {
     }
   }
 
+  /** A change stream from the last resume token, else from `startAt`, else from now (its cursor opens on the first read). */
+  private watch(): ChangeStream<FlagRecord> {
+    return this.options.model.collection.watch<FlagRecord>([], {
+      fullDocument: "updateLookup",
+      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : this.startAt ? { startAtOperationTime: this.startAt } : {}),
+    }) as unknown as ChangeStream<FlagRecord>;
+  }
+
   /**
    * Applies changes as they come. Any error closes the stream; it is reopened from the last
    * resume token with exponential backoff, and the cache is reloaded to catch up on anything the
@@ -149,6 +161,8 @@ export class FlagCache implements FlagSource {
   private async follow(): Promise<void> {
     const base = this.options.retryDelayMs ?? 250;
     let delay = base;
+    // From start()'s operation time the first stream catches up by itself: no reload, no wait.
+    if (!this.stream && this.startAt) this.stream = this.watch();
     while (this.running) {
       if (!this.stream) {
         try {
@@ -161,7 +175,7 @@ export class FlagCache implements FlagSource {
           delay = base;
         } catch (error) {
           if (!this.running) return;
-          if (isHistoryLost(error)) this.resumeToken = undefined;
+          if (isHistoryLost(error)) this.resumeToken = this.startAt = undefined;
           this.options.logger.warn("Feature flags: could not reopen the change stream yet", { reason: describe(error) });
           await sleep(delay);
           delay = Math.min(delay * 2, 30_000);
@@ -174,9 +188,13 @@ export class FlagCache implements FlagSource {
         if (change) this.apply(change);
       } catch (error) {
         if (!this.running) return;
-        this.options.logger.warn("Feature flags: change stream failed, reopening", { reason: describe(error) });
         await this.stream?.close().catch(() => undefined);
         this.stream = undefined;
+        if (isUnsupported(error)) {
+          this.options.logger.warn("Feature flags: change streams unavailable, polling for changes instead", { reason: describe(error) });
+          return this.startPolling();
+        }
+        this.options.logger.warn("Feature flags: change stream failed, reopening", { reason: describe(error) });
         await sleep(delay);
         delay = Math.min(delay * 2, 30_000);
       }

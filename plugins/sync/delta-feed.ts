@@ -1,4 +1,5 @@
-import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } from "mongodb";
+import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken, Timestamp } from "mongodb";
+import { operationTimeNow } from "../../adapters/database/operation-time.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 
 /** Why the feed could not vouch for every change: clients must page their streams again. */
@@ -28,21 +29,32 @@ const HISTORY_LOST = new Set([286, 280, 136]);
  *
  * @example
  * const feed = new DeltaFeed({ db, collections: ["todos", "svc_sync_tombstones"], logger, onChange, onGap });
- * await feed.start(); // resolves once the server-side cursor exists
+ * await feed.start(); // every write committed from now on is reported
  * await feed.stop();
  */
 export class DeltaFeed {
   private stream?: ChangeStream<Document>;
   private resumeToken?: ResumeToken;
+  /** Where the first stream starts until it has a resume token of its own. */
+  private startAt?: Timestamp;
   private running = false;
   private loop?: Promise<void>;
 
   constructor(private readonly options: DeltaFeedOptions) {}
 
+  /**
+   * Starts following. With the deployment's operation time the stream opens in the background
+   * from that time, so nothing committed after `start()` resolves is missed and the app does not
+   * wait for the stream's first server-side wait; without one (no cluster time), it waits for the
+   * stream's cursor as before.
+   */
   async start(): Promise<void> {
     this.running = true;
-    const first = await this.open();
-    if (first) this.options.onChange(first);
+    this.startAt = await operationTimeNow(this.options.db).catch(() => undefined);
+    if (this.startAt === undefined) {
+      const first = await this.open();
+      if (first) this.options.onChange(first);
+    }
     this.loop = this.follow();
   }
 
@@ -57,7 +69,7 @@ export class DeltaFeed {
     const pipeline = [{ $match: { "ns.coll": { $in: [...this.options.collections] } } }];
     this.stream = this.options.db.watch(pipeline, {
       fullDocument: "required",
-      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : {}),
+      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : this.startAt ? { startAtOperationTime: this.startAt } : {}),
     });
     try {
       const first = await this.stream.tryNext();
@@ -74,19 +86,22 @@ export class DeltaFeed {
     const base = this.options.retryDelayMs ?? 250;
     let delay = base;
     let gap: FeedGap | undefined;
+    let opened = this.stream !== undefined;
     while (this.running) {
       if (!this.stream) {
         try {
           const first = await this.open();
-          this.options.logger.info("Sync: change stream reopened", { resumed: gap === undefined });
+          if (opened) this.options.logger.info("Sync: change stream reopened", { resumed: gap === undefined });
+          opened = true;
           if (gap) this.options.onGap(gap);
           gap = undefined;
           delay = base;
           if (first) this.handle(first);
         } catch (error) {
           if (!this.running) return;
-          if (isHistoryLost(error) && this.resumeToken) {
+          if (isHistoryLost(error) && (this.resumeToken || this.startAt)) {
             this.resumeToken = undefined;
+            this.startAt = undefined;
             gap = "history-lost";
           }
           this.options.logger.warn("Sync: could not reopen the change stream yet", { reason: describe(error) });
@@ -101,6 +116,7 @@ export class DeltaFeed {
         if (change?.operationType === "invalidate" || change?.operationType === "dropDatabase") {
           // The stream ends here and cannot resume past it: start from now and say so.
           this.resumeToken = undefined;
+          this.startAt = undefined;
           gap = "invalidated";
           await this.closeStream();
           continue;
@@ -111,6 +127,7 @@ export class DeltaFeed {
         this.options.logger.warn("Sync: change stream failed, reopening", { reason: describe(error) });
         if (isHistoryLost(error)) {
           this.resumeToken = undefined;
+          this.startAt = undefined;
           gap = "history-lost";
         }
         await this.closeStream();
