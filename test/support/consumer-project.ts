@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { rmSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -39,7 +40,8 @@ let packed: Promise<PackedPackage> | undefined;
 export function packSvc(): Promise<PackedPackage> {
   packed ??= sharedPack(root, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "svc-pack-"));
-    process.once("exit", () => void rm(dir, { recursive: true, force: true }));
+    // Exit handlers run synchronously: an async rm would never finish.
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const stage = path.join(dir, "svc");
     await mkdir(stage);
     await Promise.all(["package.json", "README.md", "docs"].map((entry) => cp(path.join(root, entry), path.join(stage, entry), { recursive: true })));
