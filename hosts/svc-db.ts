@@ -7,12 +7,11 @@
  * svc-db --dbpath .svc/data --port 27017
  * mongosh "mongodb://127.0.0.1:27017/?directConnection=true"
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
 import { exitOnSignals } from "./exit-on-signals.js";
+import { invokedDirectly } from "./invoked-directly.js";
 
 const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [--replSet <name>]
               [--journal-fsync always|interval|never] [--journalCommitInterval <ms>] [--quiet]
@@ -79,17 +78,7 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
 }
 
 /** True when this file is the process entry point (also through the npm bin symlink). */
-function invokedDirectly(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (invokedDirectly(import.meta.url)) {
   runSvcDb(process.argv.slice(2)).then(
     ({ stop }) => void exitOnSignals(stop),
     (error: unknown) => {

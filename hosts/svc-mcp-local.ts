@@ -15,7 +15,7 @@
 import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { loadDocsContext, docsServerFactory } from "./mcp/docs-server.js";
 import { resolveDocsDir } from "./mcp/docs-location.js";
-import { invokedDirectly } from "./mcp/invoked-directly.js";
+import { invokedDirectly } from "./invoked-directly.js";
 import { registerRuntimeTools } from "./mcp/runtime/index.js";
 
 /** Serves stdio until the client closes stdin. Exported for tests and embedding. */

@@ -17,7 +17,7 @@ import { resolveDocsDir } from "./mcp/docs-location.js";
 import { McpDocsErrors } from "./mcp/errors.js";
 import { startDocsHttpServer, type RunningDocsHttpServer } from "./mcp/http-server.js";
 import { exitOnSignals } from "./exit-on-signals.js";
-import { invokedDirectly } from "./mcp/invoked-directly.js";
+import { invokedDirectly } from "./invoked-directly.js";
 
 /** SPEC §8: the MCP server's default port. */
 export const DEFAULT_MCP_PORT = 8080;

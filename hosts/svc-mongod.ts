@@ -12,7 +12,7 @@ import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import type { EngineLogger } from "../adapters/embedded-mongo/index.js";
 import { REPORTED_VERSION } from "../adapters/embedded-mongo/commands/server-commands.js";
 import { exitOnSignals } from "./exit-on-signals.js";
-import { invokedDirectly } from "./mcp/invoked-directly.js";
+import { invokedDirectly } from "./invoked-directly.js";
 import { mongodLogLine, mongodVersionText, parseMongodCommandLine } from "./svc-mongod/mongod-command-line.js";
 
 const USAGE = `usage: svc-mongod [--port <n>] [--bind_ip <host>] [--dbpath <dir>] [--replSet <name>]
