@@ -23,7 +23,7 @@ import { createFakeTransport } from "../plugins/sync/testing/index.js";
 
 const ENTITIES = 10_000;
 const ROUNDS = 11;
-const ENQUEUE = { small: 100, large: 5_000, measured: 200, rounds: 5 } as const;
+const ENQUEUE = { small: 100, large: 5_000, measured: 300, rounds: 9 } as const;
 const TARGETS = { applyRead: 0.3, enqueue: 1.5 } as const;
 const STREAM = "todos|owner:bench";
 const auth = { getToken: () => "token", getUserId: () => "bench-user", onAuthChange: () => () => {} };
