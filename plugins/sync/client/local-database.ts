@@ -35,11 +35,14 @@ export class LocalDatabase {
   private readonly listeners = new Set<Listener>();
   private readonly meta = new Map<string, SchemaRecord>();
   /**
-   * The records changed since the persister last took them, by table. A record changed many times
-   * is written once, with its value when taken; a key no longer in its table is written as removed.
+   * The records of the other tables changed since the persister last took them. A record changed
+   * many times is written once, with its value when taken; a key no longer in its table is written
+   * as removed.
    */
   private readonly dirty = { _outbox: new Set<string>(), _cursors: new Set<string>(), _conflicts: new Set<string>(), _meta: new Set<string>() };
-  private readonly dirtyEntities = new EntityMap<true>();
+  /** Server slots put since the last take (a superseded one is skipped then), and entities removed. */
+  private dirtySlots: ServerSlot[] = [];
+  private readonly dirtyRemovals = new EntityMap<true>();
   /** False while records another tab stored are applied: they are not this tab's to write. */
   private recording = true;
   private readonly touchedEntities = new Set<string>();
@@ -152,13 +155,18 @@ export class LocalDatabase {
 
   /** Whether records changed since the persister last took them. */
   hasChanges(): boolean {
-    return !this.dirtyEntities.empty || Object.values(this.dirty).some((keys) => keys.size > 0);
+    return this.dirtySlots.length > 0 || !this.dirtyRemovals.empty || Object.values(this.dirty).some((keys) => keys.size > 0);
   }
 
   /** The records changed since the last call, each once with its current value, for the persister. */
   takeChanges(): PersistedChange[] {
     const taken: PersistedChange[] = [];
-    for (const [collection, id] of this.dirtyEntities.entries()) taken.push({ table: "entities", key: keyOf(collection, id), value: this.server.get(collection, id)?.record });
+    for (const slot of this.dirtySlots) {
+      const { collection, id } = slot.record;
+      // Only an entity's current slot is written; one put again or removed since is not.
+      if (this.server.get(collection, id) === slot) taken.push({ table: "entities", key: keyOf(collection, id), value: slot.record });
+    }
+    for (const [collection, id] of this.dirtyRemovals.entries()) if (!this.server.has(collection, id)) taken.push({ table: "entities", key: keyOf(collection, id) });
     for (const key of this.dirty._outbox) taken.push({ table: "_outbox", key, value: this.rows.get(key) });
     for (const key of this.dirty._cursors) taken.push({ table: "_cursors", key, value: this.cursors.get(key) });
     for (const key of this.dirty._conflicts) taken.push({ table: "_conflicts", key, value: this.conflicts.get(key) });
@@ -169,7 +177,8 @@ export class LocalDatabase {
 
   /** Drops the changed records' marks (nothing is to be written: no persister, or it failed). */
   forgetChanges(): void {
-    this.dirtyEntities.clear();
+    this.dirtySlots = [];
+    this.dirtyRemovals.clear();
     for (const keys of Object.values(this.dirty)) keys.clear();
   }
 
@@ -192,14 +201,15 @@ export class LocalDatabase {
   }
 
   putServerState(record: ServerEntityRecord): void {
-    this.server.set(record.collection, record.id, { record, view: undefined });
-    if (this.recording) this.dirtyEntities.set(record.collection, record.id, true);
+    const slot: ServerSlot = { record, view: undefined };
+    this.server.set(record.collection, record.id, slot);
+    if (this.recording) this.dirtySlots.push(slot);
     this.touch(record.collection, record.id);
   }
 
   removeServerState(collection: string, id: string): void {
     if (!this.server.delete(collection, id)) return;
-    if (this.recording) this.dirtyEntities.set(collection, id, true);
+    if (this.recording) this.dirtyRemovals.set(collection, id, true);
     this.touch(collection, id);
   }
 

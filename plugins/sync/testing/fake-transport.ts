@@ -82,9 +82,27 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
   let reachable = true;
   let accept: (token: string) => boolean = () => true;
   const streamsOf = (collection: string) => options.streams?.[collection] ?? [`${collection}|owner:fake`];
+  // Events arrive asynchronously, as off a socket: those emitted together are delivered one after
+  // another in one later microtask, as socket.io delivers the messages of one read.
+  let inbox: TransportEvent[] = [];
+  const deliver = () => {
+    const events = inbox;
+    inbox = [];
+    for (const event of events) {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          // As from a socket's own event handler: reported, and the other events still arrive.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
+  };
   const emit = (event: TransportEvent) => {
-    // Events arrive asynchronously, as off a socket.
-    queueMicrotask(() => listeners.forEach((listener) => listener(event)));
+    if (inbox.push(event) === 1) queueMicrotask(deliver);
   };
   const nextSeq = (stream: string, seq?: number) => {
     const next = seq ?? (counters.get(stream) ?? 0) + 1;
