@@ -5,7 +5,6 @@ import { entityKey, type ConflictRecord, type CursorRecord, type OutboxRow, type
 
 type Listener = () => void;
 
-const keyOf = entityKey;
 const NO_ROWS: readonly OutboxRow[] = [];
 
 /** A server state with its view cached: the view of a server state alone depends on nothing else. */
@@ -164,9 +163,9 @@ export class LocalDatabase {
     for (const slot of this.dirtySlots) {
       const { collection, id } = slot.record;
       // Only an entity's current slot is written; one put again or removed since is not.
-      if (this.server.get(collection, id) === slot) taken.push({ table: "entities", key: keyOf(collection, id), value: slot.record });
+      if (this.server.get(collection, id) === slot) taken.push({ table: "entities", key: entityKey(collection, id), value: slot.record });
     }
-    for (const [collection, id] of this.dirtyRemovals.entries()) if (!this.server.has(collection, id)) taken.push({ table: "entities", key: keyOf(collection, id) });
+    for (const [collection, id] of this.dirtyRemovals.entries()) if (!this.server.has(collection, id)) taken.push({ table: "entities", key: entityKey(collection, id) });
     for (const key of this.dirty._outbox) taken.push({ table: "_outbox", key, value: this.rows.get(key) });
     for (const key of this.dirty._cursors) taken.push({ table: "_cursors", key, value: this.cursors.get(key) });
     for (const key of this.dirty._conflicts) taken.push({ table: "_conflicts", key, value: this.conflicts.get(key) });
@@ -263,7 +262,7 @@ export class LocalDatabase {
     counts.queued += delta;
     if (row.status === "queued") return;
     counts[row.status] += delta;
-    const key = keyOf(row.collection, row.id);
+    const key = entityKey(row.collection, row.id);
     const blocked = (this.blockedRows.get(key) ?? 0) + delta;
     if (blocked > 0) this.blockedRows.set(key, blocked);
     else this.blockedRows.delete(key);
@@ -374,7 +373,7 @@ export class LocalDatabase {
   }
 
   subscribeEntity(collection: string, id: string, listener: Listener): () => void {
-    return addTo(this.entityListeners, keyOf(collection, id), listener);
+    return addTo(this.entityListeners, entityKey(collection, id), listener);
   }
 
   subscribeCollection(collection: string, listener: Listener): () => void {
@@ -386,7 +385,7 @@ export class LocalDatabase {
     if (!this.views.empty) this.views.delete(collection, id);
     // Most entities have no listener of their own (a list screen listens to its collection).
     if (this.entityListeners.size > 0) {
-      const key = keyOf(collection, id);
+      const key = entityKey(collection, id);
       if (this.entityListeners.has(key)) this.touchedEntities.add(key);
     }
     this.touchedCollections.add(collection);
