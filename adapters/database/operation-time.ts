@@ -1,4 +1,4 @@
-import { Timestamp, type Db } from "mongodb";
+import { Timestamp, type ChangeStreamOptions, type Db, type ResumeToken } from "mongodb";
 
 /**
  * The operation time just after everything the deployment has committed (a `ping` in a session
@@ -22,4 +22,16 @@ export async function operationTimeNow(db: Db): Promise<Timestamp | undefined> {
   } finally {
     await session.endSession();
   }
+}
+
+/**
+ * Where a change stream (re)opens: after its last resume token, else at the start time it was
+ * given, else from now.
+ *
+ * @example
+ * db.watch(pipeline, { fullDocument: "required", ...changeStreamStart(resumeToken, startAt) });
+ */
+export function changeStreamStart(resumeToken: ResumeToken | undefined, startAt: Timestamp | undefined): Pick<ChangeStreamOptions, "resumeAfter" | "startAtOperationTime"> {
+  if (resumeToken) return { resumeAfter: resumeToken };
+  return startAt ? { startAtOperationTime: startAt } : {};
 }

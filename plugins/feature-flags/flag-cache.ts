@@ -1,5 +1,5 @@
 import type { ChangeStream, ChangeStreamDocument, ResumeToken, Timestamp } from "mongodb";
-import { operationTimeNow } from "../../adapters/database/operation-time.js";
+import { changeStreamStart, operationTimeNow } from "../../adapters/database/operation-time.js";
 import { token } from "../../kernel/container.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { FlagSource } from "./db-feature-flag-provider.js";
@@ -149,7 +149,7 @@ export class FlagCache implements FlagSource {
   private watch(): ChangeStream<FlagRecord> {
     return this.options.model.collection.watch<FlagRecord>([], {
       fullDocument: "updateLookup",
-      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : this.startAt ? { startAtOperationTime: this.startAt } : {}),
+      ...changeStreamStart(this.resumeToken, this.startAt),
     }) as unknown as ChangeStream<FlagRecord>;
   }
 

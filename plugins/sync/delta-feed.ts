@@ -1,5 +1,5 @@
 import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken, Timestamp } from "mongodb";
-import { operationTimeNow } from "../../adapters/database/operation-time.js";
+import { changeStreamStart, operationTimeNow } from "../../adapters/database/operation-time.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 
 /** Why the feed could not vouch for every change: clients must page their streams again. */
@@ -69,7 +69,7 @@ export class DeltaFeed {
     const pipeline = [{ $match: { "ns.coll": { $in: [...this.options.collections] } } }];
     this.stream = this.options.db.watch(pipeline, {
       fullDocument: "required",
-      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : this.startAt ? { startAtOperationTime: this.startAt } : {}),
+      ...changeStreamStart(this.resumeToken, this.startAt),
     });
     try {
       const first = await this.stream.tryNext();

@@ -617,7 +617,6 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   return db;
 }
 
-/** The changes with each record once, at its last value (a burst may touch one entity many times). */
 /** Encrypted IndexedDB where the platform has it (browsers), memory elsewhere. */
 function defaultPersisterFactory(options: SyncDbOptions): SyncPersisterFactory {
   if (!hasIndexedDb()) return createMemoryPersister();

@@ -1,7 +1,7 @@
 import { EntityMap } from "./entity-map.js";
 import { entityView, type EntityRead } from "./entity-view.js";
 import type { PersistedChange, PersistedTableName, PersistedTables } from "./persister.js";
-import { entityKey, type ConflictRecord, type CursorRecord, type OutboxRow, type SchemaRecord, type ServerEntityRecord } from "./records.js";
+import { entityKey, entityOfKey, type ConflictRecord, type CursorRecord, type OutboxRow, type SchemaRecord, type ServerEntityRecord } from "./records.js";
 
 type Listener = () => void;
 
@@ -93,8 +93,8 @@ export class LocalDatabase {
         case "entities": {
           if (change.value) this.putServerState(change.value);
           else {
-            const slash = change.key.indexOf("/");
-            this.removeServerState(change.key.slice(0, slash), change.key.slice(slash + 1));
+            const { collection, id } = entityOfKey(change.key);
+            this.removeServerState(collection, id);
           }
           break;
         }

@@ -1,5 +1,5 @@
 import { EntityMap } from "./entity-map.js";
-import type { ConflictRecord, CursorRecord, OutboxRow, SchemaRecord, ServerEntityRecord } from "./records.js";
+import { entityOfKey, type ConflictRecord, type CursorRecord, type OutboxRow, type SchemaRecord, type ServerEntityRecord } from "./records.js";
 import type { SyncHttpChannel } from "./transport.js";
 
 /** The local tables: synced entities (server state) and the reserved `_outbox`, `_cursors`, `_conflicts`. */
@@ -97,8 +97,8 @@ export function createMemoryPersister(): SyncPersisterFactory {
           if (change.table === "entities") {
             if (change.value) entities.set(change.value.collection, change.value.id, change.value);
             else {
-              const slash = change.key.indexOf("/");
-              entities.delete(change.key.slice(0, slash), change.key.slice(slash + 1));
+              const { collection, id } = entityOfKey(change.key);
+              entities.delete(collection, id);
             }
             continue;
           }

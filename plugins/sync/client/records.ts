@@ -3,6 +3,12 @@ import type { MutationOperation, NackCode } from "./wire-types.js";
 /** The key of an entity in the client's tables and in the persisted `entities` table. */
 export const entityKey = (collection: string, id: string): string => `${collection}/${id}`;
 
+/** The collection and id an `entityKey` names (collection names hold no `/`; ids may). */
+export function entityOfKey(key: string): { collection: string; id: string } {
+  const slash = key.indexOf("/");
+  return { collection: key.slice(0, slash), id: key.slice(slash + 1) };
+}
+
 /** The server's state of one entity, as last received (snapshot, delta or ack). */
 export interface ServerEntityRecord {
   readonly collection: string;

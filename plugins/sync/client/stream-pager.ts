@@ -15,7 +15,6 @@ export interface ForceResyncResult {
   readonly repaired: number;
 }
 
-
 /**
  * The read side of the engine: pages each stream's snapshot from its cursor, applies deltas, moves
  * cursors only over seqs applied in order (docs/sync.md), and reconciles on a seq jump (at most
