@@ -6,8 +6,8 @@
  *    query, count and page, response shaping); MCP adds the protocol (a server instance per
  *    request, argument check, JSON-RPC envelope). The MCP request is exactly what the official
  *    v2 client (pinned to 2026-07-28) sends — recorded once, then replayed with fresh ids over the
- *    same keep-alive HTTP agent as REST's, so client libraries do not skew the ratio. Rounds
- *    alternate; the ratio (MCP / REST throughput) is what to compare (target ≥ 0.7).
+ *    same keep-alive HTTP agent as REST's, so client libraries do not skew the ratio; both sides
+ *    read their whole answer and check it is a page of records. Rounds alternate; the ratio (MCP / REST throughput) is what to compare (target ≥ 0.7).
  *
  * (A docs-search section for the svc-mcp server is added below by its own owner.)
  *
@@ -23,7 +23,7 @@ import { OwnerQueryFilter } from "../plugins/rest/owner-query-filter.js";
 import { Permissions } from "../plugins/rest/permissions.js";
 import { TokenMap } from "../test/support/token-map-authentication.js";
 import { discardingLogger } from "./support/discarding-logger.js";
-import { send, throughput, type Target } from "./support/http-load.js";
+import { throughput, type Target } from "./support/http-load.js";
 import { benchTodoModel } from "./support/todo-model.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -60,24 +60,30 @@ async function recordToolsCall(url: URL, auth: string, name: string, args: Recor
   return recorded;
 }
 
-/** Replays a recorded `tools/call` with a fresh id; resolves with 200 only when the result is not a tool error. */
-function replay(target: Target, call: RecordedCall, id: number): Promise<number> {
-  const body = JSON.stringify({ ...call.body, id });
+/** Sends one request and resolves with its status and body (both sides read and check their answer alike). */
+function exchange(target: Target, method: string, path: string, headers: Record<string, string | number>, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: "127.0.0.1", port: target.port, method: "POST", path: "/mcp", agent: target.agent, headers: { ...call.headers, "content-length": Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          resolve(res.statusCode === 200 && text.includes('"structuredContent"') && !text.includes('"isError":true') ? 200 : (res.statusCode ?? 0) + 1000);
-        });
-      },
-    );
+    const req = httpRequest({ host: "127.0.0.1", port: target.port, method, path, agent: target.agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+    });
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/** The REST list; resolves with 200 only when the answer is a page of records. */
+async function restList(target: Target, path: string): Promise<number> {
+  const { status, text } = await exchange(target, "GET", path, { authorization: target.auth });
+  return status === 200 && text.includes('"data":[{') ? 200 : status + 1000;
+}
+
+/** Replays a recorded `tools/call` with a fresh id; resolves with 200 only when the result is a page of records, not a tool error. */
+async function replay(target: Target, call: RecordedCall, id: number): Promise<number> {
+  const body = JSON.stringify({ ...call.body, id });
+  const { status, text } = await exchange(target, "POST", "/mcp", { ...call.headers, "content-length": Buffer.byteLength(body) }, body);
+  return status === 200 && text.includes('"structuredContent":{"data":[{') && !text.includes('"isError":true') ? 200 : status + 1000;
 }
 
 async function benchToolsCallVsRest(): Promise<void> {
@@ -102,7 +108,7 @@ async function benchToolsCallVsRest(): Promise<void> {
     await Note.insertMany(Array.from({ length: SEEDED }, (_, index) => ({ title: `note ${index}`, done: index % 3 === 0, priority: (index % 5) + 1, ownerId: owner.user.id })));
     const target: Target = { port: running.port, agent, auth: owner.auth };
     const call = await recordToolsCall(new URL("/mcp", running.url), owner.auth, "mcp_bench_note_list", { limit: 20, page: 2 });
-    const viaRest = () => send(target, "GET", "/notes?limit=20&page=2");
+    const viaRest = () => restList(target, "/notes?limit=20&page=2");
     const viaMcp = (index: number) => replay(target, call, index + 10);
 
     await throughput(150, CONCURRENCY, viaRest, 200);
