@@ -28,6 +28,10 @@ for (const kind of CLIENT_KINDS) {
     const list = tools.find((tool) => tool.name === "mcp_note_list")!;
     const filter = (list.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).filter;
     t.deepEqual(Object.keys(filter.properties).sort(), ["done", "priority"], "no filter on the excluded field");
+    // Described in the tool's terms: operators without `$`, examples in JSON, none of REST's query syntax.
+    const priority = (filter.properties.priority as { description: string }).description;
+    t.regex(priority, /^Filter on `priority`.*an object applies operators.*`gte` `lt`.*Examples: `1`, `\{"gte": 1, "lt": 3\}`/);
+    t.false(/\$|\[|, ,/.test(priority), priority);
 
     const created = await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "from mcp", priority: 2 } } });
     t.falsy(created.isError);

@@ -260,9 +260,38 @@ function filterSchema(parameter: ParameterObject, schema: SchemaObject): SchemaO
         : operand;
   }
   return {
-    description: parameter.description?.replace(/`[^`]*\[\$[^`]*`/g, "").trim(),
+    description: filterDescription(parameter, value, Object.keys(operators)),
     anyOf: [{ ...value, description: "Equal to this value" }, { type: "object", properties: operators, additionalProperties: false, minProperties: 1 }],
   };
+}
+
+/**
+ * A filter field's description in the tool's own terms: REST's opening (the field, what it is) and
+ * then how MCP arguments filter — a value, or an object of operators named without `$` — with
+ * examples in JSON, since REST's `field[$op]=value` examples would mislead a model.
+ */
+function filterDescription(parameter: ParameterObject, value: SchemaObject, operators: readonly string[]): string {
+  const name = parameter.name;
+  const rest = parameter.description ?? "";
+  const cut = rest.indexOf(`\`${name}=value\``);
+  const opening = (cut > 0 ? rest.slice(0, cut) : `Filter on \`${name}\`.`).trim();
+  const [first, second] = sampleValues(value).map((sample) => JSON.stringify(sample));
+  const ranged = operators.includes("gte") && operators.includes("lt") ? `{"gte": ${first}, "lt": ${second}}` : `{"in": [${first}, ${second}]}`;
+  return `${opening} A value keeps records equal to it; an object applies operators (all must hold): ${operators.map((op) => `\`${op}\``).join(" ")}. Examples: \`${first}\`, \`${ranged}\`, \`{"exists": false}\`.`;
+}
+
+/** Two plausible values of a filter field, for its examples. */
+function sampleValues(schema: SchemaObject): [unknown, unknown] {
+  if (schema.enum && schema.enum.length > 0) return [schema.enum[0], schema.enum[1] ?? schema.enum[0]];
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("boolean")) return [true, false];
+  if (types.includes("integer") || types.includes("number")) {
+    const low = typeof schema.minimum === "number" ? schema.minimum : 1;
+    const high = typeof schema.maximum === "number" ? schema.maximum : low + 10;
+    return [low, Math.max(low, Math.min(high, low + 2))];
+  }
+  if (schema.format === "date-time" || schema.format === "date") return ["2026-01-01", "2026-02-01"];
+  return ["a", "m"];
 }
 
 /** The create or update schema without the excluded fields. */
