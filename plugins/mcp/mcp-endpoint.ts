@@ -1,11 +1,11 @@
-import { createMcpHandler, McpServer, validateHostHeader, validateOriginHeader, type AuthInfo } from "@modelcontextprotocol/server";
-import type { Request, RequestHandler, Response } from "express";
+import { toNodeHandler, type FetchLikeMcpHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, McpServer, validateHostHeader, validateOriginHeader, type AuthInfo, type McpHandlerRequestOptions } from "@modelcontextprotocol/server";
+import type { Request, RequestHandler } from "express";
 import type { APIError } from "../../kernel/api-error.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { operatorKeys, requestValidationError, ValidationErrors } from "../validation/index.js";
 import { McpErrors } from "./errors.js";
-import { mcpExchange, sendMcpResponse } from "./express-exchange.js";
 import type { ServedTool } from "./served-tool.js";
 import { callTool, type ErrorTranslator } from "./tool-results.js";
 
@@ -28,7 +28,7 @@ interface CallerInfo extends Record<string, unknown> {
 
 /**
  * The `POST /mcp` route: the MCP SDK's `createMcpHandler` (the stateless 2026-07-28 revision, with
- * the SDK's stateless fallback for 2025-era clients) behind `mcpExchange`, after the checks
+ * the SDK's stateless fallback for 2025-era clients) behind `toNodeHandler`, after the checks
  * the SDK leaves to its host — `Host` and `Origin` against the allowlists (DNS rebinding) — and
  * the app's own rule that no body carries a `$`-prefixed key. Each request gets a fresh server
  * whose tools run as the request's caller (`req.user`, set by the app's authentication). A
@@ -58,6 +58,16 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     },
     { onerror: (error) => logger().debug(`MCP request refused: ${error.message}`) },
   );
+  const shaped: FetchLikeMcpHandler = {
+    fetch: async (request: globalThis.Request, requestOptions?: McpHandlerRequestOptions) => {
+      const response = await handler.fetch(request, requestOptions);
+      if (response.status < 400) return response;
+      const caller = requestOptions?.authInfo?.extra as CallerInfo | undefined;
+      return inErrorShape(response, caller?.request, logger);
+    },
+  };
+  const serve = toNodeHandler(shaped, { onerror: (error) => logger().error(`MCP request failed: ${error.message}`, { stack: error.stack }) });
+
   return async function mcpRoute(req, res) {
     if (options.allowedHosts !== "any") {
       const host = validateHostHeader(req.headers.host, [...options.allowedHosts]);
@@ -71,9 +81,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     const caller: CallerInfo = { request: req };
     // The SDK passes `authInfo` through untouched; the user itself is `req.user`, from the app's authentication.
     const auth: AuthInfo = { token: "", clientId: req.user?.id ?? "anonymous", scopes: [], extra: caller };
-    const response = await mcpExchange(handler.fetch, req, res, { authInfo: auth });
-    if (response.status < 400) await sendMcpResponse(response, res);
-    else await sendInErrorShape(response, req, res, logger);
+    await serve(Object.assign(req, { auth }), res, req.body);
   };
 }
 
@@ -85,7 +93,7 @@ function calledTool(body: unknown): string | undefined {
 }
 
 /** The SDK's HTTP-level refusal with the app's error shape added beside its JSON-RPC error. */
-async function sendInErrorShape(response: globalThis.Response, req: Request, res: Response, logger: () => SvcLogger): Promise<void> {
+async function inErrorShape(response: Response, req: Request | undefined, logger: () => SvcLogger): Promise<Response> {
   const text = await response.text();
   let rpc: Record<string, unknown> = {};
   try {
@@ -98,11 +106,12 @@ async function sendInErrorShape(response: globalThis.Response, req: Request, res
   const detail = typeof rpcError.message === "string" ? rpcError.message : undefined;
   const meta = typeof rpcError.code === "number" ? { jsonrpcCode: rpcError.code } : undefined;
   const apiError = refusal(response.status, { detail, meta });
-  if (apiError.status >= 500) logger().error(`MCP request failed with ${response.status}: ${detail ?? text.slice(0, 200)}`, { requestId: req.requestId });
-  response.headers.forEach((value, name) => {
-    if (name !== "content-type" && name !== "content-length") res.setHeader(name, value);
-  });
-  res.status(apiError.status).json({ ...rpc, errors: [apiError.toErrorObject()], requestId: req.requestId });
+  if (apiError.status >= 500) logger().error(`MCP request failed with ${response.status}: ${detail ?? text.slice(0, 200)}`, { requestId: req?.requestId });
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.delete("content-length");
+  const body = { ...rpc, errors: [apiError.toErrorObject()], requestId: req?.requestId };
+  return new Response(JSON.stringify(body), { status: apiError.status, headers });
 }
 
 function refusal(status: number, details: { detail?: string; meta?: Record<string, unknown> }): APIError {
