@@ -1,4 +1,4 @@
-import { createPublicKey, verify, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import type { DeliveryEvent, DeliveryEventType, DeliveryWebhook, OptOutEvent, WebhookContent, WebhookRequest } from "../../contracts/delivery-webhook.js";
 import { MailAdapterErrors } from "./errors.js";
 
@@ -22,7 +22,9 @@ const OPT_OUTS = new Set(["unsubscribe", "group_unsubscribe", "spamreport"]);
  * the raw body, checked with the verification key SendGrid shows. A timestamp outside
  * `toleranceSeconds` is refused (a replay of an old capture); events map to delivery events by
  * `sg_message_id` (its part before the first dot is the `x-message-id` the send returned), and
- * unsubscribes and spam reports to opt-outs.
+ * unsubscribes and spam reports to opt-outs. A delivery is known again by what was signed (the
+ * timestamp and the body's bytes), not by the signature header: base64 can spell the same
+ * signature several ways, and an ECDSA signature can be re-made without the key.
  *
  * @example
  * const webhook = sendGridWebhook({ provider: "sendgrid", verificationKey: process.env.SENDGRID_WEBHOOK_KEY!, toleranceSeconds: 600 });
@@ -66,7 +68,7 @@ export function sendGridWebhook(options: { provider: string; verificationKey: st
           optOuts.push({ provider: options.provider, channel: "mail", recipient: raw.email, reason: raw.event, ...(at ? { at } : {}) });
         }
       }
-      return { replayKey: `${timestamp}:${signature}`, events, optOuts };
+      return { replayKey: `${timestamp}:${createHash("sha256").update(request.rawBody).digest("hex")}`, events, optOuts };
     },
   };
 }

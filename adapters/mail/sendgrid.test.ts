@@ -108,4 +108,9 @@ test.serial("the signed event webhook: events recorded, bad signature 401, repla
 
   const replay = await post(signature).expect(409);
   t.is(replay.body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code);
+  // The same signature spelled otherwise (no padding, URL-safe alphabet) is still the same delivery.
+  for (const respelled of [signature.replace(/=+$/, ""), signature.replace(/\+/g, "-").replace(/\//g, "_")]) {
+    t.is((await post(respelled).expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code, respelled);
+  }
+  t.is((await commsMessageModel().findById(sent.messageId).lean())!.events.length, 2, "replays record nothing");
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import twilio from "twilio";
 import type { DeliveryEvent, DeliveryWebhook, OptOutEvent, WebhookRequest } from "../../contracts/delivery-webhook.js";
 
@@ -7,8 +8,9 @@ const STATUS_EVENTS: Readonly<Record<string, DeliveryEvent["type"]>> = { deliver
 /**
  * Twilio's status callback (and incoming-message webhook, for STOP opt-outs): the
  * `X-Twilio-Signature` is checked with the `twilio` library against the configured public URL
- * and the form fields. Twilio signs no timestamp, so replays are refused by their signature (and
- * idempotency token) once recorded.
+ * and the form fields. Twilio signs no timestamp, so a delivery is known again by what was signed
+ * — the URL and the fields, in any order — while its receipt is kept; not by the signature header
+ * (base64 spells it several ways) nor the unsigned idempotency token.
  *
  * @example
  * const webhook = twilioStatusWebhook({ provider: "twilio", authToken, url: "https://api.example.com/comms/webhooks/twilio" });
@@ -32,8 +34,8 @@ export function twilioStatusWebhook(options: { provider: string; authToken: stri
         events.push({ provider: options.provider, providerMessageId: sid, type, eventId: `${sid}:${params.MessageStatus}`, ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}) });
       }
       if (params.OptOutType === "STOP" && params.From) optOuts.push({ provider: options.provider, channel: "sms", recipient: params.From, reason: "STOP" });
-      const idempotency = request.headers["i-twilio-idempotency-token"];
-      return { replayKey: `${typeof idempotency === "string" ? idempotency : ""}:${signature}`, events, optOuts };
+      const signed = JSON.stringify([options.url, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+      return { replayKey: createHash("sha256").update(signed).digest("hex"), events, optOuts };
     },
   };
 }

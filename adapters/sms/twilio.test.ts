@@ -80,7 +80,14 @@ test.serial("the status webhook: signed statuses recorded, STOP is an opt-out, b
   t.deepEqual((await post(delivered).expect(200)).body.data, { recorded: 1, ignored: 0, optOuts: 0 });
   t.is((await commsMessageModel().findById(sent.messageId).lean())!.status, "delivered");
   t.is((await post(delivered).expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code);
+  // Neither another idempotency token (unsigned) nor the fields in another order make it a new delivery.
+  const signature = twilio.getExpectedTwilioSignature(TOKEN, url, delivered);
+  const reordered = { AccountSid: SID, MessageStatus: "delivered", MessageSid: "SMwebhook1" };
+  t.is((await post(delivered, signature).set("i-twilio-idempotency-token", "forged-2").expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code);
+  t.is((await post(reordered, signature).expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code);
   t.deepEqual((await post({ MessageSid: "SMunknown", MessageStatus: "delivered" }).expect(200)).body.data, { recorded: 0, ignored: 1, optOuts: 0 });
-  t.deepEqual((await post({ From: "+14155550100", Body: "STOP", OptOutType: "STOP", MessageSid: "SMin1" }).expect(200)).body.data, { recorded: 0, ignored: 0, optOuts: 1 });
-  t.deepEqual(optOuts, ["+14155550100"]);
+  const stop = { From: "+14155550100", Body: "STOP", OptOutType: "STOP", MessageSid: "SMin1" };
+  t.deepEqual((await post(stop).expect(200)).body.data, { recorded: 0, ignored: 0, optOuts: 1 });
+  await post(stop).set("i-twilio-idempotency-token", "another").expect(409);
+  t.deepEqual(optOuts, ["+14155550100"], "an opt-out is heard once");
 });
