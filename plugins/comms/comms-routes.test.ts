@@ -41,6 +41,7 @@ test("register, refresh, list own, read own, deactivate own", async (t) => {
   const id = created.body.data.id as string;
   const refreshed = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind: "expo" }).expect(200);
   t.is(refreshed.body.data.id, id);
+  t.is(refreshed.body.data.deviceName, "Pixel", "a refresh without a label keeps the owner's");
   const list = await request(http).get("/comms/pushTokens").set(auth(ada)).expect(200);
   t.deepEqual(list.body.data.map((row: { id: string }) => row.id), [id]);
   await request(http).get(`/comms/pushTokens/${id}`).set(auth(ada)).expect(200);
@@ -54,13 +55,14 @@ test("an active token cannot be claimed by another user; an inactive one can", a
   const { http } = await shared;
   const [ada, bob] = await Promise.all([signup(http), signup(http)]);
   const token = deviceToken();
-  const created = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind: "expo" }).expect(201);
+  const created = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind: "expo", deviceName: "Ada's phone" }).expect(201);
   const refused = await request(http).post("/comms/pushTokens").set(auth(bob)).send({ token, kind: "expo" }).expect(409);
   t.is(errorCode(refused), CommsErrors.TOKEN_CLAIMED.code);
   t.is(String((await pushTokenModel().findOne({ token }).lean())!.ownerId), ada.id);
   await request(http).delete(`/comms/pushTokens/${created.body.data.id}`).set(auth(ada)).expect(204);
   const claimed = await request(http).post("/comms/pushTokens").set(auth(bob)).send({ token, kind: "expo" }).expect(200);
   t.like(claimed.body.data, { ownerId: bob.id, active: true });
+  t.false("deviceName" in claimed.body.data, "the previous owner's device label does not pass to the new owner");
 });
 
 test("other users' tokens are invisible: 404 on read and delete, absent from lists (admins included)", async (t) => {

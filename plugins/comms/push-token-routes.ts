@@ -65,15 +65,19 @@ export function mountPushTokenWrites(
     const body = req.body as { token: string; kind: PushTokenFields["kind"]; deviceName?: string };
     const at = now();
     const changes = { kind: body.kind, active: true, lastRegisteredAt: at, ownerId: new Types.ObjectId(user.id), ...(body.deviceName !== undefined ? { deviceName: body.deviceName } : {}) };
-    // One atomic step per rule: the caller's own token, or an inactive one, is (re)claimed;
-    // an active token of another user matches neither filter and is refused below.
-    const claimed = await model
-      .findOneAndUpdate(
-        { token: body.token, $or: [{ ownerId: user.id }, { active: false }] },
-        { $set: changes, $unset: { deactivatedAt: 1, deactivationReason: 1, deactivationCode: 1 } },
-        { returnDocument: "after" },
-      )
-      .lean();
+    const reactivated = { deactivatedAt: 1, deactivationReason: 1, deactivationCode: 1 } as const;
+    // One atomic step per rule: the caller's own token is refreshed (keeping its label unless a
+    // new one is sent); another user's inactive token is claimed, and nothing of the previous
+    // owner's (the device label) stays on it. An active token of another user matches neither.
+    const claimed =
+      (await model.findOneAndUpdate({ token: body.token, ownerId: user.id }, { $set: changes, $unset: reactivated }, { returnDocument: "after" }).lean()) ??
+      (await model
+        .findOneAndUpdate(
+          { token: body.token, active: false },
+          { $set: changes, $unset: { ...reactivated, ...(body.deviceName === undefined ? { deviceName: 1 } : {}) } },
+          { returnDocument: "after" },
+        )
+        .lean());
     if (claimed) {
       res.json({ data: shape(claimed) });
       return;
