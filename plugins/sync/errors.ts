@@ -49,7 +49,7 @@ export const SyncErrors = defineErrors("SYNC", {
   /** A custom (function) scope without `snapshotFilter`: the server cannot tell which documents a user may page. */
   SNAPSHOT_FILTER_MISSING: { message: (model: string) => `${model} has a custom sync scope (a function), which needs sync.snapshotFilter(user)` },
   /** A tenant or custom scope without the sync plugin's `getUserScopes` option. */
-  USER_SCOPES_MISSING: { message: (model: string) => `${model} has a tenant or custom sync scope, which needs syncPlugin({ getUserScopes }) on the app's sync plugin` },
+  USER_SCOPES_MISSING: { message: (model: string) => `${model} has a tenant or custom sync scope, which needs syncApp({ getUserScopes }) to say which scopes a user is in` },
   /** Two routers (or two apps) gave one model different sync scopes. */
   SCOPE_CONFLICT: { message: (model: string) => `${model} is served with two different sync scopes; one model streams one way` },
   /** A scope names a field the schema does not have. */

@@ -1,6 +1,7 @@
 import test from "ava";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { as, hookCalls, SyncTodo, syncTestApp, uid, type SyncTestApp } from "../../test/support/sync-test-app.js";
+import { ValidationErrors } from "../validation/index.js";
 
 let stopApp: (() => Promise<void> | void) | undefined;
 const shared: Promise<SyncTestApp> = syncTestApp({ teardown: (fn) => void (stopApp = fn) });
@@ -181,6 +182,11 @@ test("hostile input: other users' entities, foreign streams, huge payloads, malf
   t.is((await as(http, mallory).get("/sync/snapshot?collection=synctodos&limit=1001")).status, 400);
   t.is((await as(http, mallory).get("/sync/snapshot?collection=synctodos&cursor=-1")).status, 400);
   t.is((await as(http, mallory).get("/sync/entities?collection=synctodos&ids=a%24b")).status, 400);
+  // More than 100 distinct ids is refused, never answered for the first 100 only.
+  const tooMany = await as(http, mallory).get(`/sync/entities?collection=synctodos&ids=${Array.from({ length: 101 }, (_, index) => `id${index}`).join(",")}`);
+  t.is(tooMany.status, 400);
+  t.is(tooMany.body.errors[0].code, ValidationErrors.INVALID_QUERY.code);
+  t.is((await as(http, mallory).get(`/sync/entities?collection=synctodos&ids=${Array.from({ length: 150 }, (_, index) => `id${index % 100}`).join(",")}`)).status, 200, "repeats count once");
   const huge = await as(http, mallory).post("/sync/mutate").send(mutate("synctodos", "create", uid(), { title: "x".repeat(1024 * 1024) }));
   t.true(huge.status === 413 || huge.status === 422, `1 MB body: ${huge.status}`);
   const notJson = await as(http, mallory).post("/sync/mutate").set("Content-Type", "text/plain").send("hello");

@@ -73,7 +73,9 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
     const user = requireUser(req);
     const query = req.query as unknown as { collection: string; ids: string };
     const collection = await collectionOf(query.collection, user);
-    const ids = [...new Set(query.ids.split(",").filter((id) => id.length > 0))].slice(0, MAX_LOOKUP_IDS);
+    const ids = [...new Set(query.ids.split(",").filter((id) => id.length > 0))];
+    // Refused, not cut short: an id left out would read as "not visible" to the caller.
+    if (ids.length > MAX_LOOKUP_IDS) throw requestValidationError([{ path: "ids", message: `names ${ids.length} ids; at most ${MAX_LOOKUP_IDS} per request`, keyword: "maxItems" }], "query");
     const streams = await membership.streamsOf(user, collection);
     res.json({ entities: await lookupEntities(collection, ids, streams, await snapshotRestriction(collection, user)) });
   };

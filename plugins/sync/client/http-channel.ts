@@ -1,6 +1,9 @@
 import { SyncRequestError, type SyncHttpChannel } from "./transport.js";
 import type { BatchOutcome, SnapshotEntity, SnapshotPage, StreamMembership, SyncNack, WireMutation } from "./wire-types.js";
 
+/** `GET /sync/entities` answers at most this many ids a request (the server's `MAX_LOOKUP_IDS`). */
+const LOOKUP_IDS_PER_REQUEST = 100;
+
 /** Options of `createHttpChannel`. */
 export interface HttpChannelOptions {
   /** The app's URL (`https://api.example.com`). */
@@ -48,8 +51,13 @@ export function createHttpChannel(options: HttpChannelOptions): SyncHttpChannel 
       return (await call<{ streams: StreamMembership[] }>("/streams", token)).streams;
     },
     async entities({ collection, ids }, token) {
-      const query = new URLSearchParams({ collection, ids: ids.join(",") });
-      return (await call<{ entities: SnapshotEntity[] }>(`/entities?${query}`, token)).entities;
+      // The server takes at most 100 ids a request: more are asked for in turn.
+      const found: SnapshotEntity[] = [];
+      for (let start = 0; start < ids.length; start += LOOKUP_IDS_PER_REQUEST) {
+        const query = new URLSearchParams({ collection, ids: ids.slice(start, start + LOOKUP_IDS_PER_REQUEST).join(",") });
+        found.push(...(await call<{ entities: SnapshotEntity[] }>(`/entities?${query}`, token)).entities);
+      }
+      return found;
     },
     async mutateBatch(mutations: readonly WireMutation[], token: string): Promise<readonly BatchOutcome[]> {
       return (await call<{ results: BatchOutcome[] }>("/mutate/batch", token, { method: "POST", body: { mutations } })).results;

@@ -1,7 +1,7 @@
 import test from "ava";
 import { stopTestDatabase } from "../../../hosts/testing.js";
 import { as, SyncTodo, syncTestApp, uid, type SyncCaller } from "../../../test/support/sync-test-app.js";
-import { createMemoryPersister, listConflicts, type SyncDb } from "./index.js";
+import { createHttpChannel, createMemoryPersister, listConflicts, type SyncDb } from "./index.js";
 import { deviceOf, queueThenStopMidDrain, type ServerUrls } from "./test-support/server-client.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
@@ -310,4 +310,14 @@ test("a tenant stream is shared by its members; a write into a tenant the user i
   await waitForStatus(b, (status) => status.failedCount === 1 && !status.draining);
   t.like(listConflicts({ store: b.store })[0], { mutationId: refused.mutationId, code: "forbidden", entityId: refused.id });
   t.like(b.store.get("syncnotes", refused.id), { isPending: true });
+});
+
+test("the HTTP channel looks up any number of ids, 100 a request (the server's limit)", async (t) => {
+  const { urls, caller } = await setup();
+  const mine = [uid("todo"), uid("todo"), uid("todo")];
+  for (const id of mine) await new SyncTodo({ _id: id, title: `Lookup ${id}`, ownerId: caller.id }).save();
+  const unknown = Array.from({ length: 240 }, () => uid("todo"));
+  // The real ones last: past the first request's 100.
+  const found = await createHttpChannel({ baseUrl: urls.url }).entities({ collection: "synctodos", ids: [...unknown, ...mine] }, caller.token);
+  t.deepEqual(found.map((entity) => entity.id).sort(), [...mine].sort());
 });
