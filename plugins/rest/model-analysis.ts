@@ -178,9 +178,15 @@ export function modelSchemas<T>(
 ): ModelSchemas {
   const excludeCreate = new Set([...analysis.readOnlyPaths, ...(options.validation?.excludeFromCreate ?? [])]);
   const excludeUpdate = new Set([...analysis.readOnlyPaths, ...(options.validation?.excludeFromUpdate ?? []), "_id"]);
+  const create = mongooseJsonSchema(model.schema, { mode: "create", readOnlyPaths: excludeCreate });
+  // A string id with no default is the client's to mint: a create without one cannot be stored.
+  const idType = model.schema.path("_id") as (SchemaType & { defaultValue?: unknown }) | undefined;
+  if (!excludeCreate.has("_id") && idType && idType.instance !== "ObjectId" && idType.defaultValue === undefined && create.properties?._id) {
+    create.required = [...new Set([...(create.required ?? []), "_id"])];
+  }
   return {
     response: mongooseJsonSchema(model.schema, { mode: "response", readOnlyPaths: analysis.readOnlyPaths, populated }),
-    create: mongooseJsonSchema(model.schema, { mode: "create", readOnlyPaths: excludeCreate }),
+    create,
     update: mongooseJsonSchema(model.schema, { mode: "update", readOnlyPaths: excludeUpdate }),
   };
 }

@@ -268,4 +268,11 @@ test("string-keyed models take their id on create and accept non-ObjectId ids", 
   t.is(created.body.data.id, "a7f1c2de-0000-4000-8000-000000000001");
   await as(app.http).get("/entries/a7f1c2de-0000-4000-8000-000000000001").expect(200);
   await as(app.http).get(`/entries/${encodeURIComponent("bad id with spaces")}`).expect(404);
+  // With no default, the id is the client's to send: required, a 400 (not a 500) without it.
+  const missing = await as(app.http).post("/entries", { label: "no id" }).expect(400);
+  t.is(missing.body.errors[0].code, ValidationErrors.INVALID_BODY.code);
+  t.regex(missing.body.errors[0].detail, /_id/);
+  const openapi = await as(app.http).get("/openapi.json").expect(200);
+  const create = Object.values(openapi.body.components.schemas as Record<string, { required?: string[]; properties?: Record<string, unknown> }>).find((schema) => schema.properties?._id && schema.properties.label && !schema.properties.id);
+  t.true(create?.required?.includes("_id"), "documented as required on create");
 });

@@ -64,17 +64,19 @@ async function startedClient(t: { teardown: (fn: () => Promise<void>) => void },
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-test("options: name, collections, authProvider and baseUrl (or both channels) are required", (t) => {
+test("options: name, collections, authProvider and baseUrl (or both channels) are required; snapshotPageSize within the server's limit", (t) => {
   const fake = createFakeTransport();
   const auth = fakeAuth();
   for (const options of [
     { name: "", collections: ["todos"], authProvider: auth, baseUrl: "http://x" },
     { name: "n", collections: [], authProvider: auth, baseUrl: "http://x" },
     { name: "n", collections: ["todos"], authProvider: auth, transport: fake.transport },
+    ...[0, 1001, 2.5, Number.NaN].map((snapshotPageSize) => ({ name: "n", collections: ["todos"], authProvider: auth, baseUrl: "http://x", snapshotPageSize })),
   ]) {
     t.true(hasErrorCode(t.throws(() => createSyncDb(options))!, SyncClientErrors.INVALID_OPTIONS.code));
   }
   t.notThrows(() => createSyncDb({ name: "n", collections: ["todos"], authProvider: auth, transport: fake.transport, httpChannel: fake.httpChannel }));
+  t.notThrows(() => createSyncDb({ name: "n", collections: ["todos"], authProvider: auth, transport: fake.transport, httpChannel: fake.httpChannel, snapshotPageSize: 1000 }));
 });
 
 test("start needs a user: getUserId is retried startAuthRetryAttempts times, then NOT_AUTHENTICATED", async (t) => {

@@ -97,6 +97,10 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   if (!options.authProvider) throw SyncClientErrors.INVALID_OPTIONS("authProvider is required");
   if (!options.baseUrl && !(options.transport && options.httpChannel)) throw SyncClientErrors.INVALID_OPTIONS("baseUrl is required unless both transport and httpChannel are given");
   const settings = { ...SYNC_DB_DEFAULTS, ...definedOf(options) };
+  // The server refuses a larger page: sync would stop at the first snapshot with a healthy status.
+  if (!Number.isInteger(settings.snapshotPageSize) || settings.snapshotPageSize < 1 || settings.snapshotPageSize > 1000) {
+    throw SyncClientErrors.INVALID_OPTIONS(`snapshotPageSize must be a whole number from 1 to 1000 (the server's page limit), not ${String(settings.snapshotPageSize)}`);
+  }
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const mintId = () => generateMutationId(options.random);

@@ -8,7 +8,7 @@ import type { SyncDelta } from "./wire-types.js";
 /** What `forceResync()` did: streams paged from 0, local entities the server no longer has (purged) or had differently (repaired). */
 export interface ForceResyncResult {
   readonly ok: boolean;
-  /** Why it did not finish: `offline`, `auth`, `network`, `server`, `refused`, `not-started`. */
+  /** Why it did not finish: `offline`, `not-started`, `no-leader`, or a failed request's `auth`, `network`, `server`, `refused` (4xx), `error`. */
   readonly reason?: string;
   readonly streams: number;
   readonly purged: number;

@@ -105,3 +105,17 @@ test("misuse exits non-zero with its message", async (t) => {
   t.regex(source, /export type TodoCreate = \{\n  title: string;/);
   t.regex(source, /export const useDeleteTodo = todoHooks\.useDelete;/);
 });
+
+test("create and update types leave out the server's bookkeeping: a sync mutation names its id apart", async (t) => {
+  const document = await fixture();
+  const schemas = (document as { components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } }).components.schemas;
+  // A string-keyed model with no default id: REST's create schema requires `_id`.
+  schemas.TodoCreate!.properties._id = { type: "string" };
+  schemas.TodoCreate!.required = ["_id", ...(schemas.TodoCreate!.required ?? [])];
+  schemas.TodoUpdate!.properties.__v = { type: "number" };
+  const source = generateSyncHooks(document, {});
+  const block = (name: string) => /export type \w+ = \{.*?\n\};/s.exec(source.slice(source.indexOf(`export type ${name} =`)))![0];
+  t.false(block("TodoCreate").includes("_id"), block("TodoCreate"));
+  t.false(block("TodoUpdate").includes("__v"), block("TodoUpdate"));
+  t.regex(block("TodoCreate"), /title: string;/);
+});

@@ -36,6 +36,14 @@ function entitySchema(schema: JsonSchema | undefined): JsonSchema {
   };
 }
 
+/** A create or patch schema without the server's bookkeeping: a sync mutation names its id apart and may not write `_id`. */
+function writableSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema) return undefined;
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([name]) => !BOOKKEEPING.has(name)));
+  const required = (schema.required ?? []).filter((name) => !BOOKKEEPING.has(name));
+  return { ...schema, properties, ...(schema.required ? { required } : {}) };
+}
+
 /**
  * The source of a TypeScript module with typed hooks for the synced collections of an OpenAPI
  * document (what `svc-syncdb-codegen` writes): entity, create and update types from the list,
@@ -73,8 +81,8 @@ export function generateSyncHooks(document: OpenApiDocument, options: GenerateSy
   for (const entry of found) {
     const base = baseNames.get(entry)!;
     const entity = entitySchema(resolveRef(document, entry.item));
-    const create = entry.create ? resolveRef(document, entry.create) : undefined;
-    const update = entry.update ? resolveRef(document, entry.update) : undefined;
+    const create = entry.create ? writableSchema(resolveRef(document, entry.create)) : undefined;
+    const update = entry.update ? writableSchema(resolveRef(document, entry.update)) : undefined;
     const canWrite = (operation: string) => entry.operations.includes(operation);
     blocks.push(
       [
