@@ -1,8 +1,6 @@
 import type { SchemaType } from "mongoose";
 import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
-import { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_REGEX_LENGTH } from "./list-query.js";
-
-const ORDERING = new Set(["$gt", "$gte", "$lt", "$lte"]);
+import { acceptsOperator, ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_REGEX_LENGTH } from "./list-query.js";
 
 const OPERATOR_MEANING: Readonly<Record<string, string>> = {
   $eq: "Equal to (the same as `field=value`)",
@@ -31,7 +29,7 @@ const OPERATOR_MEANING: Readonly<Record<string, string>> = {
  */
 export function listFilterParameter(name: string, fieldSchema: SchemaObject, schemaType: SchemaType): ParameterObject {
   const value = valueSchema(fieldSchema, schemaType);
-  const operators = ALLOWED_OPERATORS.filter((op) => accepts(schemaType, op));
+  const operators = ALLOWED_OPERATORS.filter((op) => acceptsOperator(schemaType, op));
   const properties: Record<string, SchemaObject> = {};
   for (const op of operators) properties[op] = { ...operandSchema(op, value), description: OPERATOR_MEANING[op] };
   return {
@@ -46,14 +44,6 @@ export function listFilterParameter(name: string, fieldSchema: SchemaObject, sch
 
 function elementType(schemaType: SchemaType): SchemaType {
   return schemaType.instance === "Array" ? (schemaType.getEmbeddedSchemaType() ?? schemaType) : schemaType;
-}
-
-/** Mirrors the list parser: ordering goes through the type's query casting, `$regex` needs text. */
-function accepts(schemaType: SchemaType, op: string): boolean {
-  const element = elementType(schemaType);
-  if (op === "$regex") return element.instance === "String";
-  if (ORDERING.has(op)) return op in (element.$conditionalHandlers ?? {});
-  return true;
 }
 
 const OBJECT_ID: SchemaObject = { type: "string", pattern: "^[0-9a-fA-F]{24}$" };

@@ -55,6 +55,11 @@ test("limit, page and sort are parsed and bounded", (t) => {
   rejects(t, { sort: "nope" }, ValidationErrors.INVALID_QUERY.code, "sort");
   rejects(t, { sort: "a,b,c,d,e,f" }, ValidationErrors.INVALID_QUERY.code, "sort");
   rejects(t, { sort: "title,-title" }, ValidationErrors.INVALID_QUERY.code, "sort");
+  // The answer names what may be sorted by, never what was sent.
+  const hostile = t.throws(() => parse({ sort: `-<script>${"x".repeat(5000)}` })) as import("../../kernel/api-error.js").APIError;
+  t.false(JSON.stringify(hostile.toErrorObject()).includes("<script>"));
+  t.true(JSON.stringify(hostile.toErrorObject()).length < 1000);
+  t.regex(hostile.detail ?? "", /sortable: .*title/);
 });
 
 test("filters are cast with the schema types", (t) => {
@@ -93,6 +98,8 @@ test("$regex is literal text with optional anchors and an i flag", (t) => {
   t.false(evil.$regex.test("a".repeat(40) + "!"));
   rejects(t, { "title[$regex]": "x".repeat(101) }, ValidationErrors.INVALID_QUERY.code);
   rejects(t, { "priority[$regex]": "1" }, RestErrors.OPERATOR_NOT_ALLOWED.code);
+  // Booleans do not order: refused, as the OpenAPI document leaves them out (not an empty list).
+  for (const op of ["$gt", "$gte", "$lt", "$lte"]) rejects(t, { [`done[${op}]`]: "true" }, RestErrors.OPERATOR_NOT_ALLOWED.code);
 });
 
 test("fields outside queryFields and operators outside the allowlist are refused", (t) => {

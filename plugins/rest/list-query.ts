@@ -132,13 +132,19 @@ function parseSort(value: unknown, analysis: ModelAnalysis, problems: QueryProbl
   for (const part of parts) {
     const path = part.replace(/^-/, "") === "id" ? "_id" : part.replace(/^-/, "");
     if (!SORT_KEY.test(part) || !analysis.sortablePaths.has(path) || path in sort) {
-      problems.add(ValidationErrors.INVALID_QUERY, "sort", `cannot sort by "${part}"`, "sort");
+      // What was sent is not repeated back (it could be anything, of any length): what is allowed is.
+      problems.add(ValidationErrors.INVALID_QUERY, "sort", path in sort ? "names a field twice" : `names a field it cannot sort by (sortable: ${sortableNames(analysis)})`, "sort");
       continue;
     }
     sort[path] = part.startsWith("-") ? -1 : 1;
   }
   if (!("_id" in sort)) sort._id = 1;
   return sort;
+}
+
+function sortableNames(analysis: ModelAnalysis): string {
+  const names = [...analysis.sortablePaths].map((path) => (path === "_id" ? "id" : path));
+  return names.length > 20 ? `${names.slice(0, 20).join(", ")}, ...` : names.join(", ");
 }
 
 function parseFilter(key: string, raw: unknown, analysis: ModelAnalysis, filter: Record<string, unknown>, problems: QueryProblems): void {
@@ -219,13 +225,34 @@ function castOperand(op: string, raw: unknown, schemaType: SchemaType, key: stri
   const value = castValue(text, schemaType, key, problems);
   if (value === INVALID) return INVALID;
   if (op === "$eq" || op === "$ne") return value;
-  // $gt/$gte/$lt/$lte: let the type say whether it orders (Boolean does not, for instance).
+  // $gt/$gte/$lt/$lte only where the type orders (not Boolean): what the OpenAPI document says.
+  if (!acceptsOperator(schemaType, op)) {
+    problems.add(RestErrors.OPERATOR_NOT_ALLOWED, key, `cannot use ${op} on this field`, "operator");
+    return INVALID;
+  }
   try {
     return castForQuery(schemaType, op, value);
   } catch {
     problems.add(RestErrors.OPERATOR_NOT_ALLOWED, key, `cannot use ${op} on this field`, "operator");
     return INVALID;
   }
+}
+
+const ORDERING = new Set(["$gt", "$gte", "$lt", "$lte"]);
+
+/**
+ * Whether a list filter may use `op` on a field of this type: ordering where the type has
+ * ordering casts (numbers, dates, strings, ids — not booleans), `$regex` on text. The parser and
+ * the OpenAPI document ask this same question.
+ *
+ * @example
+ * acceptsOperator(Todo.schema.path("done"), "$gt"); // false
+ */
+export function acceptsOperator(schemaType: SchemaType, op: string): boolean {
+  const element = schemaType.instance === "Array" ? (schemaType.getEmbeddedSchemaType() ?? schemaType) : schemaType;
+  if (op === "$regex") return element.instance === "String";
+  if (ORDERING.has(op)) return element.instance !== "Boolean" && op in (element.$conditionalHandlers ?? {});
+  return true;
 }
 
 function containsNul(raw: unknown): boolean {
