@@ -8,6 +8,7 @@ import { correlationMiddleware } from "../plugins/logging/correlation-middleware
 import { captureRawBody } from "../contracts/raw-body.js";
 import { decodingFailuresAsClientErrors, JSON_MEDIA_TYPES, validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
 import { docsUiRouter } from "./docs-ui.js";
+import { HttpErrors } from "../kernel/http-errors.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { createModelRegistry } from "./model-registry.js";
 
@@ -25,6 +26,7 @@ export interface HttpStackOptions {
 /** The names of the stack's layers, in order — what the parity test compares. */
 export const STACK_ORDER = [
   "svcCorrelation",
+  "svcQueryLimit",
   "svcValidationContext",
   "svcCors",
   "svcJsonBody",
@@ -76,6 +78,7 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   for (const handler of options.middleware ?? []) hostMiddleware.use(handler);
 
   app.use(correlationMiddleware());
+  app.use(named("svcQueryLimit", queryParameterLimit));
   app.use(
     validationContextMiddleware(() => ({ settings: validatorSettingsOf(kernel.container), logger: kernel.pluginContext.logger })),
   );
@@ -114,6 +117,26 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   );
   return { app, router };
 }
+
+/** More query parameters than this is a 413, as for a form body. */
+export const MAX_QUERY_PARAMETERS = 1000;
+
+/**
+ * Refuses a query string of more than `MAX_QUERY_PARAMETERS` parameters. Express's query parser
+ * stops at 1000 and drops the rest without a word, so a filter past them would vanish and the
+ * answer would look like a successful, unfiltered list.
+ */
+const queryParameterLimit: RequestHandler = (req, _res, next) => {
+  const start = req.url.indexOf("?");
+  if (start < 0) return next();
+  let parameters = 1;
+  for (let index = req.url.indexOf("&", start); index >= 0; index = req.url.indexOf("&", index + 1)) {
+    if (++parameters > MAX_QUERY_PARAMETERS) {
+      return next(HttpErrors.PAYLOAD_TOO_LARGE({ detail: `The query string has more than ${MAX_QUERY_PARAMETERS} parameters` }));
+    }
+  }
+  next();
+};
 
 /** The names of the app's top-level layers, for checking the stack order. */
 export function stackLayerNames(app: Express): string[] {
