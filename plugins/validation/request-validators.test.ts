@@ -6,6 +6,8 @@ import { HTTP_ROUTER } from "../../contracts/http.js";
 import { APIError } from "../../kernel/api-error.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { SvcApp } from "../../hosts/svc-app.js";
+import { createSvcLogger } from "../logging/create-logger.js";
+import { LogCapture } from "../logging/log-capture.js";
 import { validateModelRequestBody } from "../rest/model-body-validator.js";
 import { createValidator, validateQueryParams, validateRequestBody } from "./request-validators.js";
 import { configureOpenApiValidator, DEFAULT_VALIDATOR_SETTINGS, type OpenApiValidatorOptions } from "./validator-settings.js";
@@ -169,4 +171,21 @@ test("validateRequestBody refuses a key no database can store (NUL) at any depth
   }
   // A NUL inside a value is data, and is left to the schema.
   t.is((await request(http).post("/body").send({ name: "a\u0000b" }).expect(200)).body.body.name, "a\u0000b");
+});
+
+test("a failed validation is logged with the request's full path, mount prefix included", async (t) => {
+  const logs = new LogCapture();
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: false, handleSignals: false, logger: createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [logs] }) });
+  app.register({
+    name: "mounted-validator",
+    start(ctx) {
+      const router = express.Router();
+      router.post("/items", validateRequestBody({ name: { type: "string", required: true } }), echo);
+      ctx.resolve(HTTP_ROUTER).use("/v1", router);
+    },
+  });
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  await request(http).post("/v1/items?dry=1").send({}).expect(400);
+  t.regex(logs.text(), /Request body validation failed for POST \/v1\/items(?![?\w/])/, "mount prefix in, query string out");
 });

@@ -69,7 +69,8 @@ export function runValidation(
     if (settings.logValidationErrors) {
       // Capped like the response: a hostile body must not write a multi-megabyte log line either.
       const { shown, more } = reportedIssues(issues);
-      logger.info(`Request ${location} validation failed for ${req.method} ${req.path}`, { issues: shown, moreErrors: more, requestId: req.requestId });
+      // originalUrl: a router mounted at a prefix sees only the rest of the path in req.path.
+      logger.info(`Request ${location} validation failed for ${req.method} ${(req.originalUrl || req.url).split("?")[0]}`, { issues: shown, moreErrors: more, requestId: req.requestId });
     }
     const handler = onError ?? settings.onValidationError;
     if (!handler) throw requestValidationError(issues, location, classify?.(issues));
