@@ -240,6 +240,9 @@ test("hostile input is refused with a 4xx and writes nothing", async (t) => {
   const escalate = await request(http).patch(`/admin/users/${support.id}`).set(auth(support.token)).send({ admin: true }).expect(403);
   t.is(escalate.body.errors[0].code, AdminErrors.FIELD_NOT_PERMITTED.code);
   await request(http).patch(`/admin/users/${support.id}`).set(auth(support.token)).send({ roles: ["full"] }).expect(403);
+  // Nor their sign-in identity: the email is read-only on PATCH /auth/me, and here too.
+  const email = await request(http).patch(`/admin/users/${support.id}`).set(auth(support.token)).send({ email: "taken-over@example.com" }).expect(403);
+  t.is(email.body.errors[0].code, AdminErrors.FIELD_NOT_PERMITTED.code);
   await request(http).post("/admin/users").set(auth(support.token)).send({ email: "sneaky@example.com", admin: true }).expect(403);
   await request(http).post("/admin/users/bulk-update").set(auth(support.token)).send({ ids: [support.id], data: { roles: ["full"] } }).expect(403);
   const self = await AdminTestUser.findById(support.id).lean<{ admin: boolean; roles: string[] }>();
