@@ -4,7 +4,7 @@
 export * from "./kernel/index.js";
 
 // --- contracts (ports and their tokens) -------------------------------------------------------
-export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
+export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, OMIT_BODY_FROM_LOG, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
 export { requireUser, type RequestUser } from "./contracts/request-user.js";
 export { DATABASE, DATABASE_CONNECTOR, type Database, type DatabaseConnector, type OpenDatabase } from "./contracts/database.js";
 export { ERROR_TRACKER, type ErrorTracker, type ErrorTrackerContext } from "./contracts/error-tracker.js";

@@ -21,6 +21,16 @@ export const AUTHENTICATION_MIDDLEWARE = token<RequestHandler>("http.Authenticat
 export const REQUEST_LOGGING_MIDDLEWARE = token<RequestHandler>("http.RequestLoggingMiddleware");
 
 /**
+ * A route that takes personal data the app keeps out of its logs (a provider's delivery webhook:
+ * recipients' addresses) sets `res.locals[OMIT_BODY_FROM_LOG] = true`; the request line is still
+ * written, without the body.
+ *
+ * @example
+ * router.post("/webhooks/mail", (req, res, next) => { res.locals[OMIT_BODY_FROM_LOG] = true; next(); }, handle);
+ */
+export const OMIT_BODY_FROM_LOG = "svcOmitBodyFromLog";
+
+/**
  * Marks a router built without a path (the legacy `modelRouter(Model, options)`): calling
  * `[MOUNT_AT](path)` gives the plugin that serves it at `path`. `setupServer`'s `addRoutes`
  * facade calls it when such a router is passed to `router.use(path, ...)`.

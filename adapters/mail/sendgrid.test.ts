@@ -71,7 +71,7 @@ test.serial("the signed event webhook: events recorded, bad signature 401, repla
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const verificationKey = publicKey.export({ format: "der", type: "spki" }).toString("base64");
   const adapter = new SendGridMailer({ apiKey: "SG.k", fromEmail: "team@example.com", webhookVerificationKey: verificationKey, env: { NODE_ENV: "test" } });
-  const { comms, http } = await commsTestApp(t, { mail: adapter });
+  const { comms, http, logs } = await commsTestApp(t, { mail: adapter });
   nock(API).post("/v3/mail/send").reply(202, "", { "x-message-id": "wh-msg-1" });
   const sent = await comms.getCommsService().sendMail({ to: "ada@example.com", subject: "Hi", text: "x" });
   await comms.getCommsService().flushLog();
@@ -113,4 +113,7 @@ test.serial("the signed event webhook: events recorded, bad signature 401, repla
     t.is((await post(respelled).expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code, respelled);
   }
   t.is((await commsMessageModel().findById(sent.messageId).lean())!.events.length, 2, "replays record nothing");
+  // The request lines are written, without the recipients the events name.
+  t.regex(logs.text(), /POST \/comms\/webhooks\/sendgrid 200/);
+  t.false(logs.text().includes("x@example.com"), "no recipient address in the logs");
 });

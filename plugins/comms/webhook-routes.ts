@@ -3,6 +3,7 @@ import express, { type RequestHandler, type Router } from "express";
 import type { Model } from "mongoose";
 import { isDuplicateKeyError } from "../../contracts/database.js";
 import type { DeliveryWebhook } from "../../contracts/delivery-webhook.js";
+import { OMIT_BODY_FROM_LOG } from "../../contracts/http.js";
 import { captureRawBody } from "../../contracts/raw-body.js";
 import { CommsErrors } from "./errors.js";
 import type { CommsService } from "./comms-service.js";
@@ -50,6 +51,12 @@ export function mountWebhookRoutes(
       res.json({ data: { recorded, ignored: content.events.length - recorded, optOuts: content.optOuts.length } });
     };
     const parsers: RequestHandler[] = webhook.mediaType === "form" ? [express.urlencoded({ extended: false, limit: "1mb", verify: captureRawBody })] : [];
-    router.post(webhookPath(options.basePath, webhook), ...parsers, handle);
+    router.post(webhookPath(options.basePath, webhook), omitBodyFromLog, ...parsers, handle);
   }
 }
+
+/** Delivery events name recipients: the request line is logged without them, whatever `redactRecipients` says. */
+const omitBodyFromLog: RequestHandler = (_req, res, next) => {
+  res.locals[OMIT_BODY_FROM_LOG] = true;
+  next();
+};

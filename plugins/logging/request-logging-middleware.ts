@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { redactSecrets, redactUrl } from "./redact-secrets.js";
+import { OMIT_BODY_FROM_LOG } from "../../contracts/http.js";
 import { getRequestContext, runWithRequestContext } from "../../kernel/request-context.js";
 
 export interface RequestLoggingOptions {
@@ -53,7 +54,7 @@ export function requestLoggingMiddleware(options: RequestLoggingOptions): Reques
         durationMs,
         app_version: context?.appVersion,
         aborted: aborted || undefined,
-        body: options.logBodies === false ? undefined : loggableBody(req),
+        body: options.logBodies === false || res.locals[OMIT_BODY_FROM_LOG] === true ? undefined : loggableBody(req),
       };
       for (const key of Object.keys(meta)) if (meta[key] === undefined) delete meta[key];
       const write = () => {
