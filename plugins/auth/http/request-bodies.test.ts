@@ -53,6 +53,9 @@ test("sign-up: profile fields pass, managed fields are read-only, others unknown
   const unknown = refusal(t, () => check({ email: "a@b.co", password: "pw", nickname: "x" }));
   t.is(unknown.code, ValidationErrors.UNKNOWN_FIELD.code);
   t.is(unknown.source?.pointer, "/nickname");
+  // The answer says which fields are profile fields (a field of the user model is not one until opened).
+  t.regex(unknown.detail ?? "", /nickname: is not a profile field \(profile fields: name, settings\)/);
+  t.regex(refusal(t, () => profileBody([])({ name: "Ada" })).detail ?? "", /name: is not a profile field \(this app opens none: authPlugin's profileFields\)/);
 });
 
 test("profile: $-keys and dotted keys at any depth are refused", (t) => {

@@ -56,7 +56,7 @@ const DOTTED = 'has a key containing "." (paths are not accepted in bodies)';
  * `VALIDATION_UNKNOWN_FIELD`, a dotted key `VALIDATION_OPERATOR_IN_BODY`, anything else
  * `VALIDATION_INVALID_BODY`, each with `source.pointer` at the first problem.
  */
-function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (body: Record<string, unknown>) => T): BodyCheck<T> {
+function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (body: Record<string, unknown>) => T, unknownField?: string): BodyCheck<T> {
   const validate = ajv.compile(schema);
   return (body) => {
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw requestValidationError([OBJECT_EXPECTED], "body");
@@ -72,7 +72,7 @@ function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (bod
       );
     }
     if (!validate(record)) {
-      const issues = issuesOf(validate.errors ?? []);
+      const issues = issuesOf(validate.errors ?? []).map((issue) => (unknownField && issue.keyword === "additionalProperties" ? { ...issue, message: unknownField } : issue));
       throw requestValidationError(issues, "body", classify(issues));
     }
     return read(record);
@@ -113,6 +113,11 @@ function profileProperties(profileFields: readonly string[]): Record<string, Sch
   return Object.fromEntries(profileFields.map((field) => [field, PLAIN_VALUE]));
 }
 
+/** Says which profile fields there are: a field of the user model is still refused until the host opens it (`profileFields`). */
+function notAProfileField(profileFields: readonly string[]): string {
+  return profileFields.length > 0 ? `is not a profile field (profile fields: ${profileFields.join(", ")})` : "is not a profile field (this app opens none: authPlugin's profileFields)";
+}
+
 /**
  * The sign-up body of the JWT provider: credentials plus `profileFields` only. A
  * framework-managed field (`admin`, `disabled`, ids, GitHub fields...) is
@@ -137,6 +142,7 @@ export function signupBody(profileFields: readonly string[]): BodyCheck<SignupBo
       const { email: _email, password: _password, ...profile } = body;
       return { ...readCredentials(body), profile };
     },
+    notAProfileField(profileFields),
   );
 }
 
@@ -152,6 +158,7 @@ export function profileBody(profileFields: readonly string[]): BodyCheck<Record<
     { type: "object", properties: profileProperties(profileFields), additionalProperties: false, $defs: PLAIN_VALUE_DEFS },
     FORBIDDEN_PROFILE_FIELDS,
     (body) => ({ ...body }),
+    notAProfileField(profileFields),
   );
 }
 
