@@ -60,3 +60,15 @@ test("session routes share the sign-up and sign-in ids, so clients call either p
   });
   t.deepEqual(tags, ["auth"]);
 });
+
+test("profile fields are documented with their type on the user model", async (t) => {
+  const { http } = await authTestApp(t, { profileFields: ["name"] });
+  type Body = { requestBody: { content: { "application/json": { schema: { properties: Record<string, { type?: unknown; description?: string }> } } } } };
+  const paths = (await request(http).get("/openapi.json").expect(200)).body.paths as Record<string, Record<string, Body>>;
+  const signup = paths["/auth/signup"]!.post!.requestBody.content["application/json"].schema.properties;
+  const update = paths["/auth/me"]!.patch!.requestBody.content["application/json"].schema.properties;
+  for (const properties of [signup, update]) {
+    t.true(JSON.stringify(properties.name?.type ?? "").includes("string"), JSON.stringify(properties.name));
+    t.is(properties.name?.description, "Display name");
+  }
+});

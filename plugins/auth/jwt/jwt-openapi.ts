@@ -20,15 +20,16 @@ const rotated: SchemaObject = {
 };
 
 /**
- * Documents the JWT routes in the app's OpenAPI document.
+ * Documents the JWT routes in the app's OpenAPI document. Profile fields are documented with
+ * their schema on the user model (`userFields`, as REST documents an update body), when it has them.
  *
  * @example
- * documentJwtRoutes(ctx.openapi, { profileFields: ["name"] });
+ * documentJwtRoutes(ctx.openapi, { profileFields: ["name"], userFields: { name: { type: "string", maxLength: 100 } } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFields: readonly string[] }): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFields: readonly string[]; userFields?: Readonly<Record<string, SchemaObject>> }): void {
   documentAuthComponents(openapi);
   const profile: Record<string, SchemaObject> = Object.fromEntries(
-    options.profileFields.map((field) => [field, { description: "Profile field allowed by the host" }]),
+    options.profileFields.map((field) => [field, options.userFields?.[field] ?? { description: "Profile field allowed by the host" }]),
   );
   const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profile }, additionalProperties: false };
   addAuthOperations(openapi, [

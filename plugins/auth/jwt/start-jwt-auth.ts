@@ -5,6 +5,8 @@ import { HTTP_ROUTER } from "../../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import type { PluginContext } from "../../../kernel/plugin.js";
+import type { SchemaObject } from "../../../kernel/openapi-registry.js";
+import { mongooseJsonSchema } from "../../rest/index.js";
 import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
 import type { GitHubAuthOptions } from "../github/github-auth-options.js";
@@ -77,7 +79,8 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   });
 
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
-  documentJwtRoutes(ctx.openapi, { profileFields: start.profileFields });
+  const userFields = mongooseJsonSchema(users.model.schema, { mode: "update" }).properties as Record<string, SchemaObject> | undefined;
+  documentJwtRoutes(ctx.openapi, { profileFields: start.profileFields, ...(userFields ? { userFields } : {}) });
   const publicPaths = new Set(JWT_PUBLIC_PATHS);
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
