@@ -1,4 +1,5 @@
 import test from "ava";
+import mongoose from "mongoose";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { ValidationErrors } from "../validation/index.js";
@@ -32,6 +33,12 @@ for (const kind of CLIENT_KINDS) {
     const priority = (filter.properties.priority as { description: string }).description;
     t.regex(priority, /^Filter on `priority`.*an object applies operators.*`gte` `lt`.*Examples: `1`, `\{"gte": 1, "lt": 3\}`/);
     t.false(/\$|\[|, ,/.test(priority), priority);
+    // Operators are described as JSON arguments, not as REST's query string.
+    const operators = (filter.properties.priority as { anyOf: Array<{ properties?: Record<string, { description: string }> }> }).anyOf[1]!.properties!;
+    t.is(operators.in!.description, "Equal to any of these values (1 to 100)");
+    t.is(operators.nin!.description, "Equal to none of these values (1 to 100)");
+    t.is(operators.eq!.description, "Equal to (the same as giving the value itself)");
+    t.false(/comma-separated|field=value|=value/.test(JSON.stringify(list.inputSchema)), "no query-string wording");
 
     const created = await client.callTool({ name: "mcp_note_create", arguments: { data: { text: "from mcp", priority: 2 } } });
     t.falsy(created.isError);
@@ -55,6 +62,14 @@ for (const kind of CLIENT_KINDS) {
     ] as const) {
       const answer = await client.callTool({ name, arguments: args as Record<string, unknown> });
       t.true(answer.isError, `${name} ${JSON.stringify(args)}`);
+    }
+    // Each issue names its path once.
+    const text = async (name: string, args: Record<string, unknown>) => JSON.stringify((await client.callTool({ name, arguments: args })).content);
+    t.regex(await text("mcp_note_create", {}), /data: is required/);
+    t.regex(await text("mcp_note_read", { id: 42 }), /id: must be a string/);
+    t.regex(await text("mcp_note_list", { filter: { priority: { where: 1 } } }), /filter\.priority: /);
+    for (const answer of [await text("mcp_note_create", {}), await text("mcp_note_read", { id: 42 }), await text("whoami", { greeting: 42 })]) {
+      t.false(/(\w+): \1:/.test(answer), answer);
     }
     // An unknown tool is the SDK's answer, however many tools the app has (each call registers only the one it names).
     const unknown = await client.callTool({ name: "mcp_note_explode", arguments: {} }).catch((error: unknown) => error);
@@ -102,7 +117,17 @@ test.serial("hostile arguments are refused and write nothing: $ keys, excluded f
     await client.callTool({ name: "mcp_note_list", arguments: { sort: "-secret" } }),
   ];
   for (const answer of excluded) t.is(errorsOf(answer)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code);
-  t.true((await client.callTool({ name: "mcp_note_list", arguments: { filter: { secret: "kept" } } })).isError);
+  // A filter on an excluded query field: the same refusal whether or not a record matches.
+  const filtered = await Promise.all(
+    [{ secret: "kept" }, { secret: "absent" }, { secret: { exists: true } }, { secret: { ne: "kept" } }].map((filter) =>
+      client.callTool({ name: "mcp_note_list", arguments: { filter } }),
+    ),
+  );
+  for (const answer of filtered) {
+    t.is(errorsOf(answer)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code);
+    t.deepEqual(errorsOf(answer), errorsOf(filtered[0]!));
+  }
+  t.is(errorsOf(filtered[0]!)[0]?.detail, "secret: not available to MCP clients");
 
   // Mass assignment: the owner, ids, timestamps and unknown fields, as REST refuses them.
   const refusals = {
@@ -209,6 +234,89 @@ test.serial("two tools with one name stop the app at start; a tool name must be 
   t.throws(() => registry.add({ name: "bad name!", description: "x", inputSchema: { type: "object" }, handler: () => "x" }), { message: /names are 1 to 64/ });
   t.throws(() => registry.add({ name: "arrayed", description: "x", inputSchema: { type: "array" }, handler: () => "x" }), { message: /type "object"/ });
 });
+
+test.serial("two custom tools with one name stop the app with MCP_DUPLICATE_TOOL; distinct names never clash", async (t) => {
+  const tool = (name: string) => mcpTool({ name, description: `Answers ${name}`, inputSchema: { type: "object" }, handler: () => name });
+  const twice = await createTestApp({ port: 0 });
+  twice.register(tool("report_count")).register(tool("report_count"));
+  t.teardown(() => twice.stop());
+  const error = await t.throwsAsync(twice.build());
+  t.is((error as { code?: string }).code, McpErrors.DUPLICATE_TOOL.code);
+  t.regex(String(error?.message), /Two MCP tools are named "report_count"/);
+
+  // Names that differ only in punctuation or case are distinct tools.
+  const names = ["note.count", "note_count", "note-count", "Stats", "stats"];
+  const distinct = await createTestApp({ port: 0 });
+  for (const name of names) distinct.register(tool(name));
+  t.teardown(() => distinct.stop());
+  const running = await distinct.start();
+  const client = await connectMcp("pinned", new URL("/mcp", running.url));
+  t.teardown(() => client.close());
+  t.deepEqual((await client.listTools()).tools.map((listed) => listed.name).sort(), [...names].sort());
+  for (const name of names) t.deepEqual((await client.callTool({ name, arguments: {} })).content, [{ type: "text", text: name }]);
+});
+
+test.serial("a custom tool whose inputSchema cannot be compiled is refused at start with MCP_INVALID_TOOL", async (t) => {
+  const broken = { type: "object", properties: { a: { type: "nope" } } } as never;
+  const registry = createToolRegistry();
+  const refused = t.throws(() => registry.add({ name: "broken", description: "x", inputSchema: broken, handler: () => "x" }));
+  t.is((refused as { code?: string }).code, McpErrors.INVALID_TOOL.code);
+  t.regex(String(refused?.message), /MCP tool "broken": inputSchema cannot be compiled: .*nope/);
+
+  const app = await createTestApp({ port: 0 });
+  app.register(mcpTool({ name: "broken", description: "x", inputSchema: broken, handler: () => "x" }));
+  t.teardown(() => app.stop());
+  const error = await t.throwsAsync(app.build());
+  t.is((error as { code?: string }).code, McpErrors.INVALID_TOOL.code);
+  t.regex(String(error?.message), /"broken".*nope/);
+});
+
+test.serial("excludeFields: a dotted path leaves the nested schema, and a search looking in an excluded field is refused as such", async (t) => {
+  const app = await createTestApp({ port: 0 });
+  app.register(cardRouter());
+  t.teardown(() => app.stop());
+  const running = await app.start();
+  const client = await connectMcp("pinned", new URL("/mcp", running.url));
+  t.teardown(() => client.close());
+  const { tools } = await client.listTools();
+  type Schema = { properties: Record<string, Schema>; required?: string[] };
+  for (const name of ["mcp_card_create", "mcp_card_update"]) {
+    const data = (tools.find((listed) => listed.name === name)!.inputSchema as unknown as Schema).properties.data!;
+    t.deepEqual(Object.keys(data.properties).sort(), ["meta", "title"], name);
+    t.deepEqual(Object.keys(data.properties.meta!.properties), ["shown"], name);
+    t.is(data.properties.meta!.required, undefined, `${name}: meta.internal is not required either`);
+  }
+  const list = tools.find((listed) => listed.name === "mcp_card_list")!;
+  t.false("search" in (list.inputSchema.properties as Record<string, unknown>), "search is not offered");
+
+  const search = await client.callTool({ name: "mcp_card_list", arguments: { search: "x" } });
+  t.is(errorsOf(search)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code);
+  t.is(errorsOf(search)[0]?.detail, "search: not available to MCP clients");
+  const written = await client.callTool({ name: "mcp_card_create", arguments: { data: { title: "x", meta: { internal: "planted" } } } });
+  t.is(errorsOf(written)[0]?.detail, "meta.internal: not available to MCP clients");
+});
+
+/** Cards with a nested field and a search field kept from MCP clients. */
+function cardRouter() {
+  const schema = new mongoose.Schema(
+    {
+      title: { type: String, required: true, description: "The title" },
+      secret: { type: String, description: "Kept from MCP clients" },
+      meta: {
+        internal: { type: String, required: true, description: "Kept from MCP clients" },
+        shown: { type: String, description: "Shown to everyone" },
+      },
+    },
+    { strict: "throw" },
+  );
+  const McpCard = mongoose.models.McpCard ?? mongoose.model("McpCard", schema);
+  return modelRouter("/cards", McpCard, {
+    permissions: { list: [Permissions.IsAny], create: [Permissions.IsAny], update: [Permissions.IsAny] },
+    queryFields: ["title", "secret"],
+    searchFields: ["title", "secret"],
+    mcp: { excludeFields: ["secret", "meta.internal"] },
+  });
+}
 
 /** The note model served without `mcp`: no tools, so no endpoint. */
 function modelRouterWithoutMcp() {

@@ -3,6 +3,7 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import type { RequestUser } from "../../contracts/request-user.js";
 import { token } from "../../kernel/container.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
+import { ajvFor } from "../validation/index.js";
 import { McpErrors } from "./errors.js";
 
 /** What a custom tool's handler gets besides its arguments: the caller, as REST routes see it. */
@@ -51,7 +52,10 @@ export const MCP_TOOLS = token<McpToolRegistry>("mcp.Tools");
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
-/** A registry checking names as tools arrive (duplicates with model tools are found at start). */
+/**
+ * A registry checking tools as they arrive: name, schema, and duplicates among custom tools
+ * (duplicates with model tools are found at start, once every router has registered).
+ */
 export function createToolRegistry(): McpToolRegistry {
   const tools: McpToolDefinition[] = [];
   return {
@@ -59,11 +63,27 @@ export function createToolRegistry(): McpToolRegistry {
       if (!TOOL_NAME.test(tool.name)) throw McpErrors.INVALID_TOOL(tool.name, "names are 1 to 64 letters, digits, _, - or .");
       if (tool.inputSchema.type !== "object") throw McpErrors.INVALID_TOOL(tool.name, 'inputSchema must be a JSON Schema with type "object"');
       if (tools.some((known) => known.name === tool.name)) throw McpErrors.DUPLICATE_TOOL(tool.name);
+      checkSchema(tool);
       tools.push(tool);
     },
     list: () => [...tools],
   };
 }
+
+/**
+ * Compiles the schema now, with the ajv its calls are checked with (which keeps the compiled
+ * validator): a schema ajv cannot compile would otherwise fail every `POST /mcp` request.
+ */
+function checkSchema(tool: McpToolDefinition): void {
+  try {
+    ajvFor({ coerceTypes: false, removeAdditional: false }).compile(tool.inputSchema);
+  } catch (error) {
+    throw McpErrors.INVALID_TOOL(tool.name, `inputSchema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** How many `mcpTool` plugins each slug has named so far (the plugin names must differ). */
+const slugsUsed = new Map<string, number>();
 
 /**
  * A custom tool for the app's `POST /mcp`, as a plugin to register on the app. Registering one
@@ -81,9 +101,14 @@ export function createToolRegistry(): McpToolRegistry {
  * }));
  */
 export function mcpTool<Args extends Record<string, unknown> = Record<string, unknown>>(definition: McpToolDefinition<Args>): SvcPlugin {
+  // Plugin names are kebab-case, so distinct tool names can share a slug ("note.count" and
+  // "note_count", "Stats" and "stats"): a later one gets a numbered segment. Two tools with one
+  // name thus reach the registry, which refuses the second with MCP_DUPLICATE_TOOL.
   const slug = definition.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "tool";
+  const used = (slugsUsed.get(slug) ?? 0) + 1;
+  slugsUsed.set(slug, used);
   return {
-    name: `mcp-tool:${slug}`,
+    name: used === 1 ? `mcp-tool:${slug}` : `mcp-tool:${slug}:${used}`,
     dependsOn: ["mcp"],
     register(ctx) {
       ctx.resolve(MCP_TOOLS).add(definition as unknown as McpToolDefinition);

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import type { ModelOperationResult, ModelRegistration, ServedModel } from "../../contracts/model-registry.js";
-import { REST_METHODS, type RestMethod } from "../rest/index.js";
+import { MAX_IN_VALUES, REST_METHODS, type RestMethod } from "../rest/index.js";
 import { McpErrors } from "./errors.js";
 import type { ServedTool } from "./served-tool.js";
 import { toolArguments } from "./tool-arguments.js";
@@ -19,6 +19,12 @@ const OPERATORS: Readonly<Record<string, string>> = {
   exists: "$exists",
   regex: "$regex",
 };
+/** REST's operator meanings that speak of the query string, in the terms of a JSON argument. */
+const OPERATOR_MEANING: Readonly<Record<string, string>> = {
+  $eq: "Equal to (the same as giving the value itself)",
+  $in: `Equal to any of these values (1 to ${MAX_IN_VALUES})`,
+  $nin: `Equal to none of these values (1 to ${MAX_IN_VALUES})`,
+};
 const SCALAR: SchemaObject = { type: ["string", "number", "boolean"] };
 const ID: SchemaObject = { type: "string", minLength: 1, maxLength: 128, description: "The record's id" };
 
@@ -28,7 +34,8 @@ const ID: SchemaObject = { type: "string", minLength: 1, maxLength: 128, descrip
  * closed to everyone, so it gets no tool). Each runs the router's own operation — its
  * permissions, query filter, hooks, validation and response shaping — as the caller of
  * `POST /mcp`, so what REST refuses, the tool refuses with the same error. `excludeFields` are
- * left out of every schema and result, and refused in `data`, filters and `sort`.
+ * left out of every schema and result, and refused in `data`, filters and `sort` (and `search`
+ * when it looks in one).
  *
  * @example
  * const tools = modelTools(registration, registration.served()!); // todo_list, todo_read, ...
@@ -51,7 +58,7 @@ export function modelTools(registration: ModelRegistration, served: ServedModel)
     description: `Lists ${model} records the caller may see, a page at a time (what GET ${registration.path} answers): {data, limit, page, more, total}.`,
     arguments: toolArguments(list.advertised, list.checked),
     annotations: { readOnlyHint: true },
-    run: (args, req) => run("list", req, { query: listQuery(args, isExcluded) }),
+    run: (args, req) => run("list", req, { query: listQuery(args, isExcluded, list.searchable) }),
   };
   tools.read = {
     name: `${stem}_read`,
@@ -160,19 +167,30 @@ function acceptedData(data: unknown, isExcluded: (path: string) => boolean): unk
   return data;
 }
 
-function notAccepted(paths: readonly string[], where: string) {
+/** `paths` (within the argument `where`, if given) refused: they name excluded fields. */
+function notAccepted(paths: readonly string[], where?: string) {
   return McpErrors.FIELD_NOT_ACCEPTED({
     detail: `${paths.join(", ")}: not available to MCP clients`,
-    meta: { fields: paths.map((path) => ({ path: `${where}.${path}`, message: "is not available to MCP clients", kind: "excluded" })) },
+    meta: { fields: paths.map((path) => ({ path: where ? `${where}.${path}` : path, message: "is not available to MCP clients", kind: "excluded" })) },
   });
 }
 
-/** The list tool's arguments turned into the list route's query string values. */
-function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => boolean): Record<string, unknown> {
+/**
+ * The list tool's arguments turned into the list route's query string values. Names of excluded
+ * fields are refused before the route runs, whatever the values, so the answer says nothing about
+ * what the field holds.
+ */
+function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => boolean, searchable: boolean): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   if (args.limit !== undefined) query.limit = String(args.limit);
   if (args.page !== undefined) query.page = String(args.page);
-  if (typeof args.search === "string") query.search = args.search;
+  if (typeof args.search === "string") {
+    if (!searchable) throw notAccepted(["search"]);
+    query.search = args.search;
+  }
+  const filter = isObject(args.filter) ? args.filter : {};
+  const filtered = Object.keys(filter).filter((path) => isExcluded(path));
+  if (filtered.length > 0) throw notAccepted(filtered, "filter");
   if (typeof args.sort === "string") {
     const named = args.sort
       .split(",")
@@ -181,7 +199,7 @@ function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => 
     if (named.length > 0) throw notAccepted(named, "sort");
     query.sort = args.sort;
   }
-  for (const [field, condition] of Object.entries(isObject(args.filter) ? args.filter : {})) {
+  for (const [field, condition] of Object.entries(filter)) {
     if (!isObject(condition)) {
       query[field] = String(condition);
       continue;
@@ -197,15 +215,19 @@ function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => 
 /**
  * The list tool's schemas from the list route's documented parameters: `limit`, `page`, `sort`,
  * `search` (when none of its fields is excluded) and `filter`, one property per filterable field
- * that is not excluded — a value (equality) or an object of operators.
+ * that is not excluded — a value (equality) or an object of operators. The checked schema also
+ * lets through `search` and filters on excluded fields, for `listQuery` to refuse them with
+ * MCP_FIELD_NOT_ACCEPTED rather than as unknown arguments.
  */
-function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean): { advertised: SchemaObject; checked: SchemaObject } {
+function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean): { advertised: SchemaObject; checked: SchemaObject; searchable: boolean } {
   const properties: Record<string, SchemaObject> = {};
   const filters: Record<string, SchemaObject> = {};
+  const filterNames: string[] = [];
   const searchable = served.searchFields.length > 0 && !served.searchFields.some(isExcluded);
   for (const parameter of served.listParameters as ParameterObject[]) {
     const schema = (parameter.schema ?? {}) as SchemaObject;
     if (parameter.style === "deepObject") {
+      filterNames.push(parameter.name);
       if (!isExcluded(parameter.name)) filters[parameter.name] = filterSchema(parameter, schema);
     } else if (parameter.name !== "search" || searchable) {
       properties[parameter.name] = { ...schema, description: parameter.description };
@@ -225,11 +247,11 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
     page: { type: "integer" },
     sort: { type: "string" },
   };
-  if (searchable) checkedProperties.search = { type: "string" };
-  if (fields.length > 0) {
+  if (served.searchFields.length > 0) checkedProperties.search = { type: "string" };
+  if (filterNames.length > 0) {
     checkedProperties.filter = {
       type: "object",
-      propertyNames: { enum: fields },
+      propertyNames: { enum: filterNames },
       additionalProperties: {
         anyOf: [
           SCALAR,
@@ -243,7 +265,7 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
       },
     };
   }
-  return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []) };
+  return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []), searchable };
 }
 
 /** One filter field: a value (`$eq`) or an object of the operators its deepObject parameter documents. */
@@ -254,10 +276,11 @@ function filterSchema(parameter: ParameterObject, schema: SchemaObject): SchemaO
   for (const [name, op] of Object.entries(OPERATORS)) {
     const operand = documented[op];
     if (!operand) continue;
+    const description = OPERATOR_MEANING[op] ?? operand.description;
     operators[name] =
       op === "$in" || op === "$nin"
-        ? { type: "array", items: { ...value, description: undefined }, minItems: 1, maxItems: 100, description: operand.description }
-        : operand;
+        ? { type: "array", items: { ...value, description: undefined }, minItems: 1, maxItems: MAX_IN_VALUES, description }
+        : { ...operand, description };
   }
   return {
     description: filterDescription(parameter, value, Object.keys(operators)),
@@ -294,12 +317,27 @@ function sampleValues(schema: SchemaObject): [unknown, unknown] {
   return ["a", "m"];
 }
 
-/** The create or update schema without the excluded fields. */
-function withoutFields(schema: SchemaObject, excluded: ReadonlySet<string>): SchemaObject {
-  if (excluded.size === 0) return schema;
-  const properties = { ...(schema.properties ?? {}) };
-  for (const field of excluded) delete properties[field];
-  return { ...schema, properties, required: schema.required?.filter((field) => !excluded.has(field)) };
+/**
+ * The create or update schema without the excluded fields: a dotted path is taken out of the
+ * nested object's schema (and its `required`), as it is from results.
+ */
+function withoutFields(schema: SchemaObject, excluded: Iterable<string>): SchemaObject {
+  if (!schema.properties) return schema;
+  const properties = { ...schema.properties } as Record<string, SchemaObject>;
+  const removed = new Set<string>();
+  for (const path of excluded) {
+    const [head, ...rest] = path.split(".") as [string, ...string[]];
+    if (!(head in properties)) continue;
+    if (rest.length === 0) {
+      delete properties[head];
+      removed.add(head);
+    } else {
+      properties[head] = withoutFields(properties[head]!, [rest.join(".")]);
+    }
+  }
+  const required = schema.required?.filter((field) => !removed.has(field));
+  const { required: _required, ...others } = schema;
+  return { ...others, properties, ...(required && required.length > 0 ? { required } : {}) };
 }
 
 function objectSchema(properties: Record<string, SchemaObject>, required: string[]): SchemaObject {

@@ -21,8 +21,9 @@ export function toolArguments(advertised: SchemaObject, checked: SchemaObject = 
       jsonSchema: { input: () => advertised as Record<string, unknown>, output: () => advertised as Record<string, unknown> },
       validate(value) {
         if (validate(value)) return { value: value as Record<string, unknown> };
+        // The SDK writes each issue as `path: message`, so the path is given once, as `path`.
         const issues = fromAjvErrors(validate.errors ?? []);
-        return { issues: issues.map((issue) => ({ message: `${issue.path || "arguments"}: ${issue.message}`, path: issue.path ? issue.path.split(".") : undefined })) };
+        return { issues: issues.map((issue) => (issue.path ? { message: issue.message, path: issue.path.split(".") } : { message: `arguments: ${issue.message}` })) };
       },
     },
   };
