@@ -132,19 +132,15 @@ function parseSort(value: unknown, analysis: ModelAnalysis, problems: QueryProbl
   for (const part of parts) {
     const path = part.replace(/^-/, "") === "id" ? "_id" : part.replace(/^-/, "");
     if (!SORT_KEY.test(part) || !analysis.sortablePaths.has(path) || path in sort) {
-      // What was sent is not repeated back (it could be anything, of any length): what is allowed is.
-      problems.add(ValidationErrors.INVALID_QUERY, "sort", path in sort ? "names a field twice" : `names a field it cannot sort by (sortable: ${sortableNames(analysis)})`, "sort");
+      // What was sent is not repeated back (it could be anything, of any length), nor the list of
+      // sortable paths (MCP serves the same parser to clients that must not learn excluded names).
+      problems.add(ValidationErrors.INVALID_QUERY, "sort", path in sort ? "names a field twice" : "names a field it cannot sort by", "sort");
       continue;
     }
     sort[path] = part.startsWith("-") ? -1 : 1;
   }
   if (!("_id" in sort)) sort._id = 1;
   return sort;
-}
-
-function sortableNames(analysis: ModelAnalysis): string {
-  const names = [...analysis.sortablePaths].map((path) => (path === "_id" ? "id" : path));
-  return names.length > 20 ? `${names.slice(0, 20).join(", ")}, ...` : names.join(", ");
 }
 
 function parseFilter(key: string, raw: unknown, analysis: ModelAnalysis, filter: Record<string, unknown>, problems: QueryProblems): void {
