@@ -28,8 +28,11 @@ export interface DocsLibrary {
   readonly files: ReadonlyMap<string, string>;
 }
 
+/** The svc packages the docs are filed under: what `svc_search_docs`'s `packages` may name. */
+export const SVC_PACKAGES = ["svc", "svc/sync", "svc/sync/client", "svc/sync/react", "svc/admin", "svc/comms", "svc/feature-flags", "svc/mcp", "svc/testing", "svc/embedded-mongo"] as const;
+
 // Which package a page documents, by file name; anything unlisted is the core `svc` package.
-const PACKAGES_BY_FILE: Readonly<Record<string, readonly string[]>> = {
+const PACKAGES_BY_FILE: Readonly<Record<string, readonly (typeof SVC_PACKAGES)[number][]>> = {
   "sync.md": ["svc/sync"],
   "sync-client.md": ["svc/sync/client"],
   "sync-react.md": ["svc/sync/react"],

@@ -1,8 +1,8 @@
 import test from "ava";
 import { countTokens } from "gpt-tokenizer";
-import { loadDocsLibrary, splitSections } from "./docs-library.js";
+import { loadDocsLibrary, splitSections, SVC_PACKAGES } from "./docs-library.js";
 import { resolveDocsDir } from "./docs-location.js";
-import { DEFAULT_TOKEN_LIMIT, DocsSearch, normalisePackage } from "./docs-search.js";
+import { DEFAULT_TOKEN_LIMIT, DocsSearch, normalisePackage, unknownPackageErrors } from "./docs-search.js";
 
 const library = await loadDocsLibrary(resolveDocsDir({}));
 const search = new DocsSearch(library);
@@ -39,6 +39,24 @@ test("packages filter by the package a page documents", (t) => {
   t.true(admin.sections.every((section) => section.packages.includes("svc/admin")));
   t.deepEqual(search.search({ queries: ["zzqqxx"] }).sections, []);
   t.deepEqual(["svc", "sync", "svc/sync", "svc-sync", "@svc/sync/react"].map(normalisePackage), ["svc", "svc/sync", "svc/sync", "svc/sync", "svc/sync/react"]);
+});
+
+test("package names are checked against the known ones, which every page's package is among", (t) => {
+  t.deepEqual(unknownPackageErrors(["sync", "svc-admin", "@svc/sync/react"], SVC_PACKAGES), []);
+  t.deepEqual(unknownPackageErrors(["sync", "bogus", "svc/nope"], SVC_PACKAGES), [`unknown package(s): bogus, svc/nope; known: ${SVC_PACKAGES.join(", ")}`]);
+  for (const section of library.sections) t.deepEqual(unknownPackageErrors(section.packages, SVC_PACKAGES), [], section.file);
+});
+
+test("suggestions are names as the docs spell them, closest first, each once, without markdown around them", (t) => {
+  t.deepEqual(search.suggest("useEntty"), ["useEntity"]);
+  t.deepEqual(search.suggest("adminPlugn"), ["adminPlugin"]);
+  t.is(search.suggest("SvcAp")[0], "SvcApp");
+  for (const typo of ["modelRoutr", "queryFiltr", "OwnerQueryFiltr"]) {
+    const names = search.suggest(typo);
+    t.true(names.length > 0 && names.every((name) => /^[\w$]+$/.test(name)), `${typo}: ${names.join(", ")}`);
+    t.is(new Set(names.map((name) => name.toLowerCase())).size, names.length, `${typo}: ${names.join(", ")}`);
+  }
+  t.deepEqual(search.suggest("zzqqxxNothingLikeThis"), []);
 });
 
 test("sections split at headings, never inside a code block, keeping the heading trail", (t) => {

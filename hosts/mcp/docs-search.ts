@@ -82,14 +82,64 @@ export class DocsSearch {
     return { text: parts.join("\n\n"), tokens, sections: chosen, omitted: ranked.length - chosen.length };
   }
 
-  /** Words close to `term` that occur in the docs (for "did you mean" answers). */
+  // Lower-cased index term -> how the docs spell it, built on the first "did you mean".
+  private spellings?: Map<string, string>;
+
+  /** Names close to `term` that occur in the docs, closest first, spelt as the docs spell them, each once (for "did you mean" answers). */
   suggest(term: string): string[] {
-    return this.index.autoSuggest(term, { fuzzy: 0.3 }).slice(0, 5).map((suggestion) => suggestion.suggestion);
+    this.spellings ??= spellingsOf(this.library.sections);
+    // Index terms keep what sticks to a word in markdown (`` `useentity` ``): strip it, then the
+    // same name found several ways is one suggestion.
+    const names = this.index
+      .autoSuggest(term, { fuzzy: 0.3 })
+      .flatMap((suggestion) => suggestion.terms)
+      .map((found) => found.replace(/^[^\p{L}\p{N}_$]+|[^\p{L}\p{N}_$]+$/gu, ""))
+      .filter(Boolean);
+    const wanted = term.toLowerCase();
+    const closest = [...new Set(names)].sort((a, b) => editDistance(wanted, a) - editDistance(wanted, b));
+    return closest.slice(0, 5).map((name) => this.spellings!.get(name) ?? name);
   }
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+// The index lower-cases its terms; a suggestion should read useEntity, not useentity. The most
+// frequent spelling of each word wins.
+function spellingsOf(sections: readonly DocSection[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const section of sections) {
+    for (const [word] of section.text.matchAll(/[\p{L}\p{N}_$]+/gu)) {
+      const key = word.toLowerCase();
+      const seen = counts.get(key) ?? new Map<string, number>();
+      seen.set(word, (seen.get(word) ?? 0) + 1);
+      counts.set(key, seen);
+    }
+  }
+  return new Map([...counts].map(([key, seen]) => [key, [...seen].sort((a, b) => b[1] - a[1])[0]![0]]));
 }
 
 function renderSection(section: DocSection): string {
   return `<!-- ${section.file} › ${section.title} -->\n${section.text}`;
+}
+
+/**
+ * The refusal of `names` that are not among the `known` packages (each normalised first), listing
+ * the known ones; none when every name is known.
+ *
+ * @example
+ * unknownPackageErrors(["bogus"], SVC_PACKAGES); // ["unknown package(s): bogus; known: svc, svc/sync, ..."]
+ */
+export function unknownPackageErrors(names: readonly string[], known: readonly string[]): string[] {
+  const unknown = names.filter((name) => !known.includes(normalisePackage(name)));
+  return unknown.length ? [`unknown package(s): ${unknown.join(", ")}; known: ${known.join(", ")}`] : [];
 }
 
 /** `sync`, `svc-sync` and `svc/sync` all name the sync package. */

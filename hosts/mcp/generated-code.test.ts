@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { consumerProject, startUserApp, USER_COMPILER_OPTIONS } from "../../test/support/consumer-project.js";
 import { runSvcMcp } from "../svc-mcp.js";
+import { filesOf } from "./test-support/docs-server-checks.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -22,13 +23,6 @@ const userProject = () => (installed ??= consumerProject({ teardown: (remove) =>
 test.after.always(async () => {
   await Promise.all(removals.map((remove) => remove()));
 });
-
-/** The files of a generator's answer: `### path` then one fenced block each. */
-function filesOf(text: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const match of text.matchAll(/^### (\S+)\n\n```\w*\n([\s\S]*?)\n```$/gm)) files.set(match[1]!, `${match[2]!}\n`);
-  return files;
-}
 
 interface Answer {
   status: number;

@@ -1,5 +1,5 @@
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import { Ajv } from "ajv";
+import { Ajv, type ErrorObject } from "ajv";
 
 // The SDK's own validator applies no defaults; ours fills in the documented defaults
 // (tokenLimit 3000, timestamps true...) so handlers and the tools/list schema agree on one value.
@@ -12,9 +12,16 @@ const validator = {
     return (input: unknown) =>
       check(input)
         ? { valid: true as const, data: input as T, errorMessage: undefined }
-        : { valid: false as const, data: undefined, errorMessage: ajv.errorsText(check.errors, { dataVar: "arguments" }) };
+        : { valid: false as const, data: undefined, errorMessage: ajv.errorsText(check.errors?.map(namingChoices), { dataVar: "arguments" }) };
   },
 };
+
+// ajv says only "must be equal to one of the allowed values": name them, so the caller can retry.
+function namingChoices(error: ErrorObject): ErrorObject {
+  if (error.keyword !== "enum") return error;
+  const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+  return { ...error, message: `must be one of ${allowed.map((value) => JSON.stringify(value)).join(", ")}` };
+}
 
 /**
  * A tool or prompt input schema from plain JSON Schema, validated with ajv (defaults applied).

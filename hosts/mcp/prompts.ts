@@ -1,12 +1,16 @@
 import type { GetPromptResult, JsonSchemaType, McpServer } from "@modelcontextprotocol/server";
 import type { DocsLibrary } from "./docs-library.js";
 import { jsonSchemaInput } from "./json-schema-input.js";
+import { JWT_PRODUCTION_VARIABLES } from "./tools/bootstrap-app.js";
 import { MODEL_FIELD_TYPES } from "./tools/generate-model.js";
 
 // The 8 workflow prompts of SPEC §4.7. Prompt arguments are strings on the wire; choices are
 // enforced with enums/patterns so a typo is refused instead of producing a wrong plan.
 
 const arg = (description: string, extra: Record<string, unknown> = {}) => ({ type: "string", description, ...extra });
+// prompts/list carries only an argument's description, never its schema: the choices are written into it.
+const choice = (description: string, values: readonly string[], byDefault?: string) =>
+  arg(`${description}: ${values.join(", ")}${byDefault ? ` (default ${byDefault})` : ""}`, { enum: values });
 const args = (properties: Record<string, unknown>, required: string[]): JsonSchemaType => ({ type: "object", properties, required }) as JsonSchemaType;
 const YES_NO = ["yes", "no"];
 const STRATEGY = "(email|github|google)";
@@ -37,7 +41,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
       {
         name: arg("The model name, e.g. Book"),
         fields: arg(`Comma-separated name:type pairs; types ${MODEL_FIELD_TYPES.join(", ")} (e.g. title:String,pages:Number)`, { pattern: `^\\s*[A-Za-z_$][\\w$]*\\s*:\\s*(${MODEL_FIELD_TYPES.join("|")})\\s*(,\\s*[A-Za-z_$][\\w$]*\\s*:\\s*(${MODEL_FIELD_TYPES.join("|")})\\s*)*$` }),
-        hasOwner: arg("yes: records belong to the signed-in user (default no)", { enum: YES_NO }),
+        hasOwner: choice("Whether records belong to the signed-in user", YES_NO, "no"),
       },
       ["name", "fields"],
     ),
@@ -59,7 +63,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
   svc_create_api_endpoint: {
     title: "Add a custom endpoint",
     description: "A hand-written route validated and documented like the generated ones.",
-    schema: args({ path: arg("The path, e.g. /books/:id/borrow", { pattern: "^/" }), method: arg("HTTP method", { enum: ["get", "post", "patch", "delete"] }), description: arg("What the endpoint does") }, ["path", "method"]),
+    schema: args({ path: arg("The path, e.g. /books/:id/borrow", { pattern: "^/" }), method: choice("HTTP method", ["get", "post", "patch", "delete"]), description: arg("What the endpoint does") }, ["path", "method"]),
     text: (v) => `Add \`${v.method!.toUpperCase()} ${v.path}\`${v.description ? `: ${v.description}` : ""}.
 
 1. Search the docs: svc_search_docs {"queries": ["custom route plugin HTTP_ROUTER", "validateRequestBody", "openapi registry"]}.
@@ -71,7 +75,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
   svc_create_ui_component: {
     title: "Add a React component",
     description: "A React component following svc's UI guidance.",
-    schema: args({ name: arg("Component name, e.g. BookCard"), type: arg("Kind of component", { enum: ["display", "interactive", "form", "layout"] }), description: arg("What it shows or does") }, ["name", "type"]),
+    schema: args({ name: arg("Component name, e.g. BookCard"), type: choice("Kind of component", ["display", "interactive", "form", "layout"]), description: arg("What it shows or does") }, ["name", "type"]),
     text: (v) => `Write the React component ${v.name} (${v.type})${v.description ? `: ${v.description}` : ""}.
 
 1. Read svc://docs/ui (React bindings, admin UI) and svc://docs/rtk (data of non-synced routes).
@@ -98,7 +102,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
     schema: args(
       {
         strategies: arg("Comma-separated: email, github, google (default email)", { pattern: `^\\s*${STRATEGY}\\s*(,\\s*${STRATEGY}\\s*)*$` }),
-        includeRefreshToken: arg("yes (default) or no", { enum: YES_NO }),
+        includeRefreshToken: choice("Whether clients get refresh tokens", YES_NO, "yes"),
       },
       [],
     ),
@@ -111,7 +115,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
 2. Give the user model baseUserPlugin and register authPlugin({ userModel: User }).
 ${strategies.includes("email") ? "3. Email/password: POST /auth/signup and /auth/login return {data: {token, refreshToken, userId}}.\n" : ""}${strategies.filter((s) => s !== "email").map((s) => `- ${s}: configure its OAuth client id/secret as the auth docs say; test the callback with a nock-intercepted provider.`).join("\n")}
 ${refresh ? "- Clients rotate tokens with POST /auth/refresh_token {refreshToken} (access 15m, refresh 30d by default)." : "- Do not use refresh tokens: clients sign in again when the 15-minute access token expires."}
-- In production set TOKEN_SECRET, REFRESH_TOKEN_SECRET and SESSION_SECRET.`;
+- In production set ${JWT_PRODUCTION_VARIABLES.join(", ")} (development fills them in); the three secrets must differ and be at least 32 characters.`;
     },
   },
   svc_migrate_to_svc_app: {

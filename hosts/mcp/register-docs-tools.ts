@@ -1,6 +1,6 @@
 import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
-import type { DocsLibrary } from "./docs-library.js";
-import type { DocsSearch } from "./docs-search.js";
+import { SVC_PACKAGES, type DocsLibrary } from "./docs-library.js";
+import { unknownPackageErrors, type DocsSearch } from "./docs-search.js";
 import { jsonSchemaInput } from "./json-schema-input.js";
 import { textResult, toolError } from "./tool-result.js";
 import { TOOL_SCHEMAS, type DocsToolName } from "./tool-schemas.js";
@@ -38,6 +38,8 @@ const TOOLS: { [Name in DocsToolName]: ToolDefinition<never> } = {
     title: "Search the svc documentation",
     description: "Full-text search over the svc docs; returns the best sections that fit tokenLimit (default 3000 tokens).",
     run: (args: { queries: string[]; packages?: string[]; tokenLimit: number }, { search }) => {
+      const errors = unknownPackageErrors(args.packages ?? [], SVC_PACKAGES);
+      if (errors.length) return { errors };
       const result = search.search(args);
       if (!result.sections.length) return { text: `Nothing in the docs matches ${args.queries.map((q) => JSON.stringify(q)).join(", ")}${args.packages?.length ? ` in ${args.packages.join(", ")}` : ""}.\n` };
       const footer = result.omitted ? `\n\n(${result.omitted} more matching section(s) left out to stay within ${args.tokenLimit} tokens.)` : "";

@@ -28,7 +28,15 @@ export function registerDocResources(server: McpServer, library: DocsLibrary): v
   }
 }
 
+// Clients show descriptions in lists: a few lines, not the whole introduction.
+const MAX_DESCRIPTION = 300;
+
 function firstParagraph(markdown: string): string {
-  const paragraph = markdown.replace(/^#.*$/gm, "").trim().split(/\n{2,}/)[0] ?? "";
-  return paragraph.replace(/\s+/g, " ").slice(0, 300);
+  const paragraph = (markdown.replace(/^#.*$/gm, "").trim().split(/\n{2,}/)[0] ?? "").replace(/\s+/g, " ");
+  if (paragraph.length <= MAX_DESCRIPTION) return paragraph;
+  // Whole sentences when they fill at least half the room, else whole words; "…" marks the cut.
+  const room = paragraph.slice(0, MAX_DESCRIPTION - 1);
+  const sentences = /^.*(?<!\b(?:e\.g|i\.e|etc|vs))[.!?](?= )/.exec(room)?.[0] ?? "";
+  if (sentences.length >= MAX_DESCRIPTION / 2) return `${sentences} …`;
+  return `${room.slice(0, room.lastIndexOf(" ")).replace(/[\s,;:—–-]+$/, "")}…`;
 }

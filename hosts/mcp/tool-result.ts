@@ -29,12 +29,16 @@ export interface GeneratedFile {
 
 /**
  * Generated files as markdown: `### path` then the fenced content, so an assistant (or a test)
- * can tell the files apart.
+ * can tell the files apart. Each fence is longer than any run of backticks in its content
+ * (CommonMark), so a README's own code block does not close it.
  *
  * @example
  * renderFiles([{ path: "src/models/book.ts", language: "ts", content: "..." }], "Next: register the router.");
  */
 export function renderFiles(files: readonly GeneratedFile[], notes?: string): string {
-  const blocks = files.map((file) => `### ${file.path}\n\n\`\`\`${file.language}\n${file.content.trimEnd()}\n\`\`\``);
+  const blocks = files.map((file) => {
+    const fence = "`".repeat(Math.max(3, ...(file.content.match(/`+/g) ?? []).map((run) => run.length + 1)));
+    return `### ${file.path}\n\n${fence}${file.language}\n${file.content.trimEnd()}\n${fence}`;
+  });
   return [...blocks, ...(notes ? [notes.trim()] : [])].join("\n\n") + "\n";
 }

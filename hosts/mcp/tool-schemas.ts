@@ -1,4 +1,5 @@
 import type { JsonSchemaType } from "@modelcontextprotocol/server";
+import { SVC_PACKAGES } from "./docs-library.js";
 import { DEFAULT_TOKEN_LIMIT } from "./docs-search.js";
 import { FORM_FIELD_TYPES } from "./tools/generate-form-fields.js";
 import { MODEL_FIELD_TYPES } from "./tools/generate-model.js";
@@ -20,7 +21,7 @@ export const TOOL_SCHEMAS = {
   svc_search_docs: object(
     {
       queries: texts("What to look for, one query per topic (e.g. [\"modelRouter permissions\", \"owner query filter\"])", { minItems: 1, maxItems: 10 }),
-      packages: texts("Only documentation of these packages: svc, svc/sync, svc/sync/client, svc/sync/react, svc/admin, svc/comms, svc/feature-flags, svc/mcp, svc/testing, svc/embedded-mongo"),
+      packages: texts(`Only documentation of these packages: ${SVC_PACKAGES.join(", ")}`),
       tokenLimit: { type: "integer", minimum: 50, maximum: 50000, default: DEFAULT_TOKEN_LIMIT, description: "Most tokens the answer may hold (o200k tokenizer)" },
     },
     ["queries"],

@@ -48,7 +48,7 @@ export function registerDatabaseQueryTool(server: McpServer, options: RuntimeToo
           operation: { enum: ["find", "aggregate"], description: "find (default) or aggregate." },
           filter: { type: "object", description: "find: query filter, e.g. {\"done\": false}." },
           projection: { type: "object", description: "find: fields to include or exclude, e.g. {\"title\": 1}." },
-          sort: { type: "object", description: "find: sort order, e.g. {\"createdAt\": -1}." },
+          sort: { type: "object", description: "find: sort order, e.g. {\"created\": -1} (newest first: svc's timestamp fields are created and updated)." },
           skip: { type: "integer", minimum: 0, maximum: 1_000_000, description: "find: documents to skip." },
           pipeline: { type: "array", items: { type: "object" }, maxItems: 50, description: "aggregate: the stages, e.g. [{\"$group\": {\"_id\": \"$done\", \"n\": {\"$sum\": 1}}}]." },
           limit: { type: "integer", minimum: 1, maximum: MAX_QUERY_LIMIT, description: `Most documents returned (default 20, at most ${MAX_QUERY_LIMIT}).` },

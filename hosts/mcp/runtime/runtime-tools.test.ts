@@ -145,6 +145,18 @@ test.serial("database_query finds and aggregates with Extended JSON values and b
   t.true((await call("database_query", { collection: "todos", filter: { ownerId: { $oid: "nope" } } })).isError, "bad Extended JSON");
 });
 
+test.serial("database_query's sort example sorts on the timestamp svc's models have", async (t) => {
+  const call = await runtimeClient(t, dev.projectDir, DEV_ENV);
+  const { tools } = await call.client.listTools();
+  const sortDescription = (tools.find((tool) => tool.name === "database_query")?.inputSchema.properties?.sort as { description: string }).description;
+  const example = JSON.parse(/e\.g\. (\{[^}]*\})/.exec(sortDescription)![1]!) as Record<string, number>;
+  const [field] = Object.keys(example);
+  const { models } = (await call("application_info", {})).json<{ models: Array<{ modelName: string; fields: Array<{ name: string }> }> }>();
+  t.true(models.some((model) => model.fields.some((candidate) => candidate.name === field)), `the app's models have ${field}`);
+  const newest = (await call("database_query", { collection: "todos", sort: example, limit: 1 })).json<{ documents: Array<{ title: string }> }>();
+  t.is(newest.documents[0]?.title, "todo 29");
+});
+
 test.serial("database_query refuses $out, $merge and server-side JavaScript, and nothing is written", async (t) => {
   const call = await runtimeClient(t, dev.projectDir, DEV_ENV);
   const attempts: Array<Record<string, unknown>> = [

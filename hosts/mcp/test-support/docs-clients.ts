@@ -22,11 +22,11 @@ export interface ToolAnswer {
 /** What the checks use of a client (v2 and 1.x share these methods). */
 export interface DocsClient {
   readonly kind: DocsClientKind;
-  listResources(): Promise<{ resources: Array<{ uri: string; name: string; mimeType?: string }> }>;
+  listResources(): Promise<{ resources: Array<{ uri: string; name: string; description?: string; mimeType?: string }> }>;
   readResource(params: { uri: string }): Promise<{ contents: Array<{ uri: string; text?: string; mimeType?: string }> }>;
   listTools(): Promise<{ tools: Array<{ name: string; inputSchema: { properties?: Record<string, unknown>; required?: string[] } }> }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolAnswer>;
-  listPrompts(): Promise<{ prompts: Array<{ name: string; arguments?: Array<{ name: string; required?: boolean }> }> }>;
+  listPrompts(): Promise<{ prompts: Array<{ name: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }> }>;
   getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: Array<{ role: string; content: unknown }> }>;
   /** The era the connection negotiated (`modern` or `legacy`). */
   era(): string;

@@ -75,6 +75,7 @@ const SCHEMA_INVALID: Array<[string, unknown]> = [
 
 /** Arguments that pass the schema but that the tool refuses, saying why. */
 const HANDLER_INVALID: Array<[string, Record<string, unknown>, string]> = [
+  ["svc_search_docs", { queries: ["realtime socket"], packages: ["sync", "bogus"] }, "unknown package(s): bogus; known: svc, svc/sync, svc/sync/client"],
   ["svc_get_component_docs", { component: "zzqqxxNothingLikeThis" }, "No documentation mentions"],
   ["svc_generate_model", { name: "Book", fields: [{ name: "pages", type: "Number", default: "many" }] }, "is not a number"],
   ["svc_generate_model", { name: "Book", fields: [{ name: "ownerId", type: "ObjectId" }] }, "reserved"],
@@ -98,12 +99,32 @@ const PROMPT_ARGS: Record<string, Record<string, string>> = {
   svc_style_guide: {},
 };
 
-const PROMPT_INVALID: Array<[string, Record<string, string>]> = [
-  ["svc_create_api_endpoint", { path: "/x", method: "put" }],
+/** Refused prompt arguments, and what the refusal must say (fixed choices are named). */
+const PROMPT_INVALID: Array<[string, Record<string, string>, RegExp?]> = [
+  ["svc_create_api_endpoint", { path: "/x", method: "put" }, /must be one of "get", "post", "patch", "delete"/],
+  ["svc_create_ui_component", { name: "X", type: "widget" }, /must be one of "display", "interactive", "form", "layout"/],
   ["svc_create_crud_feature", { name: "Book", fields: "title:Float" }],
   ["svc_add_authentication", { strategies: "email,facebook" }],
   ["svc_bootstrap", { appName: "book-club" }],
 ];
+
+/** Prompt arguments with fixed choices: prompts/list carries only descriptions, so each names them. */
+const PROMPT_CHOICES: Record<string, Record<string, string[]>> = {
+  svc_create_crud_feature: { hasOwner: ["yes", "no"] },
+  svc_create_api_endpoint: { method: ["get", "post", "patch", "delete"] },
+  svc_create_ui_component: { type: ["display", "interactive", "form", "layout"] },
+  svc_add_authentication: { strategies: ["email", "github", "google"], includeRefreshToken: ["yes", "no"] },
+};
+
+/** Every variable JWT auth needs outside development (plugins/auth/auth-environment.ts). */
+const PRODUCTION_AUTH_VARIABLES = ["TOKEN_SECRET", "REFRESH_TOKEN_SECRET", "SESSION_SECRET", "TOKEN_ISSUER"];
+
+/** The files of a generator's answer: `### path`, then a fence of 3+ backticks closed by the same fence. */
+export function filesOf(text: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const match of text.matchAll(/^### (\S+)\n\n(`{3,})\w*\n([\s\S]*?)\n\2$/gm)) files.set(match[1]!, `${match[3]!}\n`);
+  return files;
+}
 
 /**
  * Runs the whole surface against one connected client.
@@ -121,6 +142,14 @@ export async function checkDocsServer(t: ExecutionContext, client: DocsClient, d
     const name = resource.uri.slice("svc://docs/".length);
     t.is(contents[0]?.text, await readFile(path.join(docsDir, "mcp", `${name}.md`), "utf8"), `${label} ${resource.uri}`);
     t.is(contents[0]?.mimeType, "text/markdown");
+    // The description is the first paragraph, or its head cut after a word with "…".
+    const description = resource.description ?? "";
+    const paragraph = (contents[0]?.text ?? "").replace(/^#.*$/gm, "").trim().split(/\n{2,}/)[0]!.replace(/\s+/g, " ");
+    t.true(description.length <= 300, `${label} ${resource.uri} description: ${description.length} characters`);
+    if (description !== paragraph) {
+      const kept = description.replace(/ ?…$/, "");
+      t.true(description.endsWith("…") && paragraph.startsWith(kept) && /^[\s,;:—–-]/.test(paragraph.slice(kept.length)), `${label} ${resource.uri} cut at a word: ${description}`);
+    }
   }
   await t.throwsAsync(client.readResource({ uri: "svc://docs/secrets" }), undefined, `${label} unknown resource`);
 
@@ -171,7 +200,35 @@ export async function checkDocsServer(t: ExecutionContext, client: DocsClient, d
       t.true(text.toLowerCase().includes(word.toLowerCase()), `${label} ${prompt.name} mentions ${word}`);
     }
   }
-  for (const [name, args] of PROMPT_INVALID) {
-    await t.throwsAsync(client.getPrompt({ name, arguments: args }), undefined, `${label} ${name} ${JSON.stringify(args)}`);
+  for (const [name, args, message] of PROMPT_INVALID) {
+    await t.throwsAsync(client.getPrompt({ name, arguments: args }), message ? { message } : undefined, `${label} ${name} ${JSON.stringify(args)}`);
   }
+  for (const [name, choices] of Object.entries(PROMPT_CHOICES)) {
+    const declared = prompts.find((prompt) => prompt.name === name)?.arguments ?? [];
+    for (const [argument, values] of Object.entries(choices)) {
+      const description = declared.find((candidate) => candidate.name === argument)?.description ?? "";
+      t.true(values.every((value) => description.includes(value)), `${label} ${name}.${argument} names ${values.join(", ")}: ${description}`);
+    }
+  }
+
+  // What production needs set is named alike by the prompt, the generated .env.example and docs/mcp/api.md.
+  const auth = await client.getPrompt({ name: "svc_add_authentication", arguments: {} });
+  const authText = (auth.messages[0]?.content as { text?: string }).text ?? "";
+  const envExample = filesOf(answerText(await client.callTool({ name: "svc_bootstrap_app", arguments: { appName: "book-club", appDisplayName: "Book Club" } })));
+  const apiDoc = await readFile(path.join(docsDir, "mcp", "api.md"), "utf8");
+  for (const variable of PRODUCTION_AUTH_VARIABLES) {
+    t.regex(authText, new RegExp(`In production set [^\\n]*${variable}`), `${label} the auth prompt names ${variable}`);
+    t.regex(envExample.get(".env.example") ?? "", new RegExp(`^# ${variable}=`, "m"), `${label} .env.example lists ${variable}`);
+    t.regex(apiDoc.split("## Authentication")[1]!.split("\n## ")[0]!, new RegExp(`In production set[\\s\\S]*\`${variable}\``), `api.md names ${variable}`);
+  }
+  // Every generated file is whole: the README's own ```sh block does not close its fence.
+  t.deepEqual([...envExample.keys()], ["package.json", "tsconfig.json", "src/models/user.ts", "src/app.ts", "src/main.ts", ".env.example", ".mcp.json", "README.md", ".gitignore"], label);
+  t.regex(envExample.get("README.md")!, /```sh\nnpm install\n[\s\S]*```\n\nBuilt with svc/, `${label} the README is whole`);
+
+  // "Did you mean" names what the docs name, as they spell it, once each.
+  const typo = answerText(await client.callTool({ name: "svc_get_component_docs", arguments: { component: "useEntty" } }));
+  const close = /Close words in the docs: (.*)\. Try/.exec(typo)?.[1]?.split(", ") ?? [];
+  t.is(close[0], "useEntity", `${label} ${typo}`);
+  t.true(close.every((word) => /^[\w$]+$/.test(word)), `${label} only whole names: ${typo}`);
+  t.is(new Set(close.map((word) => word.toLowerCase())).size, close.length, `${label} each once: ${typo}`);
 }

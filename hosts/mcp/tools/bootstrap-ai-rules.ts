@@ -1,4 +1,4 @@
-import { normalisePackage } from "../docs-search.js";
+import { normalisePackage, unknownPackageErrors } from "../docs-search.js";
 import { renderFiles } from "../tool-result.js";
 
 export interface BootstrapAiRulesArgs {
@@ -44,9 +44,9 @@ const RULES: Readonly<Record<string, string>> = {
  * bootstrapAiRules({ appName: "book-club", appDisplayName: "Book Club", packages: ["svc/sync"] });
  */
 export function bootstrapAiRules(args: BootstrapAiRulesArgs): { text: string } | { errors: string[] } {
+  const errors = unknownPackageErrors(args.packages ?? [], Object.keys(RULES));
+  if (errors.length) return { errors };
   const chosen = ["svc", ...(args.packages ?? []).map(normalisePackage)];
-  const unknown = chosen.filter((name) => !(name in RULES));
-  if (unknown.length) return { errors: [`unknown package(s): ${unknown.join(", ")}; known: ${Object.keys(RULES).join(", ")}`] };
   const sections = [...new Set(chosen)].map((name) => RULES[name]!);
   const intro = `# ${args.appDisplayName} (${args.appName})
 

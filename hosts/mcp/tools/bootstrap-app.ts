@@ -11,6 +11,13 @@ export interface BootstrapAppArgs {
 export const KEBAB_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /**
+ * What JWT auth (`authPlugin`'s default) needs set outside development, where nothing fills them
+ * in (plugins/auth/auth-environment.ts): the three secrets, distinct and in production at least
+ * 32 characters, and the tokens' issuer.
+ */
+export const JWT_PRODUCTION_VARIABLES = ["TOKEN_SECRET", "REFRESH_TOKEN_SECRET", "SESSION_SECRET", "TOKEN_ISSUER"] as const;
+
+/**
  * `svc_bootstrap_app`: the files of a new svc back end — package.json, a strict tsconfig, a user
  * model with `baseUserPlugin`, an app with JWT auth, the entry point, an `.env.example`, a README,
  * and `.mcp.json` wiring `svc-mcp-local` (and the HTTP docs server when `mcpServerUrl` is given)
@@ -107,12 +114,14 @@ await createApp().start();
     {
       path: ".env.example",
       language: "sh",
-      content: `# Copy to .env. Unset outside production: an embedded database and generated secrets in .svc/.
+      content: `# Copy to .env. In development (NODE_ENV unset or development) the rest may stay unset:
+# svc runs an embedded database in .svc/data and keeps generated auth secrets in .svc/secrets.json.
+# In production (NODE_ENV=production) set DB_URI and all four auth variables: three different
+# secrets of at least 32 characters each (openssl rand -base64 48) and the tokens' issuer.
 PORT=3000
+# NODE_ENV=production
 # DB_URI=mongodb://localhost:27017/${args.appName}?replicaSet=rs0
-# TOKEN_SECRET=
-# REFRESH_TOKEN_SECRET=
-# SESSION_SECRET=
+${JWT_PRODUCTION_VARIABLES.map((name) => `# ${name}=${name === "TOKEN_ISSUER" ? args.appName : ""}`).join("\n")}
 `,
     },
     { path: ".mcp.json", language: "json", content: JSON.stringify({ mcpServers }, null, 2) },
