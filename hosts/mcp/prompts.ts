@@ -113,7 +113,7 @@ const PROMPTS: Record<string, PromptDefinition> = {
 
 1. Read the auth docs: svc_search_docs {"queries": ["authPlugin userModel", ${strategies.filter((s) => s !== "email").map((s) => JSON.stringify(`${s} OAuth login`)).join(", ")}${strategies.some((s) => s !== "email") ? ", " : ""}"TOKEN_SECRET REFRESH_TOKEN_SECRET"]}.
 2. Give the user model baseUserPlugin and register authPlugin({ userModel: User }).
-${strategies.includes("email") ? "3. Email/password: POST /auth/signup and /auth/login return {data: {token, refreshToken, userId}}.\n" : ""}${strategies.filter((s) => s !== "email").map((s) => `- ${s}: configure its OAuth client id/secret as the auth docs say; test the callback with a nock-intercepted provider.`).join("\n")}
+${strategies.includes("email") ? "3. Email/password: POST /auth/signup and /auth/login return {data: {token, refreshToken, userId}}.\n" : ""}${strategies.filter((s) => s !== "email").map((s) => `- ${s}: ${s === "google" ? "Google sign-in is session auth's (authPlugin sessionAuth with googleOAuth; JWT mode signs in with GitHub only): " : ""}configure its OAuth client id/secret as the auth docs say; test the callback with a nock-intercepted provider.`).join("\n")}
 ${refresh ? "- Clients rotate tokens with POST /auth/refresh_token {refreshToken} (access 15m, refresh 30d by default)." : "- Do not use refresh tokens: clients sign in again when the 15-minute access token expires."}
 - In production set ${JWT_PRODUCTION_VARIABLES.join(", ")} (development fills them in); the three secrets must differ and be at least 32 characters.`;
     },

@@ -221,6 +221,9 @@ export async function checkDocsServer(t: ExecutionContext, client: DocsClient, d
     t.regex(envExample.get(".env.example") ?? "", new RegExp(`^# ${variable}=`, "m"), `${label} .env.example lists ${variable}`);
     t.regex(apiDoc.split("## Authentication")[1]!.split("\n## ")[0]!, new RegExp(`In production set[\\s\\S]*\`${variable}\``), `api.md names ${variable}`);
   }
+  // Google sign-in is session auth's: the prompt says so rather than sending JWT apps looking for it.
+  const google = await client.getPrompt({ name: "svc_add_authentication", arguments: { strategies: "email,google" } });
+  t.regex((google.messages[0]?.content as { text?: string }).text ?? "", /google: Google sign-in is session auth's/, `${label} google is session auth's`);
   // Every generated file is whole: the README's own ```sh block does not close its fence.
   t.deepEqual([...envExample.keys()], ["package.json", "tsconfig.json", "src/models/user.ts", "src/app.ts", "src/main.ts", ".env.example", ".mcp.json", "README.md", ".gitignore"], label);
   t.regex(envExample.get("README.md")!, /```sh\nnpm install\n[\s\S]*```\n\nBuilt with svc/, `${label} the README is whole`);
