@@ -138,6 +138,11 @@ test("oauth2: a failing token endpoint gives HTTP_CLIENT_TOKEN_REQUEST_FAILED wi
   t.like(error, { statusCode: 400, classification: "validation", messages: ["invalid_client"], operation: "oauth2-token" });
   t.false(JSON.stringify(error).includes("s3cret"));
   t.is((error as Error).cause, undefined);
+  // Even when the endpoint quotes the secret back in its message.
+  const echoed = await callWithTokenResponse(401, { message: "client secret s3cret is wrong" });
+  t.true(hasErrorCode(echoed, HttpClientErrors.TOKEN_REQUEST_FAILED));
+  t.false(JSON.stringify(echoed).includes("s3cret"), JSON.stringify(echoed));
+  t.like(echoed, { messages: ["client secret [REDACTED] is wrong"] });
 });
 
 test("oauth2: a token response without access_token is refused", async (t) => {

@@ -25,8 +25,8 @@ export interface ApiCallError extends NormalizedApiError {}
 /**
  * An outbound call failure carrying the normalised fields — what `withApiErrorHandling` throws
  * with `rethrowAs: "apiError"`. Its `code` is `HTTP_CLIENT_REQUEST_FAILED` (or
- * `HTTP_CLIENT_TOKEN_REQUEST_FAILED` when the OAuth2 token could not be fetched); a route that lets
- * it escape answers 502.
+ * `HTTP_CLIENT_TOKEN_REQUEST_FAILED` when the OAuth2 token could not be fetched); its status is
+ * 502, but a route that lets it escape answers 500 `HTTP_INTERNAL`, as for every 5xx.
  *
  * @example
  * if (error instanceof ApiCallError && error.classification === "notFound") return null;

@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance } from "axios";
-import { getCurrentRequestContextAttributes } from "../logging/index.js";
+import { getCurrentRequestContextAttributes, REDACTED } from "../logging/index.js";
 import { ApiCallError, HttpClientErrors } from "./errors.js";
 import { normalizeApiError } from "./normalize-api-error.js";
 
@@ -87,7 +87,10 @@ export class OAuth2TokenSource {
       data = (await this.http.post(this.options.tokenUrl, form.toString(), { headers })).data;
     } catch (error) {
       // Not rethrown as is: the axios error's config holds the client secret.
-      const normalized = normalizeApiError(error, { apiName, operation: "oauth2-token" });
+      const upstream = normalizeApiError(error, { apiName, operation: "oauth2-token" });
+      // A token endpoint may quote what it was sent ("client secret … is wrong"): never keep the secret.
+      const secrets = [credentials.clientSecret, encodeURIComponent(credentials.clientSecret)].filter((secret) => secret.length >= 4);
+      const normalized = { ...upstream, messages: upstream.messages.map((message) => secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message)) };
       throw new ApiCallError(normalized, {
         code: HttpClientErrors.TOKEN_REQUEST_FAILED.code,
         message: HttpClientErrors.TOKEN_REQUEST_FAILED(apiName, `${normalized.classification} (${normalized.statusCode ?? "no response"})`).message,

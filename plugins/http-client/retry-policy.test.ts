@@ -176,3 +176,22 @@ test("markRetryUnsafe keeps the config it is given", (t) => {
   t.deepEqual(markRetryUnsafe({ headers: { "Idempotency-Key": "k" } }), { headers: { "Idempotency-Key": "k" }, svcRetryUnsafe: true });
   t.deepEqual(markRetryUnsafe(), { svcRetryUnsafe: true });
 });
+
+test("the retry warning's URL has its secret query parameters redacted", async (t) => {
+  const origin = `https://retry-${++hostCounter}.example.com`;
+  const warnings: string[] = [];
+  const { http } = createAuthenticatedClient({
+    apiName: "upstream",
+    baseURL: origin,
+    auth: { type: "bearer", getToken: () => "t" },
+    retry: { delayScale: 0 },
+    logger: { ...silent, warn: (message: string) => void warnings.push(message) },
+  });
+  nock(origin).get("/thing").query(true).times(3).reply(503, {});
+  await t.throwsAsync(http.get("/thing?api_key=SUPERSECRET&token=T0K&page=2"));
+  t.is(warnings.length, 2);
+  for (const warning of warnings) {
+    t.false(warning.includes("SUPERSECRET") || warning.includes("T0K"), warning);
+    t.regex(warning, /retrying GET \/thing\?.*page=2/);
+  }
+});

@@ -1,6 +1,7 @@
 import type { AxiosError, AxiosInstance, AxiosRequestConfig } from "axios";
 import axiosRetry, { exponentialDelay, isNetworkError } from "axios-retry";
 import type { SvcLogger } from "../../kernel/logger.js";
+import { redactUrl } from "../logging/index.js";
 import { classifyStatus, type ApiErrorClassification } from "./normalize-api-error.js";
 
 declare module "axios" {
@@ -117,7 +118,8 @@ export function applyRetryPolicy(instance: AxiosInstance, options: { apiName: st
         method: (config.method ?? "get").toUpperCase(),
         url: config.url,
       };
-      options.logger().warn(`${options.apiName}: retrying ${event.method} ${event.url ?? ""} (attempt ${event.attempt} of ${maxAttempts}) in ${Math.round(event.delayMs)}ms`, {
+      // The message is text the logger's key-based redaction cannot see into: the URL is redacted here.
+      options.logger().warn(`${options.apiName}: retrying ${event.method} ${redactUrl(event.url ?? "")} (attempt ${event.attempt} of ${maxAttempts}) in ${Math.round(event.delayMs)}ms`, {
         apiName: options.apiName,
         attempt: event.attempt,
         delayMs: Math.round(event.delayMs),

@@ -14,4 +14,4 @@ export { monitorSlowDatabaseOperations, type SlowDatabaseOperationOptions, type 
 export { createErrorTrackerFromConfig } from "./error-tracker-from-config.js";
 export { LoggingErrors } from "./errors.js";
 // Shared by every place that shows values which may hold secrets (log lines, the admin's Configuration tool).
-export { isSecretKey, REDACTED, redactSecrets } from "./redact-secrets.js";
+export { isSecretKey, REDACTED, redactSecrets, redactUrl } from "./redact-secrets.js";
