@@ -65,6 +65,16 @@ test.serial("loginAs with a wrong password throws TESTING_LOGIN_FAILED naming th
   t.true(error!.message.includes("AUTH_INVALID_CREDENTIALS"));
 });
 
+test.serial("createUser makes a disabled user when asked; loginAs then names AUTH_USER_DISABLED", async (t) => {
+  const app = await appForTest(t);
+  const grace = await createUser(app, { disabled: true });
+  t.is(await User.countDocuments({ email: grace.email }), 1);
+  t.is((await User.findById(grace.id).lean<{ disabled?: boolean }>())?.disabled, true);
+  const error = await t.throwsAsync(loginAs(app, grace));
+  t.true(hasErrorCode(error, TestingErrors.LOGIN_FAILED));
+  t.true(error!.message.includes("AUTH_USER_DISABLED"));
+});
+
 test.serial("resetTestDatabase empties collections and keeps their indexes", async (t) => {
   const app = await appForTest(t);
   await createUser(app, { email: "kept-unique@example.com" });

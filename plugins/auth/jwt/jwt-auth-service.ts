@@ -5,7 +5,7 @@ import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { Credentials, SignupBody } from "../http/request-bodies.js";
-import type { UserDirectory, UserRecord } from "../users/user-directory.js";
+import { toRequestUser, type UserDirectory, type UserRecord } from "../users/user-directory.js";
 import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { RefreshTokenStore } from "./refresh-token-store.js";
@@ -134,7 +134,10 @@ export class JwtAuthService implements Accounts {
       throw error;
     }
     await credentials.set(String(created._id), passwordHash);
-    return users.assertActive(await users.findById(String(created._id)));
+    // Seeding may create a disabled user on purpose: it is returned as created, not refused.
+    const record = await users.findById(String(created._id));
+    if (!record) throw AuthErrors.USER_NOT_FOUND();
+    return toRequestUser(record);
   }
 
   /** Sets or replaces a user's password (and ends every sign-in of that user). */
