@@ -137,6 +137,8 @@ test("router options naming unknown fields fail when the router is built", (t) =
   t.throws(() => analyzeModel(Item, { permissions: {}, sort: "-nope" }), { code: RestErrors.UNKNOWN_PATH.code });
   t.throws(() => analyzeModel(Item, { permissions: {}, defaultLimit: 600 }), { code: RestErrors.INVALID_OPTION.code });
   t.throws(() => analyzeModel(Item, { permissions: {}, maxLimit: 0 }), { code: RestErrors.INVALID_OPTION.code });
+  // A JavaScript caller can leave permissions out: refused when the router is built, not on its first request.
+  t.throws(() => analyzeModel(Item, {} as never), { code: RestErrors.INVALID_OPTION.code, message: /permissions/ });
 });
 
 test("a NUL character in any filter value is refused, whatever the operator (BSON cannot carry it in a regex)", (t) => {

@@ -105,6 +105,10 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
     sortablePaths.add(path);
   });
 
+  // JavaScript callers get no compile-time check: a router without permissions would fail on its first request.
+  if (typeof options.permissions !== "object" || options.permissions === null || Array.isArray(options.permissions)) {
+    throw RestErrors.INVALID_OPTION(modelName, "permissions", "is required: an object of permission checks per method (a method left out is closed)");
+  }
   const maxLimit = options.maxLimit ?? MAX_LIMIT;
   const defaultLimit = options.defaultLimit ?? Math.min(DEFAULT_LIMIT, maxLimit);
   if (!Number.isInteger(maxLimit) || maxLimit < 1) throw RestErrors.INVALID_OPTION(modelName, "maxLimit", "must be a positive integer");
