@@ -2,8 +2,10 @@ import test from "ava";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MongoClient } from "mongodb";
+import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
 /** Starts `svc-db` with `args`; resolves with the process, its URI and the listening line. */
@@ -89,4 +91,24 @@ test("svc-db rejects an unknown --journal-fsync mode", async (t) => {
   const [code] = await once(child, "exit");
   t.is(code, 1);
   t.regex(errors, /invalid --journal-fsync/);
+});
+
+test("svc-db reports a corrupt data directory with its error code, without the usage text", async (t) => {
+  const dbPath = tempDir(t, "svc-db-corrupt-");
+  const quiet = () => {};
+  const engine = await startEmbeddedMongo({ dbPath, logger: { error: quiet, warn: quiet, info: quiet, debug: quiet } });
+  await engine.engine.runCommand("cli", { insert: "c", documents: Array.from({ length: 50 }, (_, i) => ({ _id: i })) });
+  await engine.stop(); // leaves one snapshot
+  const snapshot = path.join(dbPath, readdirSync(dbPath).find((name) => name.endsWith(".svcdb"))!);
+  const bytes = readFileSync(snapshot);
+  bytes[Math.floor(bytes.length / 2)]! ^= 0x40;
+  writeFileSync(snapshot, bytes);
+
+  const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "0", "--dbpath", dbPath], { stdio: ["ignore", "pipe", "pipe"] });
+  let errors = "";
+  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const [code] = await once(child, "exit");
+  t.is(code, 1);
+  t.regex(errors, /^svc-db: SVC_DB_JOURNAL_CORRUPT: .*\.svcdb/m);
+  t.notRegex(errors, /usage: svc-db/);
 });

@@ -24,36 +24,25 @@ const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [-
   --journalCommitInterval  with --journal-fsync interval: fsync period in ms (default 100)
   --quiet                  log only errors`;
 
+/** A wrong command line: the one failure shown with the usage text. */
+class UsageError extends Error {}
+
 /** Parses argv and runs the server until SIGINT/SIGTERM. Exported for tests. */
 export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; stop: () => Promise<void> }> {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      dbpath: { type: "string" },
-      port: { type: "string" },
-      bind_ip: { type: "string" },
-      host: { type: "string" },
-      replSet: { type: "string" },
-      "journal-fsync": { type: "string" },
-      journalCommitInterval: { type: "string" },
-      quiet: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-  });
+  const values = parseCommandLine(argv);
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
   }
   const port = values.port === undefined ? 27017 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`svc-db: invalid --port ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`svc-db: invalid --port ${values.port}`);
   const fsync = values["journal-fsync"];
   if (fsync !== undefined && fsync !== "always" && fsync !== "interval" && fsync !== "never") {
-    throw new Error(`svc-db: invalid --journal-fsync ${fsync} (always, interval or never)`);
+    throw new UsageError(`svc-db: invalid --journal-fsync ${fsync} (always, interval or never)`);
   }
   const fsyncIntervalMs = values.journalCommitInterval === undefined ? undefined : Number(values.journalCommitInterval);
   if (fsyncIntervalMs !== undefined && !(fsyncIntervalMs > 0)) {
-    throw new Error(`svc-db: invalid --journalCommitInterval ${values.journalCommitInterval}`);
+    throw new UsageError(`svc-db: invalid --journalCommitInterval ${values.journalCommitInterval}`);
   }
   const logger: EngineLogger = {
     error: (message, ...details) => console.error(message, ...details),
@@ -77,13 +66,42 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
   return { uri: running.uri, stop: () => running.stop() };
 }
 
+function parseCommandLine(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        dbpath: { type: "string" },
+        port: { type: "string" },
+        bind_ip: { type: "string" },
+        host: { type: "string" },
+        replSet: { type: "string" },
+        "journal-fsync": { type: "string" },
+        journalCommitInterval: { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(`svc-db: ${(error as Error).message}`);
+  }
+}
+
+/** A failed start as one line: the error's stable code (SVC_DB_JOURNAL_CORRUPT...) and message. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && !error.message.includes(code) ? `svc-db: ${code}: ${error.message}` : `svc-db: ${error.message}`;
+}
+
 /** True when this file is the process entry point (also through the npm bin symlink). */
 if (invokedDirectly(import.meta.url)) {
   runSvcDb(process.argv.slice(2)).then(
     ({ stop }) => void exitOnSignals(stop),
     (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      console.error(USAGE);
+      if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
+      else console.error(describeFailure(error));
       process.exit(1);
     },
   );

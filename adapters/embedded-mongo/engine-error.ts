@@ -97,6 +97,10 @@ export const ErrorCodes = {
   ViewDepthLimitExceeded: 149,
   CommandNotSupportedOnView: 166,
   OptionNotSupportedOnView: 167,
+  AlreadyInitialized: 23,
+  InvalidReplicaSetConfig: 93,
+  FailPointSetFailed: 266,
+  AuthenticationFailed: 18,
 } as const;
 
 const NAMES: ReadonlyMap<number, string> = new Map(

@@ -1,5 +1,6 @@
 import type { CommandHandler } from "./command-context.js";
 import { aggregateCommand } from "./aggregate-command.js";
+import { AUTHENTICATION_COMMANDS, authenticationCommand } from "./authentication-commands.js";
 import { collModCommand } from "./coll-mod-command.js";
 import { collStatsCommand, createCommand, dropCommand, listCollectionsCommand, renameCollectionCommand } from "./collection-commands.js";
 import { countCommand } from "./count-command.js";
@@ -65,6 +66,7 @@ export function createCommandTable(): Map<string, CommandHandler> {
   add(getCmdLineOptsCommand, "getCmdLineOpts");
   add(getLogCommand, "getLog");
   add(connectionStatusCommand, "connectionStatus");
+  add(authenticationCommand, ...AUTHENTICATION_COMMANDS);
   add(replSetGetStatusCommand, "replSetGetStatus");
   add(replSetInitiateCommand, "replSetInitiate");
   add(replSetGetConfigCommand, "replSetGetConfig");

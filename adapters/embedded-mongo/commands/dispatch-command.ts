@@ -13,6 +13,7 @@ import {
 } from "../sessions/transaction-statement.js";
 import { assertValidDatabaseName } from "../storage/namespace.js";
 import type { WriteOp } from "../storage/write-ops.js";
+import { AUTHENTICATION_COMMANDS } from "./authentication-commands.js";
 import type { CommandContext, CommandHandler, ConnectionInfo } from "./command-context.js";
 
 /** Fixed all-zero signature: the engine has no keys, and drivers only gossip it back. */
@@ -79,7 +80,8 @@ async function runHandler(options: DispatchOptions, db: string, command: Documen
   if (name === undefined) throw new EngineError(ErrorCodes.CommandNotFound, "no such command: ''");
   const handler = options.handlers.get(name);
   if (!handler) throw new EngineError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
-  assertValidDatabaseName(db);
+  // PLAIN, X.509, AWS... authenticate against `$external`, which is no database name.
+  if (!AUTHENTICATION_COMMANDS.has(name)) assertValidDatabaseName(db);
   const { services } = options;
   if (command["client"] !== undefined) services.failPoints.noteHandshake(connection, command);
   // Before the session step, as mongod: an injected error neither starts nor aborts a transaction.

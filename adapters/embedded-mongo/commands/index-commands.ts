@@ -30,6 +30,7 @@ export const createIndexesCommand: CommandHandler = (ctx) => {
     const withCollation =
       raw["collation"] === undefined && collection?.defaultCollation ? { ...raw, collation: collection.defaultCollation } : raw;
     const spec = parseIndexSpec(withCollation);
+    assertUniqueSupported(spec);
     if (conflictCheck(spec, [...existing, ...toCreate]) === "exists") continue;
     toCreate.push(spec);
   }
@@ -46,6 +47,24 @@ export const createIndexesCommand: CommandHandler = (ctx) => {
   reply["ok"] = 1;
   return reply;
 };
+
+/** mongod's code for a unique hashed index (a uassert without a name). */
+const HASHED_INDEX_NOT_UNIQUE = 16764;
+
+/**
+ * Refuses `unique` where mongod does: hashed and wildcard (`$**`) indexes cannot enforce it.
+ * Checked here, not in parseIndexSpec, so data directories that journaled such an index before
+ * this check still recover.
+ */
+function assertUniqueSupported(spec: IndexSpec): void {
+  if (!spec.unique) return;
+  if (Object.values(spec.keyPattern).includes("hashed")) {
+    throw new EngineError(HASHED_INDEX_NOT_UNIQUE, "Currently hashed indexes cannot guarantee uniqueness. Use a regular index.");
+  }
+  if (spec.fields.some((field) => field.path === "$**" || field.path.endsWith(".$**"))) {
+    throw new EngineError(ErrorCodes.CannotCreateIndex, "Index type 'wildcard' does not support the unique option");
+  }
+}
 
 /** "exists" for an identical index; throws 85/86 for conflicting ones; "new" otherwise. */
 function conflictCheck(spec: IndexSpec, existing: readonly IndexSpec[]): "exists" | "new" {

@@ -5,9 +5,6 @@ import type { EngineServices } from "../engine-services.js";
 import type { CommandHandler } from "./command-context.js";
 import { isPlainDocument } from "./command-arguments.js";
 
-const ALREADY_INITIALIZED = 23;
-const INVALID_REPLICA_SET_CONFIG = 93;
-
 /** The config `replSetInitiate` accepted, per engine (the engine is a primary from the start). */
 const initiated = new WeakMap<EngineServices, Document>();
 
@@ -23,20 +20,20 @@ const initiated = new WeakMap<EngineServices, Document>();
 export const replSetInitiateCommand: CommandHandler = (ctx) => {
   const { services } = ctx;
   if (ctx.db !== "admin") throw new EngineError(ErrorCodes.Unauthorized, "replSetInitiate may only be run against the admin database.");
-  if (initiated.has(services)) throw new EngineError(ALREADY_INITIALIZED, "already initialized");
+  if (initiated.has(services)) throw new EngineError(ErrorCodes.AlreadyInitialized, "already initialized");
   const given = ctx.command["replSetInitiate"];
   const config = isPlainDocument(given) ? given : defaultConfig(services);
   const name = services.options.replicaSetName;
   if (config["_id"] !== name) {
     throw new EngineError(
-      INVALID_REPLICA_SET_CONFIG,
+      ErrorCodes.InvalidReplicaSetConfig,
       `Attempting to initiate a replica set with name ${String(config["_id"])}, but command line reports ${name}; rejecting`,
     );
   }
   const members = config["members"];
   if (!Array.isArray(members) || members.length !== 1) {
     throw new EngineError(
-      INVALID_REPLICA_SET_CONFIG,
+      ErrorCodes.InvalidReplicaSetConfig,
       "the embedded engine is a one-member replica set: the config must list exactly one member (start one server per set)",
     );
   }

@@ -9,8 +9,9 @@ const MEMBERS = 1;
 const MAX_W = 50;
 
 /**
- * Gives a command MongoDB's write concern outcome on a one-member replica set. A malformed
- * `writeConcern` fails the command before it runs (FailedToParse 9). A well-formed one the set
+ * Gives a command MongoDB's write concern outcome on a one-member replica set. A `writeConcern`
+ * that is not a document (TypeMismatch 14) or has a malformed `w` (FailedToParse 9) fails the
+ * command before it runs; `j` and `wtimeout` are not checked. A well-formed one the set
  * can satisfy (`w` 0/1/"majority", `j`, `wtimeout`) changes nothing: every write is applied on
  * the only member, and made durable before the reply when the engine journals. One it cannot
  * satisfy — `w` above 1 (UnsatisfiableWriteConcern 100) or an unknown tag (UnknownReplWriteConcern

@@ -1,13 +1,11 @@
 import type { Document } from "bson";
 import type { ConnectionInfo } from "../commands/command-context.js";
-import { EngineError } from "../engine-error.js";
+import { EngineError, ErrorCodes } from "../engine-error.js";
 import { FailPoint, isPlainDocument } from "./fail-point.js";
 
 /** The fail points the engine implements (anything else: FailPointSetFailed 266, "<name> not found"). */
 export const FAIL_POINT_NAMES = ["failCommand", "failGetMoreAfterCursorCheckout", "maxTimeAlwaysTimeOut"] as const;
 export type FailPointName = (typeof FAIL_POINT_NAMES)[number];
-
-const FAIL_POINT_SET_FAILED = 266;
 
 /** What the handshake (`hello` with `client`) said about a connection's client. */
 export interface ClientMetadata {
@@ -35,7 +33,7 @@ export class FailPointRegistry {
   /** Sets a fail point's mode and data (`configureFailPoint`); returns its previous `timesEntered`. */
   configure(name: string, command: Document): number {
     const point = this.points.get(name as FailPointName);
-    if (!point) throw new EngineError(FAIL_POINT_SET_FAILED, `${name} not found`);
+    if (!point) throw new EngineError(ErrorCodes.FailPointSetFailed, `${name} not found`);
     const before = point.configure(command);
     this.rearm();
     return before;

@@ -225,6 +225,8 @@ test("unknown and unsupported operators", (t) => {
   t.regex(String(t.throws(() => compileFilter({ $foo: 1 }))?.message), /unknown top level operator: \$foo/);
   t.regex(String(t.throws(() => compileFilter({ a: { $foo: 1 } }))?.message), /unknown operator: \$foo/);
   t.is(thrownCode(() => compileFilter({ $where: "true" })), 2);
+  t.is(thrownCode(() => compileFilter({ $text: { $search: "coffee" } })), 2, "not 27: creating a text index would not help");
+  t.regex(String(t.throws(() => compileFilter({ $text: { $search: "coffee" } }))?.message), /^\$text is not supported by the embedded engine \(text indexes are stored but not used\)/);
   t.is(thrownCode(() => compileFilter({ a: { $near: [0, 0] } })), 2);
   t.true(m({ a: { $ref: "c", $id: 1 } }, { a: { $ref: "c", $id: 1 } }), "DBRef-shaped objects are values, not operators");
 });

@@ -181,7 +181,8 @@ function compileTopLevelOperator(op: string, value: unknown, ctx: Ctx, topLevel:
     case "$where":
       throw new EngineError(ErrorCodes.BadValue, "$where is not supported by the embedded engine (server-side JavaScript is disabled)");
     case "$text":
-      throw new EngineError(ErrorCodes.IndexNotFound, "text index required for $text query: the embedded engine does not support $text");
+      // Not mongod's IndexNotFound (27): that says to create a text index, which would not help here.
+      throw new EngineError(ErrorCodes.BadValue, "$text is not supported by the embedded engine (text indexes are stored but not used): use $regex, or a real MongoDB");
     case "$sampleRate": {
       const rate = toDouble(value);
       if (numericKind(value) === undefined || !(rate >= 0 && rate <= 1)) {
