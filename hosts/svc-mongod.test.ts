@@ -73,6 +73,19 @@ test("--version prints mongod's first line, which mongodb-memory-server parses",
   t.regex(output, /^\s*db\s+version\s+v7\.0\.14\s*$/im);
 });
 
+test("the usage is printed for a wrong command line only, not after a failed start", async (t) => {
+  const wrong = spawnSync(LAUNCHER, ["--port", "abc"], { encoding: "utf8" });
+  t.not(wrong.status, 0);
+  t.regex(wrong.stderr, /usage: svc-mongod/);
+  const engine = await startEmbeddedMongo({});
+  t.teardown(() => engine.stop());
+  // The port is taken: the start fails, and the flags were fine.
+  const taken = spawnSync(LAUNCHER, ["--port", String(engine.port)], { encoding: "utf8" });
+  t.not(taken.status, 0);
+  t.regex(taken.stdout, /DBException in initAndListen, terminating.*EADDRINUSE/);
+  t.false(taken.stderr.includes("usage:"), taken.stderr);
+});
+
 test("mongodb-memory-server's MongoMemoryServer runs on svc-mongod", async (t) => {
   const server = await MongoMemoryServer.create({ instance: { launchTimeout: LAUNCH_TIMEOUT_MS } });
   try {

@@ -20,6 +20,9 @@ const USAGE = `usage: svc-mongod [--port <n>] [--bind_ip <host>] [--dbpath <dir>
                   [--version]
 Other mongod options are accepted and ignored (listed at start-up).`;
 
+/** A wrong command line: the one failure shown with the usage text. */
+class UsageError extends Error {}
+
 /** A running `svc-mongod`. */
 export interface RunningSvcMongod {
   readonly uri: string;
@@ -38,7 +41,12 @@ export async function runSvcMongod(
   write: (line: string) => void,
   onShutdownCommand?: () => void,
 ): Promise<RunningSvcMongod | undefined> {
-  const line = parseMongodCommandLine(argv);
+  let line: ReturnType<typeof parseMongodCommandLine>;
+  try {
+    line = parseMongodCommandLine(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   if (line.version) {
     write(mongodVersionText(REPORTED_VERSION).trimEnd());
     return undefined;
@@ -85,7 +93,8 @@ if (invokedDirectly(import.meta.url)) {
       // mongod's wording for a failed start, which mongodb-memory-server reports as such.
       const message = error instanceof Error ? error.message : String(error);
       process.stdout.write(`${mongodLogLine("E", "CONTROL", 20557, "DBException in initAndListen, terminating", { error: message })}\n`);
-      console.error(USAGE);
+      // The usage only for a wrong command line: after a failed start it reads as if the flags were wrong.
+      if (error instanceof UsageError) console.error(USAGE);
       process.exit(1);
     },
   );
