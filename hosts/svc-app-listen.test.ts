@@ -2,7 +2,8 @@ import test, { type ExecutionContext } from "ava";
 import { createSvcLogger } from "../plugins/logging/create-logger.js";
 import { LogCapture } from "../plugins/logging/log-capture.js";
 import type { Environment } from "../kernel/environment.js";
-import { SvcApp, type SvcAppOptions } from "./svc-app.js";
+import { hasErrorCode } from "../kernel/errors.js";
+import { HostErrors, SvcApp, type SvcAppOptions } from "./svc-app.js";
 
 async function listen(t: ExecutionContext, env: Environment, options: SvcAppOptions = {}) {
   const capture = new LogCapture();
@@ -50,4 +51,15 @@ test("a host name is reported as the address it resolved to", async (t) => {
   t.true(address === "127.0.0.1" || address === "::1", address);
   t.is(running.url, address === "::1" ? `http://[::1]:${running.port}` : `http://127.0.0.1:${running.port}`);
   t.true(line?.startsWith(`svc listening on ${running.url}`));
+});
+
+test("a taken port is HOST_PORT_IN_USE saying what to do, and the app's plugins are stopped", async (t) => {
+  const first = await listen(t, { NODE_ENV: "development" });
+  const second = new SvcApp({ env: { NODE_ENV: "development" }, database: false, port: first.running.port, handleSignals: false, logger: createSvcLogger({ level: "error", disableConsoleLogging: true, disableFileLogging: true }) });
+  const stopped: string[] = [];
+  second.register({ name: "probe", stop: () => void stopped.push("probe") });
+  const error = await t.throwsAsync(second.start());
+  t.true(hasErrorCode(error, HostErrors.PORT_IN_USE), String(error));
+  t.regex(error!.message, new RegExp(`port ${first.running.port}: another process is using that port \\(stop it, or choose another with PORT=<n>\\)`));
+  t.deepEqual(stopped, ["probe"], "started plugins are stopped again");
 });

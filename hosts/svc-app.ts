@@ -33,6 +33,10 @@ export const HostErrors = defineErrors("HOST", {
     message: (what: string) => `register() takes an SvcPlugin, a model router or an express Router, not ${what}`,
   },
   ALREADY_BUILT: { message: () => "The app is already built; register plugins and middleware before build()" },
+  PORT_IN_USE: {
+    message: (where: string) => `Cannot listen on ${where}: another process is using that port (stop it, or choose another with PORT=<n>)`,
+  },
+  LISTEN_FAILED: { message: (where: string, reason: string) => `Cannot listen on ${where}: ${reason}` },
 });
 
 export interface SvcAppOptions extends HttpStackOptions {
@@ -190,13 +194,22 @@ export class SvcApp {
     // What Node refuses before express sees it (huge headers, bad framing, Expect) gets the
     // app's error shape too.
     answerClientErrors(server, () => this.kernel.pluginContext.logger);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen({ port, host }, () => {
-        server.off("error", reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen({ port, host }, () => {
+          server.off("error", reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      // The plugins are up (database, seeds): stop them, and say what to do instead of Node's stack.
+      await this.stop().catch(() => undefined);
+      const where = `${host ?? "every interface"} port ${port}`;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE") throw HostErrors.PORT_IN_USE(where);
+      throw HostErrors.LISTEN_FAILED(where, code === "EACCES" ? "permission denied (ports below 1024 need privileges)" : (error as Error).message);
+    }
     this.terminator = createHttpTerminator({
       server,
       gracefulTerminationTimeout: this.options.shutdownTimeoutMs ?? 10_000,
