@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MongoClient } from "mongodb";
+import { createEmbeddedConnector } from "../adapters/database/embedded.js";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
@@ -111,4 +112,17 @@ test("svc-db reports a corrupt data directory with its error code, without the u
   t.is(code, 1);
   t.regex(errors, /^svc-db: SVC_DB_JOURNAL_CORRUPT: .*\.svcdb/m);
   t.notRegex(errors, /usage: svc-db/);
+});
+
+test("an app whose data directory another process's engine holds connects to that engine (a command beside npm start)", async (t) => {
+  const dir = tempDir(t, "svc-db-joined-");
+  const { child, uri } = await startSvcDb(["--dbpath", dir, "--port", "0"]);
+  t.teardown(() => child.kill("SIGKILL"));
+  const opened = await createEmbeddedConnector({ dbPath: dir, dbName: "joined" }).open();
+  t.teardown(() => opened.close());
+  t.regex(opened.displayUri, new RegExp(`run by process ${child.pid}`));
+  await opened.connection.db!.collection("notes").insertOne({ text: "written through the other process's engine" });
+  const client = await MongoClient.connect(uri);
+  t.teardown(() => client.close());
+  t.is((await client.db("joined").collection("notes").findOne({}))?.text, "written through the other process's engine");
 });

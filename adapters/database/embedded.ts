@@ -9,7 +9,12 @@ export interface EmbeddedDatabaseOptions {
   dbName?: string;
 }
 
-type RunningEngine = Awaited<ReturnType<typeof import("../embedded-mongo/index.js").startEmbeddedMongo>>;
+/** The engine this process uses: its own, or (`ownerPid`) the one another process runs on the same data directory. */
+interface RunningEngine {
+  readonly uri: string;
+  readonly ownerPid?: number;
+  stop(): Promise<void>;
+}
 
 /**
  * Apps in one process that use the same data directory (or memory) share one engine, as they
@@ -23,7 +28,16 @@ async function acquireEngine(dbPath: string | undefined): Promise<{ engine: Runn
   if (!entry) {
     // Loaded on demand: apps on a real MongoDB never load the engine.
     entry = {
-      engine: import("../embedded-mongo/index.js").then(({ startEmbeddedMongo }) => startEmbeddedMongo({ dbPath })),
+      engine: import("../embedded-mongo/index.js").then(async ({ startEmbeddedMongo, DataDirectoryInUseError }): Promise<RunningEngine> => {
+        try {
+          return await startEmbeddedMongo({ dbPath });
+        } catch (error) {
+          // The directory is another live process's (a command run beside `npm start`): one
+          // engine per directory, so connect to that one rather than fail.
+          if (error instanceof DataDirectoryInUseError && error.uri) return { uri: error.uri, ownerPid: error.ownerPid, stop: async () => {} };
+          throw error;
+        }
+      }),
       holders: 0,
     };
     engines.set(key, entry);
@@ -68,7 +82,7 @@ export function createEmbeddedConnector(options: EmbeddedDatabaseOptions = {}): 
         await releaseEngine();
         throw error;
       }
-      const where = options.dbPath === undefined ? "memory" : path.resolve(options.dbPath);
+      const where = options.dbPath === undefined ? "memory" : `${path.resolve(options.dbPath)}${engine.ownerPid === undefined ? "" : `, run by process ${engine.ownerPid}`}`;
       return {
         kind: "embedded",
         displayUri: `${engine.uri} (embedded, ${where})`,

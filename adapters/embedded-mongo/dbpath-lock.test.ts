@@ -11,7 +11,9 @@ test("a second engine on the same dbPath fails with an error naming the path; st
   const first = await startEmbeddedMongo({ dbPath: dir });
   const error = await t.throwsAsync(startEmbeddedMongo({ dbPath: dir }));
   t.true(error.message.includes(path.resolve(dir)));
-  t.is(readFileSync(path.join(dir, LOCK_FILE_NAME), "utf8").trim(), String(process.pid));
+  // The refusal says where the running engine is, so a command can connect to it instead.
+  t.true(error.message.includes(`connect to it instead of opening its files (DB_URI=${first.uri})`), error.message);
+  t.is(readFileSync(path.join(dir, LOCK_FILE_NAME), "utf8").split("\n")[0], String(process.pid));
   await first.stop();
   t.false(existsSync(path.join(dir, LOCK_FILE_NAME)));
   const second = await startEmbeddedMongo({ dbPath: dir });

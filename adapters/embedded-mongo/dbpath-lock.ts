@@ -1,12 +1,30 @@
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 
 /** Name of the lock file inside a data directory (mongod uses `mongod.lock`). */
 export const LOCK_FILE_NAME = "svc-db.lock";
 
+/**
+ * The data directory is another live process's: `uri` is where that engine listens (when it has
+ * started listening), for a caller that would rather connect to it than fail.
+ */
+export class DataDirectoryInUseError extends Error {
+  constructor(
+    message: string,
+    readonly directory: string,
+    readonly ownerPid: number,
+    readonly uri: string | undefined,
+  ) {
+    super(message);
+    this.name = "DataDirectoryInUseError";
+  }
+}
+
 /** An acquired data-directory lock. */
 export interface DbPathLock {
   readonly path: string;
+  /** Records the address clients reach the engine at, so a second opener is told where to connect. */
+  advertise(uri: string): void;
   release(): void;
 }
 
@@ -32,6 +50,9 @@ export function acquireDbPathLock(dbPath: string): DbPathLock {
       let released = false;
       return {
         path: lockPath,
+        advertise(uri: string) {
+          if (!released) writeFileSync(lockPath, `${process.pid}\n${uri}\n`);
+        },
         release() {
           if (released) return;
           released = true;
@@ -44,11 +65,11 @@ export function acquireDbPathLock(dbPath: string): DbPathLock {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const owner = readOwner(lockPath);
+      const { pid: owner, uri } = readOwner(lockPath);
       if (owner !== undefined && isAlive(owner)) {
-        throw new Error(
-          `embedded-mongo: the data directory ${directory} is in use by another engine (process ${owner}); lock file ${lockPath}`,
-        );
+        // One engine per directory: a second process (a command next to a running app) connects to it instead.
+        const instead = uri ? `connect to it instead of opening its files (DB_URI=${uri}), or stop it first` : "stop it first, or connect to it with DB_URI";
+        throw new DataDirectoryInUseError(`embedded-mongo: the data directory ${directory} is in use by another engine (process ${owner}): ${instead}; lock file ${lockPath}`, directory, owner, uri);
       }
       // Stale lock from a process that died without releasing it.
       try {
@@ -61,12 +82,14 @@ export function acquireDbPathLock(dbPath: string): DbPathLock {
   throw new Error(`embedded-mongo: could not lock the data directory ${directory} (lock file ${lockPath})`);
 }
 
-function readOwner(lockPath: string): number | undefined {
+function readOwner(lockPath: string): { pid?: number; uri?: string } {
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [first = "", second = ""] = readFileSync(lockPath, "utf8").split("\n");
+    const pid = Number.parseInt(first.trim(), 10);
+    const uri = second.trim();
+    return { ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}), ...(uri.startsWith("mongodb://") ? { uri } : {}) };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

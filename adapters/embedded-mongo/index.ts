@@ -7,6 +7,7 @@
  * await mongoose.connect(db.uri, {dbName: "app"});
  */
 export { startEmbeddedMongo } from "./start-embedded-mongo.js";
+export { DataDirectoryInUseError } from "./dbpath-lock.js";
 export type { RunningEmbeddedMongo, StartEmbeddedMongoOptions } from "./start-embedded-mongo.js";
 export { createEngine, Engine } from "./engine.js";
 export type { EngineOptions } from "./engine-options.js";

@@ -97,6 +97,7 @@ export async function startEmbeddedMongo(options: StartEmbeddedMongoOptions = {}
   const advertisedHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const hostPart = advertisedHost.includes(":") ? `[${advertisedHost}]` : advertisedHost;
   engine.advertisedAddress = `${hostPart}:${bound.port}`;
+  lock?.advertise(`mongodb://${hostPart}:${bound.port}/?directConnection=true`);
   let stopping: Promise<void> | undefined;
   return {
     uri: `mongodb://${hostPart}:${bound.port}/?directConnection=true`,
