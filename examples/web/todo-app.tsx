@@ -109,7 +109,7 @@ function ConflictPanel() {
       {conflicts.map((conflict) => (
         <div key={conflict.mutationId} data-testid="conflict">
           <p>
-            {conflict.code === "conflict" ? "Changed elsewhere" : `Refused (${conflict.code})`}: yours <b data-testid="mine">{String(conflict.data?.title ?? JSON.stringify(conflict.data ?? {}))}</b>, server{" "}
+            {conflict.code === "conflict" ? "Changed elsewhere" : `Refused (${conflict.code})`}: yours <b data-testid="mine">{conflict.operation === "delete" ? "(deleted)" : String(conflict.data?.title ?? JSON.stringify(conflict.data ?? {}))}</b>, server{" "}
             <b data-testid="theirs">{String(conflict.serverDoc?.title ?? "(deleted)")}</b>
           </p>
           <button data-testid="keep-mine" onClick={() => void resolve(conflict.mutationId, "keepMine")}>

@@ -95,6 +95,26 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   t.deepEqual(await titlesOn(a.page), ["Other (B)", "Shared (A)"]);
   t.deepEqual(await titlesOn(b.page), ["Other (B)", "Shared (A)"]);
   await screenshot(b.page, "04-b-converged");
+
+  // A deletes offline what B renames: the panel says the local change was a deletion.
+  await a.context.setOffline(true);
+  await a.page.getByTestId("offline-toggle").click();
+  await statusShows(a.page, "online", "offline");
+  await todoRow(a.page, "Other (B)").getByTestId("delete").click();
+  await statusShows(a.page, "queued", "1 queued");
+  await todoRow(b.page, "Other (B)").getByTestId("edit").click();
+  await b.page.getByTestId("edit-title").fill("Other (B2)");
+  await b.page.getByTestId("save").click();
+  await statusShows(b.page, "queued", "0 queued");
+  await a.context.setOffline(false);
+  await a.page.getByTestId("offline-toggle").click();
+  await statusShows(a.page, "conflicts", "1 conflicts");
+  const deletion = a.page.getByTestId("conflict");
+  t.is(await deletion.getByTestId("mine").textContent(), "(deleted)");
+  t.is(await deletion.getByTestId("theirs").textContent(), "Other (B2)");
+  await deletion.getByTestId("use-server").click();
+  await statusShows(a.page, "conflicts", "0 conflicts");
+  await todoRow(a.page, "Other (B2)").waitFor({ timeout: 20_000 });
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {
