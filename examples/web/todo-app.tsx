@@ -19,6 +19,8 @@ function StatusBar() {
       <span data-testid="queued">{status.queuedCount} queued</span>
       <span data-testid="conflicts">{status.conflictCount} conflicts</span>
       <span data-testid="persistence">storage: {status.persistence}</span>
+      {/* The sign-in lapsed (a refresh was refused): nothing is sent until the user signs in again. */}
+      {status.paused === "auth" ? <span data-testid="auth-paused">Your sign-in has expired: sign out and in again to send your changes</span> : null}
       <button data-testid="offline-toggle" onClick={toggle}>
         {offline ? "Go online" : "Work offline"}
       </button>

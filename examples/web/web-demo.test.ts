@@ -117,6 +117,28 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   await todoRow(a.page, "Other (B2)").waitFor({ timeout: 20_000 });
 });
 
+test.serial("a lapsed sign-in (refresh refused) is said in the status bar, and edits wait for the next sign-in", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", uniqueTestEmail("lapsed"));
+  await addTodo(page, "Before");
+  await statusShows(page, "queued", "0 queued");
+  // Both tokens no longer valid, as after a password reset that ended every sign-in.
+  await page.evaluate(() => {
+    // Runs in the page (the tests' types have no DOM).
+    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void } }).localStorage;
+    const key = "svc-web-demo-session";
+    const session = JSON.parse(storage.getItem(key)!) as Record<string, string>;
+    storage.setItem(key, JSON.stringify({ ...session, token: "expired", refreshToken: "revoked" }));
+  });
+  await page.reload();
+  await page.getByTestId("auth-paused").waitFor({ timeout: 20_000 });
+  await addTodo(page, "While signed out");
+  await statusShows(page, "queued", "1 queued");
+  t.is(await Todo.countDocuments({ title: "While signed out" }), 0, "nothing sent without a valid sign-in");
+});
+
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
