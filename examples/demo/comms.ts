@@ -14,8 +14,9 @@ import {
 
 const WELCOME = {
   subject: "Welcome to the svc demo, {{name}}",
-  text: "Hello {{name}},\n\nyour account ({{email}}) is ready. Your todos sync across your devices.\n",
-  html: "<p>Hello {{name}},</p><p>your account ({{email}}) is ready. Your todos sync across your devices.</p>",
+  // No address in the body: the delivery log keeps bodies, and recipients are redacted there.
+  text: "Hello {{name}},\n\nyour account is ready. Your todos sync across your devices.\n",
+  html: "<p>Hello {{name}},</p><p>your account is ready. Your todos sync across your devices.</p>",
 };
 
 /** The demo's comms plugin (a new instance per app: it holds the app's service). */
@@ -38,6 +39,6 @@ export function welcomeMail(comms: CommsPlugin): (user: RequestUser) => Promise<
   return async (user) => {
     if (typeof user.email !== "string") return;
     const name = typeof user.name === "string" && user.name !== "" ? user.name : user.email.split("@")[0]!;
-    await comms.getCommsService().sendMail({ to: user.email, ...renderTemplate({ data: { name, email: user.email }, template: WELCOME }) });
+    await comms.getCommsService().sendMail({ to: user.email, ...renderTemplate({ data: { name }, template: WELCOME }) });
   };
 }
