@@ -14,6 +14,21 @@ test.after.always(async () => {
   await stopTestDatabase();
 });
 
+type Device = Awaited<ReturnType<typeof openDevice>>;
+
+/** Takes a device off (or back on) the network, with the app's own toggle (which also drops the socket). */
+async function setDeviceOffline(device: Device, offline: boolean): Promise<void> {
+  await device.context.setOffline(offline);
+  await device.page.getByTestId("offline-toggle").click();
+}
+
+/** Renames a todo through its row's Edit → Save. */
+async function rename(page: Page, from: string, to: string): Promise<void> {
+  await todoRow(page, from).getByTestId("edit").click();
+  await page.getByTestId("edit-title").fill(to);
+  await page.getByTestId("save").click();
+}
+
 test.serial("sign up, then create, edit, complete and delete todos; the server has them; the status bar follows", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
@@ -27,9 +42,7 @@ test.serial("sign up, then create, edit, complete and delete todos; the server h
   await addTodo(page, "Call mum");
   await addTodo(page, "Water plants");
   await statusShows(page, "queued", "0 queued");
-  await todoRow(page, "Call mum").getByTestId("edit").click();
-  await page.getByTestId("edit-title").fill("Call dad");
-  await page.getByTestId("save").click();
+  await rename(page, "Call mum", "Call dad");
   await todoRow(page, "Buy milk").getByTestId("done").check();
   await todoRow(page, "Water plants").getByTestId("delete").click();
   await todoRow(page, "Water plants").waitFor({ state: "detached" });
@@ -62,25 +75,17 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   t.deepEqual(await titlesOn(b.page), ["Other", "Shared"]);
 
   // A goes offline: the network, and the app's own toggle (which also drops the socket).
-  await a.context.setOffline(true);
-  await a.page.getByTestId("offline-toggle").click();
+  await setDeviceOffline(a, true);
   await statusShows(a.page, "online", "offline");
-  await todoRow(a.page, "Shared").getByTestId("edit").click();
-  await a.page.getByTestId("edit-title").fill("Shared (A)");
-  await a.page.getByTestId("save").click();
+  await rename(a.page, "Shared", "Shared (A)");
   await statusShows(a.page, "queued", "1 queued");
   await screenshot(a.page, "02-a-offline-edit");
 
-  await todoRow(b.page, "Shared").getByTestId("edit").click();
-  await b.page.getByTestId("edit-title").fill("Shared (B)");
-  await b.page.getByTestId("save").click();
-  await todoRow(b.page, "Other").getByTestId("edit").click();
-  await b.page.getByTestId("edit-title").fill("Other (B)");
-  await b.page.getByTestId("save").click();
+  await rename(b.page, "Shared", "Shared (B)");
+  await rename(b.page, "Other", "Other (B)");
   await statusShows(b.page, "queued", "0 queued");
 
-  await a.context.setOffline(false);
-  await a.page.getByTestId("offline-toggle").click();
+  await setDeviceOffline(a, false);
   await statusShows(a.page, "conflicts", "1 conflicts");
   await todoRow(a.page, "Other (B)").waitFor({ timeout: 20_000 });
   const conflict = a.page.getByTestId("conflict");
@@ -97,17 +102,13 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   await screenshot(b.page, "04-b-converged");
 
   // A deletes offline what B renames: the panel says the local change was a deletion.
-  await a.context.setOffline(true);
-  await a.page.getByTestId("offline-toggle").click();
+  await setDeviceOffline(a, true);
   await statusShows(a.page, "online", "offline");
   await todoRow(a.page, "Other (B)").getByTestId("delete").click();
   await statusShows(a.page, "queued", "1 queued");
-  await todoRow(b.page, "Other (B)").getByTestId("edit").click();
-  await b.page.getByTestId("edit-title").fill("Other (B2)");
-  await b.page.getByTestId("save").click();
+  await rename(b.page, "Other (B)", "Other (B2)");
   await statusShows(b.page, "queued", "0 queued");
-  await a.context.setOffline(false);
-  await a.page.getByTestId("offline-toggle").click();
+  await setDeviceOffline(a, false);
   await statusShows(a.page, "conflicts", "1 conflicts");
   const deletion = a.page.getByTestId("conflict");
   t.is(await deletion.getByTestId("mine").textContent(), "(deleted)");

@@ -2,16 +2,17 @@ import test from "ava";
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from "axios";
 import nock from "nock";
 import { createAuthenticatedClient } from "./create-authenticated-client.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import { computeRetryDelay, markRetryUnsafe, type RetryEvent } from "./retry-policy.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const silent: SvcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 let hostCounter = 0;
 
 /** A client on a host of its own (tests run concurrently), retrying without real waits. */
-function client(retry: Parameters<typeof createAuthenticatedClient>[0]["retry"] = {}) {
+function client(retry: Parameters<typeof createAuthenticatedClient>[0]["retry"] = {}, logger: SvcLogger = silent) {
   const origin = `https://retry-${++hostCounter}.example.com`;
   const events: RetryEvent[] = [];
   const { http } = createAuthenticatedClient({
@@ -19,7 +20,7 @@ function client(retry: Parameters<typeof createAuthenticatedClient>[0]["retry"] 
     baseURL: origin,
     auth: { type: "bearer", getToken: () => "t" },
     retry: retry === false ? false : { delayScale: 0, onRetry: (event) => events.push(event), ...retry },
-    logger: silent,
+    logger,
   });
   return { http, origin, events };
 }
@@ -178,15 +179,8 @@ test("markRetryUnsafe keeps the config it is given", (t) => {
 });
 
 test("the retry warning's URL has its secret query parameters redacted", async (t) => {
-  const origin = `https://retry-${++hostCounter}.example.com`;
   const warnings: string[] = [];
-  const { http } = createAuthenticatedClient({
-    apiName: "upstream",
-    baseURL: origin,
-    auth: { type: "bearer", getToken: () => "t" },
-    retry: { delayScale: 0 },
-    logger: { ...silent, warn: (message: string) => void warnings.push(message) },
-  });
+  const { http, origin } = client({}, { ...silent, warn: (message: string) => void warnings.push(message) });
   nock(origin).get("/thing").query(true).times(3).reply(503, {});
   await t.throwsAsync(http.get("/thing?api_key=SUPERSECRET&token=T0K&page=2"));
   t.is(warnings.length, 2);

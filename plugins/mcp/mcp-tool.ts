@@ -3,8 +3,8 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import type { RequestUser } from "../../contracts/request-user.js";
 import { token } from "../../kernel/container.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
-import { ajvFor } from "../validation/index.js";
 import { McpErrors } from "./errors.js";
+import { toolArguments } from "./tool-arguments.js";
 
 /** What a custom tool's handler gets besides its arguments: the caller, as REST routes see it. */
 export interface McpToolContext {
@@ -71,12 +71,12 @@ export function createToolRegistry(): McpToolRegistry {
 }
 
 /**
- * Compiles the schema now, with the ajv its calls are checked with (which keeps the compiled
- * validator): a schema ajv cannot compile would otherwise fail every `POST /mcp` request.
+ * Builds the tool's argument check now, as its calls will (ajv keeps the compiled validator): a
+ * schema ajv cannot compile would otherwise fail every `POST /mcp` request.
  */
 function checkSchema(tool: McpToolDefinition): void {
   try {
-    ajvFor({ coerceTypes: false, removeAdditional: false }).compile(tool.inputSchema);
+    toolArguments(tool.inputSchema);
   } catch (error) {
     throw McpErrors.INVALID_TOOL(tool.name, `inputSchema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -183,9 +183,9 @@ export function modelSchemas<T>(
   const excludeCreate = new Set([...analysis.readOnlyPaths, ...(options.validation?.excludeFromCreate ?? [])]);
   const excludeUpdate = new Set([...analysis.readOnlyPaths, ...(options.validation?.excludeFromUpdate ?? []), "_id"]);
   const create = mongooseJsonSchema(model.schema, { mode: "create", readOnlyPaths: excludeCreate });
-  // A string id with no default is the client's to mint: a create without one cannot be stored.
-  const idType = model.schema.path("_id") as (SchemaType & { defaultValue?: unknown }) | undefined;
-  if (!excludeCreate.has("_id") && idType && idType.instance !== "ObjectId" && idType.defaultValue === undefined && create.properties?._id) {
+  // `_id` is writable only when it is the client's to mint (analyzeModel: a string id with no
+  // default), and then a create without one cannot be stored.
+  if (!excludeCreate.has("_id") && create.properties?._id) {
     create.required = [...new Set([...(create.required ?? []), "_id"])];
   }
   return {
