@@ -20,7 +20,6 @@ const postOptions = {
   preCreate,
   admin: { displayName: "Posts", listFields: ["title"] },
   mcp: { excludeFields: ["ownerId"] },
-  sync: { scope: { type: "owner" as const } },
 };
 
 /** A plugin registered before the routers that reads the registry when it starts. */
@@ -58,7 +57,7 @@ for (const host of HOSTS) {
     t.is(posts.ownerField, "ownerId");
     t.deepEqual(posts.admin, postOptions.admin);
     t.deepEqual(posts.mcp, postOptions.mcp);
-    t.deepEqual(posts.sync, postOptions.sync);
+    t.is(posts.sync, undefined);
     t.is(posts.model.db.model(posts.modelName) as unknown, Post);
     t.deepEqual(registry.byModel("RegistryPost").map((entry) => entry.path), ["/posts", "/archive/posts"]);
   });

@@ -201,7 +201,8 @@ test("mcp, sync and admin options are kept on the router for later plugins", (t)
   t.deepEqual(router.options.mcp, { excludeFields: ["label"], methods: ["list", "read"] });
   t.deepEqual(router.options.sync, { scope: { type: "owner" } });
   t.is(router.options.admin?.displayName, "Tasks");
-  t.deepEqual(router.dependsOn, ["database"]);
+  // A synced router cannot start without the sync plugin that sequences its writes.
+  t.deepEqual(router.dependsOn, ["database", "sync"]);
   const legacy = modelRouter(Task, { permissions: open, admin: { displayName: "Tasks", listFields: ["title"] } });
   t.is(legacy.options.admin?.displayName, "Tasks");
   t.is(legacy.name, "model:hook-task");

@@ -108,7 +108,9 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
   let served: ServedModel | undefined;
   return {
     name,
-    dependsOn: ["database"],
+    // A synced model's writes are sequenced by the sync plugin: without it the app must not start
+    // (its first write would fail instead).
+    dependsOn: options.sync ? ["database", "sync"] : ["database"],
     path: mountPath,
     model: restModel,
     options,

@@ -2,6 +2,7 @@ import test from "ava";
 import mongoose, { Schema } from "mongoose";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
+import { KernelErrors } from "../../kernel/kernel-errors.js";
 import { isDeletedPlugin, modelRouter, Permissions, type ModelSyncOptions } from "../rest/index.js";
 import { SyncErrors } from "./errors.js";
 import { syncApp, syncPlugin } from "./index.js";
@@ -57,6 +58,14 @@ for (const [rule, make, sync, code, withScopes] of rules) {
 
 test("a well-formed synced model starts", async (t) => {
   t.is(await startError(modelWith({}), { scope: { type: "tenant", field: "orgId" } }), undefined);
+});
+
+test("an app with a synced router but no syncApp() does not start (KERNEL_MISSING_DEPENDENCY names sync)", async (t) => {
+  const app = (await createTestApp()).register(modelRouter(`/unsynced-${++counter}`, modelWith({}), { permissions: { list: [Permissions.IsAny] }, sync: { scope: { type: "owner" } } }));
+  t.teardown(() => app.stop().catch(() => undefined));
+  const error = await t.throwsAsync(() => app.build());
+  t.true(hasErrorCode(error, KernelErrors.MISSING_DEPENDENCY), String(error));
+  t.regex(String(error), /depends on "sync"/);
 });
 
 test("saving a synced document in an app without the sync plugin fails with SYNC_MODEL_NOT_BOUND", async (t) => {
