@@ -32,8 +32,12 @@ const ajv = ajvFor({ coerceTypes: false, removeAdditional: false });
 
 // Surrounding spaces are allowed (they are trimmed); one @ and a dot in the domain.
 const EMAIL: SchemaObject = { type: "string", maxLength: 254, pattern: "^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$" };
+const NOT_AN_EMAIL = "must be an email address";
 // The policy (length bounds) is the service's: it answers with AUTH_WEAK_PASSWORD, not a 400 shape error.
 const PASSWORD: SchemaObject = { type: "string", minLength: 1, maxLength: 1024 };
+// A new password has no lower bound here, so an empty one hears the policy (`must be 8 to 256
+// characters`) like any other short one.
+const NEW_PASSWORD: SchemaObject = { type: "string", maxLength: 1024 };
 
 // A profile value at any depth: MongoDB reads keys with "." as paths, so none may contain one
 // (`$`-keys are refused before, by operatorKeys).
@@ -81,8 +85,9 @@ function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (bod
 
 function issuesOf(errors: readonly ErrorObject[]): ValidationIssue[] {
   // ajv reports a bad property name twice (the name's own error, then `propertyNames`): keep one.
+  // The email pattern's own text (a regular expression) would tell a user nothing.
   return fromAjvErrors(errors.filter((error) => error.propertyName === undefined)).map((issue) =>
-    issue.keyword === "propertyNames" ? { ...issue, message: DOTTED } : issue,
+    issue.keyword === "propertyNames" ? { ...issue, message: DOTTED } : issue.keyword === "pattern" && issue.path === "email" ? { ...issue, message: NOT_AN_EMAIL } : issue,
   );
 }
 
@@ -132,7 +137,7 @@ export function signupBody(profileFields: readonly string[]): BodyCheck<SignupBo
   return bodyCheck(
     {
       type: "object",
-      properties: { email: EMAIL, password: PASSWORD, ...profileProperties(profileFields) },
+      properties: { email: EMAIL, password: NEW_PASSWORD, ...profileProperties(profileFields) },
       required: ["email", "password"],
       additionalProperties: false,
       $defs: PLAIN_VALUE_DEFS,
