@@ -14,7 +14,7 @@ const hello: SvcPlugin = {
   dependsOn: ["database"],
   start(ctx) {
     ctx.resolve(HTTP_ROUTER).get("/", (_req, res) => {
-      res.json({ data: { name: "svc demo", docs: "/openapi.json" } });
+      res.json({ data: { name: "svc demo", docs: "/openapi.json", ...(ctx.config.enableApiDocsUi ? { docsUi: "/docs" } : {}) } });
     });
     ctx.openapi.addTag({ name: "demo", description: "About this demo app" });
     ctx.openapi.addOperation("get", "/", {
@@ -28,7 +28,7 @@ const hello: SvcPlugin = {
 
 /**
  * The demo's options: the embedded engine persisted in `.svc/data`, unless `DB_URI` points at a
- * MongoDB (whose URI then names the database). Auth secrets need no set-up in development: the
+ * MongoDB (whose URI then names the database), and the API docs UI at `/docs`. Auth secrets need no set-up in development: the
  * auth plugin keeps generated ones in `.svc/secrets.json`.
  *
  * @example
@@ -39,7 +39,8 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
   return {
     database: external ? {} : { dbPath: ".svc/data", dbName: "svc_demo" },
     info: { title: "svc demo", version: "1.0.0" },
-    env,
+    // A new user's first look at the API: Swagger UI at /docs, unless the environment says otherwise.
+    env: { ENABLE_API_DOCS_UI: "true", ...env },
   };
 }
 

@@ -55,4 +55,8 @@ test("the demo's data and sign-ins survive a restart of the app on the same dire
   const me = await request(http).get("/auth/me").set(bearer(token)).expect(200);
   t.is(me.body.data.email, "admin@example.com");
   await request(http).post("/auth/refresh_token").send({ refreshToken }).expect(200);
+
+  // The demo serves the API docs UI by default, and its root says where.
+  t.deepEqual((await request(http).get("/").expect(200)).body.data, { name: "svc demo", docs: "/openapi.json", docsUi: "/docs" });
+  t.regex((await request(http).get("/docs/").expect(200)).text, /swagger-ui/);
 });
