@@ -59,7 +59,6 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
   const tokenReads = pushTokenReadRouter(basePath, tokens);
   const messageLog = messageLogRouter(basePath, messages);
 
-  let providers: CommsProviders | undefined;
   let service: ReturnType<typeof createCommsService> | undefined;
   let retention: CronjobHandle | undefined;
 
@@ -71,7 +70,7 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       return service;
     },
     register(ctx: PluginContext) {
-      providers = resolveProviders(options, ctx);
+      const providers = resolveProviders(options, ctx);
       ctx.container.bind(MAILERS, { useValue: providers.mail });
       ctx.container.bind(SMS_SENDERS, { useValue: providers.sms });
       ctx.container.bind(PUSH_SENDERS, { useValue: providers.push });
@@ -84,7 +83,14 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       const env = readCommsEnvironment(ctx.config.env);
       const receipts = webhookReceiptModel();
       await Promise.all([messages.init(), tokens.init(), receipts.init()]);
-      const started = createCommsService({ options, providers: providers!, messages, tokens, logger: ctx.logger });
+      // Read back from the container, not kept from register(): `app.override(MAILERS, ...)` wins.
+      const providers: CommsProviders = {
+        mail: ctx.resolve(MAILERS),
+        sms: ctx.resolve(SMS_SENDERS),
+        push: ctx.resolve(PUSH_SENDERS),
+        verification: ctx.resolve(VERIFICATION_SENDERS),
+      };
+      const started = createCommsService({ options, providers, messages, tokens, logger: ctx.logger });
       const router = ctx.resolve(HTTP_ROUTER);
       // The writes first: the read router answers POST and DELETE on the same paths with 403.
       mountPushTokenWrites(router, {
@@ -92,10 +98,10 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
         model: tokens,
         now,
         requireChannel: () => {
-          if (providers!.push.length === 0) throw CommsErrors.CHANNEL_NOT_CONFIGURED({ detail: "This app has no push provider" });
+          if (providers.push.length === 0) throw CommsErrors.CHANNEL_NOT_CONFIGURED({ detail: "This app has no push provider" });
         },
       });
-      const webhooks = [...providers!.mail, ...providers!.sms].map((provider) => provider.webhook).filter((hook): hook is DeliveryWebhook => hook !== undefined);
+      const webhooks = [...providers.mail, ...providers.sms].map((provider) => provider.webhook).filter((hook): hook is DeliveryWebhook => hook !== undefined);
       mountWebhookRoutes(router, { basePath, webhooks, service: () => started, receipts, now });
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);

@@ -10,6 +10,7 @@ import {
   ConsoleMailer,
   ConsoleVerificationSender,
   HOOK_THREW,
+  MAILERS,
   pushTokenModel,
   REDACTED,
   SEND_ERROR_CODES,
@@ -46,6 +47,16 @@ test("an accepted mail is logged with recipients redacted and the mail fields ke
   t.is(row!.metadata!.consoleUrl, "https://console.example/primary-1");
   t.is(row!.attempts.length, 1);
   t.like(row!.attempts[0], { provider: "primary", attempt: 1, isRetry: false, outcome: "accepted" });
+});
+
+test("app.override(MAILERS) before build replaces the plugin's mailers", async (t) => {
+  const own = new ScriptedMailer("own", ["accept"]);
+  const fake = new ScriptedMailer("fake", ["accept"]);
+  const { comms } = await commsTestApp(t, { mail: own }, {}, (app) => app.override(MAILERS, { useValue: [fake] }));
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(fake.calls.length, 1);
+  t.is(own.calls.length, 0);
 });
 
 test("redactRecipients: false keeps the recipients", async (t) => {
