@@ -30,15 +30,17 @@ export interface LoginRateLimiterStores {
 }
 
 /**
- * Failed-login throttling per account and per IP. Check before verifying a password (a blocked
- * key is refused even with the right password, so the limiter is not an oracle), record each
- * failure, clear the account's counter on success. Over the limit → 429 `AUTH_RATE_LIMITED`
- * with `meta.retryAfterSeconds`, which the routes send as `Retry-After`.
+ * Failed-login throttling per account and per IP. Each attempt spends a point of both budgets
+ * *before* the password is verified, so a burst of parallel guesses cannot all pass a check made
+ * before any of them failed; a blocked key is refused even with the right password (the limiter
+ * is not an oracle). A success gives the points back: the account's counter is cleared and the
+ * IP's point returned; a wrong password keeps them. Over the limit → 429 `AUTH_RATE_LIMITED` with
+ * `meta.retryAfterSeconds`, which the routes send as `Retry-After`.
  *
  * @example
  * const limiter = new LoginRateLimiter();
- * await limiter.assertLoginAllowed(email, req.ip);
- * if (!ok) await limiter.recordFailure(email, req.ip); else await limiter.recordSuccess(email, req.ip);
+ * await limiter.consumeLoginAttempt(email, req.ip); // 429 when over budget
+ * if (ok) await limiter.recordSuccess(email, req.ip); // a wrong password keeps the points spent
  */
 export class LoginRateLimiter {
   private readonly perAccount: RateLimiterAbstract;
@@ -51,29 +53,31 @@ export class LoginRateLimiter {
     this.signupPerIp = stores.signupPerIp ?? memory("signup-ip", limits.signupPerIp ?? { points: 30, durationSeconds: 3600 });
   }
 
-  /** Throws 429 when the account or the IP is over its failure budget. */
-  async assertLoginAllowed(account: string, ip: string): Promise<void> {
-    const [byAccount, byIp] = await Promise.all([this.perAccount.get(accountKey(account)), this.perIp.get(ip)]);
-    const blocked = [
-      [byAccount, this.perAccount.points],
-      [byIp, this.perIp.points],
-    ].filter(([state, points]) => state && (state as RateLimiterRes).consumedPoints >= (points as number));
-    if (blocked.length > 0) {
-      throw tooMany(Math.max(...blocked.map(([state]) => (state as RateLimiterRes).msBeforeNext)));
+  /** Spends one attempt of the account's and the IP's budgets; throws 429 when either is spent. */
+  async consumeLoginAttempt(account: string, ip: string): Promise<void> {
+    const key = accountKey(account);
+    const [byAccount, byIp] = await Promise.allSettled([this.perAccount.consume(key), this.perIp.consume(ip)]);
+    const refused: RateLimiterRes[] = [];
+    for (const result of [byAccount, byIp]) {
+      if (result.status === "fulfilled") continue;
+      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+      refused.push(result.reason);
     }
+    if (refused.length === 0) return;
+    // A refused attempt verifies nothing, so it costs nothing of a budget that still had room.
+    if (byAccount.status === "fulfilled") await this.perAccount.reward(key);
+    if (byIp.status === "fulfilled") await this.perIp.reward(ip);
+    throw tooMany(Math.max(...refused.map((state) => state.msBeforeNext)));
   }
 
-  /** Counts a failed attempt against both the account and the IP. */
-  async recordFailure(account: string, ip: string): Promise<void> {
-    const results = await Promise.allSettled([this.perAccount.consume(accountKey(account)), this.perIp.consume(ip)]);
-    for (const result of results) {
-      if (result.status === "rejected" && !(result.reason instanceof RateLimiterRes)) throw result.reason;
-    }
+  /** The right password: clears the account's failures and returns the IP's point (its failures stay: it may be spraying). */
+  async recordSuccess(account: string, ip: string): Promise<void> {
+    await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(ip)]);
   }
 
-  /** A successful login clears the account's failures (the IP's stay: it may be spraying). */
-  async recordSuccess(account: string): Promise<void> {
-    await this.perAccount.delete(accountKey(account));
+  /** An attempt that ended without a verdict on the password (e.g. the provider failed): both points are returned. */
+  async releaseLoginAttempt(account: string, ip: string): Promise<void> {
+    await Promise.all([this.perAccount.reward(accountKey(account)), this.perIp.reward(ip)]);
   }
 
   /** Counts a sign-up; throws 429 when the IP is over its budget. */

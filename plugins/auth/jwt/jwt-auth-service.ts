@@ -79,7 +79,8 @@ export class JwtAuthService implements Accounts {
 
   async login({ email, password }: Credentials, ip: string): Promise<SignInResult> {
     const { users, credentials, hasher, limiter, dummyHash } = this.options;
-    await limiter.assertLoginAllowed(email, ip);
+    // Spent before the (slow) password check, so parallel guesses cannot outrun the counter.
+    await limiter.consumeLoginAttempt(email, ip);
 
     const record = await users.findOne({ email });
     const userId = record ? String(record._id) : undefined;
@@ -87,12 +88,9 @@ export class JwtAuthService implements Accounts {
     // Always run the KDF, against a dummy hash when there is no account or no password, so an
     // unknown email costs the same as a wrong password and gets the same answer.
     const matches = await hasher.verify(password, storedHash ?? dummyHash);
-    if (!matches || !record || storedHash === undefined || record.deleted === true) {
-      await limiter.recordFailure(email, ip);
-      throw AuthErrors.INVALID_CREDENTIALS();
-    }
+    if (!matches || !record || storedHash === undefined || record.deleted === true) throw AuthErrors.INVALID_CREDENTIALS();
+    await limiter.recordSuccess(email, ip);
     const user = users.assertActive(record);
-    await limiter.recordSuccess(email);
     if (hasher.needsRehash(storedHash)) await credentials.set(user.id, await hasher.hash(password));
     return this.issue(user);
   }

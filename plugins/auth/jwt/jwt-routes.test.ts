@@ -266,6 +266,19 @@ test("failed logins are rate-limited per account with 429 and Retry-After, even 
   await request(http).post("/auth/login").send({ email: other.email, password: PASSWORD }).expect(200);
 });
 
+test("parallel wrong passwords cannot outrun the limit: at most the budget are checked, the rest 429", async (t) => {
+  const { http, hasher } = await authTestApp(t, { rateLimits: { perAccount: { points: 3, durationSeconds: 600 }, perIp: { points: 5, durationSeconds: 600 } } });
+  const { email } = await signup(http);
+  const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => request(http).post("/auth/login").send({ email, password: `wrong password ${i}` })));
+  t.is(responses.filter((response) => response.status === 401).length, 3);
+  t.true(responses.filter((response) => response.status !== 401).every((response) => response.status === 429 && code(response) === AuthErrors.RATE_LIMITED.code));
+  t.is(hasher.verifications, 3);
+  // The per-IP budget holds too, across accounts: 2 points left of 5.
+  const others = await Promise.all(Array.from({ length: 10 }, () => request(http).post("/auth/login").send({ email: uniqueEmail(), password: "wrong password" })));
+  t.is(others.filter((response) => response.status === 401).length, 2);
+  t.is(hasher.verifications, 5);
+});
+
 test("failed logins are rate-limited per IP across accounts", async (t) => {
   const { http } = await authTestApp(t, { rateLimits: { perIp: { points: 3, durationSeconds: 600 } } });
   for (let i = 0; i < 3; i++) await request(http).post("/auth/login").send({ email: uniqueEmail(), password: "wrong password" }).expect(401);

@@ -115,6 +115,18 @@ test("duplicate sign-up is 409, a wrong password 401, and failed sign-ins are ra
   t.truthy(limited.headers["retry-after"]);
 });
 
+test("parallel wrong passwords cannot outrun the sign-in limit: at most the budget reach better-auth, the rest 429", async (t) => {
+  const { http } = await authTestApp(
+    t,
+    { sessionAuth: { trustedOrigins: [APP] }, rateLimits: { perAccount: { points: 2, durationSeconds: 600 } } },
+    SESSION_ENV,
+  );
+  const { email } = await signUp(http);
+  const responses = await Promise.all(Array.from({ length: 10 }, () => request(http).post("/api/auth/signin/email").send({ email, password: "wrong password" })));
+  t.is(responses.filter((response) => response.status === 401).length, 2);
+  t.true(responses.filter((response) => response.status !== 401).every((response) => response.status === 429 && code(response) === AuthErrors.RATE_LIMITED.code));
+});
+
 test("session bodies go through the shared validator; a short password is AUTH_WEAK_PASSWORD", async (t) => {
   const { http } = await sessionApp(t);
   const badEmail = await request(http).post("/api/auth/signup/email").send({ email: "not-an-email", password: PASSWORD }).expect(400);

@@ -112,15 +112,17 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
       const account = credentialsBody(req.body).email;
       const body = req.body as Record<string, unknown>;
       const ip = clientIp(req);
-      await deps.limiter.assertLoginAllowed(account, ip);
+      // Spent before better-auth checks the password, so parallel guesses cannot outrun the counter.
+      await deps.limiter.consumeLoginAttempt(account, ip);
       let forwarded: Forwarded;
       try {
         forwarded = await forward(req, "/sign-in/email", { body });
       } catch (error) {
-        if (isAPIError(error) && error.code === AuthErrors.INVALID_CREDENTIALS.code) await deps.limiter.recordFailure(account, ip);
+        // A wrong password keeps the points spent; any other refusal said nothing about it.
+        if (!isAPIError(error) || error.code !== AuthErrors.INVALID_CREDENTIALS.code) await deps.limiter.releaseLoginAttempt(account, ip);
         throw error;
       }
-      await deps.limiter.recordSuccess(account);
+      await deps.limiter.recordSuccess(account, ip);
       await signedIn(res, forwarded, 200);
     }),
   );
