@@ -106,7 +106,7 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);
       await messageLog.start?.(ctx);
-      retention = cronjob(options.retentionSchedule ?? env.retentionSchedule, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", logger: ctx.logger, env: ctx.config.env });
+      retention = cronjob(options.retentionSchedule ?? env.retentionSchedule, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", context: ctx });
       service = started;
     },
     async stop(ctx: PluginContext) {

@@ -1,8 +1,10 @@
 import test from "ava";
 import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
+import { ERROR_TRACKER } from "../../contracts/error-tracker.js";
+import { SvcApp } from "../../hosts/svc-app.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { createSvcLogger, getCurrentLogContext, LogCapture } from "../logging/index.js";
-import { cronjob, type CronjobOptions } from "./cronjob.js";
+import { cronjob, type CronjobHandle, type CronjobOptions } from "./cronjob.js";
 import { ScriptErrors } from "./errors.js";
 import { timeout } from "./timeout.js";
 
@@ -100,6 +102,30 @@ test("errors are logged and reported, and the schedule keeps going", async (t) =
   t.like(tracker.exceptions[0]!.context, { jobId: "importer", tags: { cron: "*/5 * * * *" } });
   t.is(capture.lines.filter((line) => line.level === "error").length, 2);
   t.truthy(job.nextRun());
+});
+
+test("with context: ctx, a job in an app logs to the app's logger and reports to its ERROR_TRACKER", async (t) => {
+  const { capture, options } = setup();
+  const tracker = new InMemoryErrorTracker();
+  let job!: CronjobHandle;
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: false, logger: options.logger, handleSignals: false })
+    .register({
+      name: "nightly",
+      start(ctx) {
+        job = cronjob("0 0 1 1 *", () => Promise.reject(new Error("import failed")), { name: "nightly", start: false, context: ctx });
+      },
+      stop: () => job.stop(),
+    })
+    .override(ERROR_TRACKER, { useValue: tracker });
+  await app.build();
+  t.teardown(() => app.stop());
+  await job.trigger();
+  t.is(tracker.exceptions.length, 1);
+  t.like(tracker.exceptions[0]!.context, { jobId: "nightly" });
+  t.true(capture.lines.some((line) => line.level === "error" && String(line.message).includes("Cron job nightly failed")));
+  await job.stop();
+  tracker.captureException(new Error("still open"));
+  t.is(tracker.exceptions.length, 2, "stopping the job leaves the app's tracker open");
 });
 
 test("stop waits for the run in progress", async (t) => {

@@ -1,7 +1,8 @@
 import { CronJob, validateCronExpression } from "cron";
-import type { ErrorTracker } from "../../contracts/error-tracker.js";
+import { ERROR_TRACKER, type ErrorTracker } from "../../contracts/error-tracker.js";
 import type { Environment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
+import type { PluginContext } from "../../kernel/plugin.js";
 import { runWithRequestContext } from "../../kernel/request-context.js";
 import { logger as defaultLogger } from "../logging/index.js";
 import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
@@ -17,13 +18,19 @@ export interface CronjobOptions {
   /** Start the schedule now. Default true. */
   start?: boolean;
   /**
-   * Where runs, skips and failures are logged. Inside an app pass `ctx.logger`; the default is the
-   * logging plugin's global `logger`.
+   * Inside an app pass the plugin's `ctx`: the job then logs to `ctx.logger`, reports to the app's
+   * `ERROR_TRACKER` (an `app.override` included) and reads `ctx.config.env`. `logger`,
+   * `errorTracker` and `env`, when given, still win.
    */
+  context?: PluginContext;
+  /** Where runs, skips and failures are logged. Default: `context.logger`, else the global `logger`. */
   logger?: SvcLogger;
-  /** Where failures are reported. Default: the tracker the environment configures (Sentry or none). */
+  /**
+   * Where failures are reported. Default: the app's `ERROR_TRACKER` with `context`, else the
+   * tracker the environment configures (Sentry or none), closed when the job stops.
+   */
   errorTracker?: ErrorTracker;
-  /** Where the error-tracker variables are read (default `process.env`). */
+  /** Where the error-tracker variables are read (default `context.config.env`, else `process.env`). */
   env?: Environment;
 }
 
@@ -47,7 +54,8 @@ export interface CronjobHandle {
  * going is skipped and logged; errors are logged and reported, and never stop the schedule.
  *
  * @example
- * const job = cronjob("0 3 * * *", () => purgeExpiredSessions(), { name: "purge-sessions", timezone: "Europe/Berlin" });
+ * // in a plugin's start(ctx): logs to the app's logger, failures go to the app's ERROR_TRACKER
+ * const job = cronjob("0 3 * * *", () => purgeExpiredSessions(), { name: "purge-sessions", timezone: "Europe/Berlin", context: ctx });
  * // on shutdown
  * await job.stop();
  */
@@ -63,8 +71,11 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
   if (options.timezone !== undefined && !isTimeZone(options.timezone)) throw ScriptErrors.INVALID_TIMEZONE(options.timezone);
 
   const name = options.name ?? expression.trim();
-  const logger = options.logger ?? defaultLogger;
-  const tracker = options.errorTracker ?? errorTrackerFromEnvironment(options.env ?? process.env, logger);
+  const { context } = options;
+  const logger = options.logger ?? context?.logger ?? defaultLogger;
+  const given = options.errorTracker ?? context?.container.tryResolve(ERROR_TRACKER);
+  // A tracker the job makes for itself is its own to close; one it was given belongs to the caller.
+  const tracker = given ?? errorTrackerFromEnvironment(options.env ?? context?.config.env ?? process.env, logger);
   let current: Promise<void> | undefined;
 
   const run = (): Promise<void> => {
@@ -111,7 +122,7 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
       stopped = true;
       await job.stop();
       await current;
-      if (!options.errorTracker) await tracker.close(2000);
+      if (!given) await tracker.close(2000);
     },
   };
 }
