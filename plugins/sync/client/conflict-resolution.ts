@@ -12,6 +12,9 @@ export type ConflictStrategy = "useServer" | "keepMine";
  * server's seq (a refused create becomes an update of the server's entity); local data stays.
  */
 export function resolveConflictIn(database: LocalDatabase, mutationId: string, strategy: ConflictStrategy, context: { now: number; mintId: () => string }): void {
+  // Checked before anything changes: a typo ("keep-mine") from plain JS or a UI must not fall
+  // through to useServer, which discards the user's change.
+  if (strategy !== "useServer" && strategy !== "keepMine") throw SyncClientErrors.UNKNOWN_STRATEGY(String(strategy));
   const row = database.outboxRow(mutationId);
   const conflict = database.conflict(mutationId);
   if (!row || !conflict) throw SyncClientErrors.UNKNOWN_CONFLICT(mutationId);

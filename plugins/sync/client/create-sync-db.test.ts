@@ -341,6 +341,17 @@ test("a conflict blocks only its entity; resolveConflict useServer takes the ser
   t.true(hasErrorCode(error, SyncClientErrors.UNKNOWN_CONFLICT.code));
 });
 
+test("resolveConflict with an unknown strategy throws and changes nothing (it never falls through to useServer)", async (t) => {
+  const { fake, db } = await startedClient(t);
+  fake.queueNack({ code: "validation", message: "title: too long" });
+  const refused = db.mutate({ collection: "todos", operation: "create", data: { title: "mine" } });
+  await waitForStatus(db, (status) => status.failedCount === 1 && !status.isSyncing);
+  const error = await t.throwsAsync(db.resolveConflict({ mutationId: refused.mutationId, strategy: "keep-mine" as "keepMine" }));
+  t.true(hasErrorCode(error, SyncClientErrors.UNKNOWN_STRATEGY.code), String(error));
+  t.like(db.store.get("todos", refused.id), { data: { title: "mine" }, isPending: true });
+  t.is(listConflicts({ store: db.store }).length, 1);
+});
+
 test("useServer keeps a server state newer than the conflict's (deltas that came in since)", async (t) => {
   const { fake, db } = await startedClient(t);
   fake.deliverDelta({ collection: "todos", id: "n", method: "create", data: { title: "v1" }, stream: STREAM });
@@ -469,6 +480,24 @@ test("maxAttempts: 1 attempt fails at the first retryable failure, N after N, om
   restarted.goOnline();
   await waitForStatus(restarted, (status) => status.failedCount === 2 && !status.isSyncing);
   t.is(sendsOf(later.id), 2);
+});
+
+test("a mutation queued while a failing send is in flight waits out the backoff: retries never go back to back", async (t) => {
+  const events: string[] = [];
+  // The first backoff is 250–500 ms, far longer than the event-loop turns waited below.
+  const { fake, db } = await startedClient(t, { debug: { log: (event) => void events.push(event.type) } });
+  fake.queueResponses(...Array.from({ length: 9 }, () => "drop" as const));
+  const first = db.mutate({ collection: "todos", operation: "create", data: { title: "first" }, maxAttempts: 2 });
+  // Both queued while the first send is in flight: they ask for another drain.
+  db.mutate({ collection: "todos", operation: "create", data: { title: "second" } });
+  db.mutate({ collection: "todos", operation: "create", data: { title: "third" } });
+  await eventually(() => events.includes("retry-scheduled"));
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  // Before the fix the drain asked for meanwhile sent again at once and used up maxAttempts.
+  t.is(fake.sent.filter((mutation) => mutation.id === first.id).length, 1, events.join(" "));
+  t.like(db.outbox.list().find((row) => row.mutationId === first.mutationId), { status: "queued", attempts: 1 });
+  await waitForStatus(db, (status) => status.failedCount === 1 && !status.isSyncing);
+  t.is(fake.sent.filter((mutation) => mutation.id === first.id).length, 2);
 });
 
 test("maxAttempts must be a whole number of at least 1", async (t) => {

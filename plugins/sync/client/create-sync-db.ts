@@ -487,6 +487,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     tabs?.stop();
     tabs = undefined;
     await persister?.close?.();
+    // A closed persister cannot be used again: a later wipe opens its own, and start() reopens.
+    persister = undefined;
     debug.log("stopped");
     publishStatus();
   }
@@ -499,7 +501,14 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   async function wipe(): Promise<void> {
     await persisting;
     if (persister) await persister.clear();
-    else if (userId) await (await openPersister(userId)).clear();
+    else if (userId) {
+      const stored = await openPersister(userId);
+      try {
+        await stored.clear();
+      } finally {
+        await stored.close?.();
+      }
+    }
     database.wipe();
     pager.stop();
     tabs?.broadcastWiped();

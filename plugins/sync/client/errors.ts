@@ -21,4 +21,6 @@ export const SyncClientErrors = defineErrors("SYNC_CLIENT", {
   INVALID_MUTATION: { message: (problem: string) => `Invalid mutation: ${problem}` },
   /** `resolveConflict()` named a mutation that has no recorded conflict or failure. */
   UNKNOWN_CONFLICT: { message: (mutationId: string) => `No conflict or failed mutation with id ${mutationId}` },
+  /** `resolveConflict()` was given a strategy other than `useServer` or `keepMine` (nothing is changed). */
+  UNKNOWN_STRATEGY: { message: (strategy: string) => `Unknown conflict strategy ${JSON.stringify(strategy)}: use "useServer" or "keepMine"` },
 });

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import test from "ava";
 import { openDB } from "idb";
 import { createFakeTransport, type FakeTransport } from "../testing/index.js";
-import { createIndexedDbPersister, createSyncDb, generateMutationId, localKeyProvider, type DecryptFailureHandler, type SyncDb, type SyncDbOptions } from "./index.js";
+import { createIndexedDbPersister, createSyncDb, generateMutationId, localKeyProvider, type DecryptFailureHandler, type SyncDb, type SyncDbOptions, wipeLocalData } from "./index.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The encrypted IndexedDB persister in Node, on fake-indexeddb (imported above: it installs a
@@ -75,6 +75,31 @@ test("stored records hold no plaintext field value or entity id; a restart reads
   second.goOnline();
   await waitForStatus(second, settled);
   t.is(fake.sent.length, 1);
+});
+
+test("signOut with wipeOnSignOut deletes the stored copy (the persister stop() closed is not reused); wipeLocalData after stop too", async (t) => {
+  const fake = createFakeTransport();
+  const name = uniqueName();
+  const first = client(t, fake, name, { wipeOnSignOut: true });
+  await first.start();
+  await waitForStatus(first, settled);
+  fake.deliverDelta({ collection: "todos", id: "synced", method: "create", data: { title: "synced" }, stream: STREAM });
+  await eventually(() => first.store.get("todos", "synced") !== undefined);
+  first.goOffline();
+  first.mutate({ collection: "todos", operation: "create", data: { title: "pending" } });
+  await first.signOut();
+  const raw = await rawDatabase(name);
+  t.deepEqual([raw.entities!.length, raw.outbox!.length, raw.cursors!.length], [0, 0, 0]);
+  // The next user of the device starts from nothing.
+  const next = client(t, fake, name);
+  next.goOffline();
+  await next.start();
+  t.deepEqual(next.store.list("todos"), []);
+  t.is(next.outbox.count(), 0);
+  next.mutate({ collection: "todos", operation: "create", data: { title: "left behind" } });
+  await next.stop();
+  await wipeLocalData(next);
+  t.is((await rawDatabase(name)).outbox!.length, 0);
 });
 
 test("one mutation with a long outbox writes one record (never the whole outbox)", async (t) => {

@@ -55,7 +55,9 @@ export class OutboxSender {
         do {
           this.again = false;
           await this.run();
-        } while (this.again && this.context.active());
+          // A send requested meanwhile waits out a backoff the run just set (else retries would
+          // go back to back and use up maxAttempts in milliseconds).
+        } while (this.again && this.retryTimer === undefined && this.context.active());
       } finally {
         this.running = undefined;
         this.draining = false;
