@@ -205,13 +205,13 @@ test("refresh rotates; reusing a rotated token revokes the whole family", async 
   await request(http).post("/auth/refresh_token").send({ refreshToken: other.body.data.refreshToken }).expect(200);
 });
 
-test("an expired refresh token is refused", async (t) => {
+test("an expired refresh token is AUTH_REFRESH_TOKEN_INVALID, not the access token's AUTH_TOKEN_EXPIRED", async (t) => {
   const { http } = await authTestApp(t, {}, { REFRESH_TOKEN_EXPIRES_IN: "1s" });
   const { userId } = await signup(http);
   const past = tokenService({ now: () => new Date(Date.now() - 60_000), refreshTokenSeconds: 1 });
   const { token } = await past.signRefreshToken(userId, "family", "token");
   const response = await request(http).post("/auth/refresh_token").send({ refreshToken: token }).expect(401);
-  t.is(code(response), AuthErrors.TOKEN_EXPIRED.code);
+  t.is(code(response), AuthErrors.REFRESH_TOKEN_INVALID.code);
 });
 
 test("a user disabled mid-session is refused at once: requests, refresh and login", async (t) => {

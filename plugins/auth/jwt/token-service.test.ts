@@ -79,6 +79,12 @@ test("an expired token is refused as expired", async (t) => {
   await rejectsWith(t, new TokenService(options).verifyAccessToken(jwt), AuthErrors.TOKEN_EXPIRED.code);
 });
 
+test("an expired refresh token is AUTH_REFRESH_TOKEN_INVALID (AUTH_TOKEN_EXPIRED would make a client refresh again)", async (t) => {
+  const past = new TokenService({ ...options, now: () => new Date(Date.now() - 3_600_000 - options.refreshTokenSeconds * 1000) });
+  const { token } = await past.signRefreshToken("user-1", "family", "token");
+  await rejectsWith(t, new TokenService(options).verifyRefreshToken(token), AuthErrors.REFRESH_TOKEN_INVALID.code);
+});
+
 test("a token from another issuer is refused", async (t) => {
   const other = new TokenService({ ...options, issuer: "someone-else" });
   const jwt = await other.signAccessToken("user-1");

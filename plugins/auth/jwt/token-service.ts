@@ -93,7 +93,7 @@ export class TokenService {
     return { userId: payload.sub!, claims: payload };
   }
 
-  /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_REFRESH_TOKEN_INVALID` (401). */
+  /** Throws `AUTH_REFRESH_TOKEN_INVALID` (401), also for an expired one. */
   async verifyRefreshToken(token: string): Promise<VerifiedRefreshToken> {
     const payload = await this.verify(token, this.refreshKey, REFRESH_TYPE, "refresh", AuthErrors.REFRESH_TOKEN_INVALID);
     if (typeof payload.fam !== "string" || typeof payload.jti !== "string") throw AuthErrors.REFRESH_TOKEN_INVALID();
@@ -118,7 +118,8 @@ export class TokenService {
         currentDate: this.now(),
       }));
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw AuthErrors.TOKEN_EXPIRED();
+      // AUTH_TOKEN_EXPIRED tells a client to refresh; said of a refresh token, it would loop.
+      if (error instanceof joseErrors.JWTExpired) throw use === "access" ? AuthErrors.TOKEN_EXPIRED() : invalid({ detail: "The refresh token expired; sign in again" });
       throw invalid();
     }
     if (payload.token_use !== use || typeof payload.sub !== "string" || payload.sub.length === 0) throw invalid();
