@@ -9,9 +9,11 @@ import { PUSH_SENDERS } from "../../contracts/push.js";
 import { SMS_SENDERS } from "../../contracts/sms.js";
 import { VERIFICATION_SENDERS } from "../../contracts/verification.js";
 import { token } from "../../kernel/container.js";
+import { ConfigErrors, type Environment } from "../../kernel/environment.js";
 import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
 import { startedService } from "../../kernel/started-service.js";
-import { cronjob, type CronjobHandle } from "../scripts/index.js";
+import { cronExpressionProblem } from "../scripts/cron-expression.js";
+import { cronjob, ScriptErrors, type CronjobHandle } from "../scripts/index.js";
 import { readCommsEnvironment } from "./comms-environment.js";
 import { commsMessageModel } from "./comms-message-model.js";
 import type { CommsAppOptions } from "./comms-options.js";
@@ -53,12 +55,17 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
   if (!/^\/\S*[^/]$/.test(basePath)) throw CommsErrors.INVALID_BASE_PATH(basePath);
   const retain = options.retainPayloadDays ?? 30;
   if (!Number.isInteger(retain) || retain < 0) throw CommsErrors.INVALID_RETENTION(options.retainPayloadDays);
+  if (options.retentionSchedule !== undefined) {
+    const problem = cronExpressionProblem(options.retentionSchedule);
+    if (problem !== undefined) throw ScriptErrors.INVALID_CRON_EXPRESSION(options.retentionSchedule, problem);
+  }
   const now = options.now ?? (() => new Date());
   const messages = commsMessageModel();
   const tokens = pushTokenModel();
   const tokenReads = pushTokenReadRouter(basePath, tokens);
   const messageLog = messageLogRouter(basePath, messages);
 
+  let retentionSchedule: string | undefined;
   let service: ReturnType<typeof createCommsService> | undefined;
   let retention: CronjobHandle | undefined;
 
@@ -70,6 +77,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       return service;
     },
     register(ctx: PluginContext) {
+      // Read here, not in start: a bad schedule fails the app before the database opens.
+      retentionSchedule = options.retentionSchedule ?? retentionScheduleFromEnvironment(ctx.config.env);
       const providers = resolveProviders(options, ctx);
       ctx.container.bind(MAILERS, { useValue: providers.mail });
       ctx.container.bind(SMS_SENDERS, { useValue: providers.sms });
@@ -80,7 +89,6 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       messageLog.register?.(ctx);
     },
     async start(ctx: PluginContext) {
-      const env = readCommsEnvironment(ctx.config.env);
       const receipts = webhookReceiptModel();
       await Promise.all([messages.init(), tokens.init(), receipts.init()]);
       // Read back from the container, not kept from register(): `app.override(MAILERS, ...)` wins.
@@ -106,7 +114,7 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);
       await messageLog.start?.(ctx);
-      retention = cronjob(options.retentionSchedule ?? env.retentionSchedule, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", context: ctx });
+      retention = cronjob(retentionSchedule!, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", context: ctx });
       service = started;
     },
     async stop(ctx: PluginContext) {
@@ -119,6 +127,16 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       await tokenReads.stop?.(ctx);
     },
   };
+}
+
+/** `COMMS_RETENTION_CRON`; a value that is not a schedule is `CONFIG_INVALID_ENVIRONMENT` naming it. */
+function retentionScheduleFromEnvironment(env: Environment): string {
+  const schedule = readCommsEnvironment(env).retentionSchedule;
+  const problem = cronExpressionProblem(schedule);
+  if (problem !== undefined) {
+    throw ConfigErrors.INVALID_ENVIRONMENT(`  COMMS_RETENTION_CRON: must be a five-field cron expression such as "17 3 * * *", got "${schedule}": ${problem}`);
+  }
+  return schedule;
 }
 
 /** Lists per channel; outside production an empty channel gets its console adapter. */

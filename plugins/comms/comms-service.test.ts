@@ -1,6 +1,7 @@
 import test from "ava";
 import { Types } from "mongoose";
 import { stopTestDatabase } from "../../hosts/testing.js";
+import { ConfigErrors } from "../../kernel/environment.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { ScriptErrors } from "../scripts/index.js";
 import {
@@ -306,9 +307,16 @@ test("the service is NOT_STARTED before start; bad options fail at construction"
   t.true(hasErrorCode(t.throws(() => commsPlugin({ retainPayloadDays: -1 })), CommsErrors.INVALID_RETENTION.code));
 });
 
-test("the retention job is scheduled with the scripts plugin's cron helper: a bad schedule fails the start", async (t) => {
-  const error = await t.throwsAsync(commsTestApp(t, { retentionSchedule: "every night" }));
-  t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION.code));
-  const fromEnvironment = await t.throwsAsync(commsTestApp(t, {}, { COMMS_RETENTION_CRON: "*/5 * * *" }));
-  t.true(hasErrorCode(fromEnvironment, ScriptErrors.INVALID_CRON_EXPRESSION.code));
+test("a bad retention schedule fails at construction; a bad COMMS_RETENTION_CRON fails the start naming it", async (t) => {
+  for (const schedule of ["every night", "0 3 31 2 *"]) {
+    const error = t.throws(() => commsPlugin({ retentionSchedule: schedule }), undefined, schedule);
+    t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION.code), schedule);
+  }
+  for (const schedule of ["*/5 * * *", "0 3 31 2 *"]) {
+    const error = await t.throwsAsync(commsTestApp(t, {}, { COMMS_RETENTION_CRON: schedule }), undefined, schedule);
+    t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT.code), schedule);
+    t.regex(error!.message, /COMMS_RETENTION_CRON: must be a five-field cron expression/, schedule);
+  }
+  // The option wins: the variable is not read then.
+  await t.notThrowsAsync(commsTestApp(t, { retentionSchedule: "0 4 * * *" }, { COMMS_RETENTION_CRON: "never" }));
 });

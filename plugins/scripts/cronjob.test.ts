@@ -23,6 +23,15 @@ test("expressions are validated at registration: five fields only", (t) => {
   }
 });
 
+test("an expression no date matches is refused at registration, started or not", (t) => {
+  const { options } = setup();
+  for (const start of [true, false]) {
+    const error = t.throws(() => cronjob("0 3 31 2 *", () => undefined, { ...options, start }));
+    t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION));
+    t.is(error!.message, 'Invalid cron expression "0 3 31 2 *": no date matches it (it would never run). Use five fields: minute hour day-of-month month day-of-week, e.g. "*/5 * * * *"');
+  }
+});
+
 test("valid five-field expressions register and report their next run", async (t) => {
   const { options } = setup();
   for (const expression of ["* * * * *", "*/5 * * * *", "0 3 * * 1-5", "15 14 1 * *", "0 0 1 1 *"]) {

@@ -1,10 +1,11 @@
-import { CronJob, validateCronExpression } from "cron";
+import { CronJob } from "cron";
 import { ERROR_TRACKER, type ErrorTracker } from "../../contracts/error-tracker.js";
 import type { Environment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { runWithRequestContext } from "../../kernel/request-context.js";
 import { logger as defaultLogger } from "../logging/index.js";
+import { cronExpressionProblem } from "./cron-expression.js";
 import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
 import { ScriptErrors } from "./errors.js";
 
@@ -50,8 +51,9 @@ export interface CronjobHandle {
 /**
  * Runs `fn` on a five-field cron schedule (minute hour day-of-month month day-of-week) with the
  * `cron` package. The expression is validated at registration (`SCRIPTS_INVALID_CRON_EXPRESSION`,
- * also for six-field expressions with seconds); a run that starts while the previous one is still
- * going is skipped and logged; errors are logged and reported, and never stop the schedule.
+ * also for six-field expressions with seconds and for ones no date matches, such as February
+ * 31st); a run that starts while the previous one is still going is skipped and logged; errors
+ * are logged and reported, and never stop the schedule.
  *
  * @example
  * // in a plugin's start(ctx): logs to the app's logger, failures go to the app's ERROR_TRACKER
@@ -60,15 +62,9 @@ export interface CronjobHandle {
  * await job.stop();
  */
 export function cronjob(expression: string, fn: () => unknown, options: CronjobOptions = {}): CronjobHandle {
-  const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5) {
-    throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, `it has ${fields.length === 1 && fields[0] === "" ? 0 : fields.length} fields, not 5`);
-  }
-  const validation = validateCronExpression(expression.trim());
-  if (!validation.valid) {
-    throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, validation.error instanceof Error ? validation.error.message : "not a cron expression");
-  }
   if (options.timezone !== undefined && !isTimeZone(options.timezone)) throw ScriptErrors.INVALID_TIMEZONE(options.timezone);
+  const problem = cronExpressionProblem(expression, options.timezone);
+  if (problem !== undefined) throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, problem);
 
   const name = options.name ?? expression.trim();
   const { context } = options;
