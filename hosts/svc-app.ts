@@ -33,6 +33,10 @@ export const HostErrors = defineErrors("HOST", {
     message: (what: string) => `register() takes an SvcPlugin, a model router or an express Router, not ${what}`,
   },
   ALREADY_BUILT: { message: () => "The app is already built; register plugins and middleware before build()" },
+  STOPPED: {
+    message: (action: string) =>
+      `Cannot ${action}: this app has been stopped, and an SvcApp runs once; create a new SvcApp (and register its plugins) to run again`,
+  },
   PORT_IN_USE: {
     message: (where: string) => `Cannot listen on ${where}: another process is using that port (stop it, or choose another with PORT=<n>)`,
   },
@@ -173,6 +177,8 @@ export class SvcApp {
 
   /** Registers and starts every plugin (opening the database) and returns the express app. */
   build(): Promise<Express> {
+    // A stopped kernel cannot start again: handing back the old app would serve stopped plugins.
+    if (this.stopping) return Promise.reject(HostErrors.STOPPED("build()"));
     this.built ??= (async () => {
       const { app } = createHttpStack(this.kernel, { ...this.options, middleware: this.middleware });
       this.kernel.register();
@@ -186,8 +192,11 @@ export class SvcApp {
 
   /** Builds, then listens on `port` (default `PORT`, 3000); resolves once listening. */
   async start(): Promise<RunningApp> {
+    if (this.stopping) throw HostErrors.STOPPED("start()");
     if (this.running) return this.running;
     const app = await this.build();
+    // Stopped while plugins were starting: listening now would leave a server nothing closes.
+    if (this.stopping) throw HostErrors.STOPPED("start()");
     const port = this.options.port ?? this.config.port;
     const host = this.options.host ?? this.config.host;
     const server = createServer(app);
@@ -243,7 +252,8 @@ export class SvcApp {
   /**
    * Graceful shutdown: close the socket server (if any), stop accepting connections, let
    * in-flight requests finish (bounded by `shutdownTimeoutMs`), stop plugins in reverse order,
-   * close the database. Idempotent.
+   * close the database. Idempotent. A stopped app stays stopped: `build()` and `start()` then
+   * throw `HOST_STOPPED`.
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
