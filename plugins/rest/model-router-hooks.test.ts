@@ -8,6 +8,7 @@ import { logger } from "../logging/logger.js";
 import { RestErrors } from "./errors.js";
 import { modelRouter } from "./model-router.js";
 import type { ModelRouterOptions } from "./model-router-options.js";
+import { OwnerQueryFilter } from "./owner-query-filter.js";
 import { Permissions } from "./permissions.js";
 import { defaultPlugins } from "./schema/default-plugins.js";
 import { configureOpenApiValidator } from "../validation/index.js";
@@ -253,4 +254,16 @@ test.serial("starting a router warns about schema fields without a description",
   const app = await buildRestApp("SvcApp", [spec("/bare", Bare, { permissions: { list: any } })]);
   t.teardown(() => app.stop());
   t.true(warnings.some((message) => message.includes("HookBare") && message.includes("a") && !message.includes("b,")));
+});
+
+test.serial("list: [IsOwner] without a queryFilter warns at start that lists are not filtered", async (t) => {
+  const warnings = captureWarnings(t);
+  const app = await buildRestApp("SvcApp", [
+    spec("/unfiltered-owned", Task, { permissions: { list: [Permissions.IsOwner] } }),
+    spec("/filtered-owned", Task, { permissions: { list: [Permissions.IsOwner] }, queryFilter: OwnerQueryFilter }),
+  ]);
+  t.teardown(() => app.stop());
+  const listWarnings = warnings.filter((message) => message.includes("does not filter lists"));
+  t.is(listWarnings.length, 1, listWarnings.join("\n"));
+  t.regex(listWarnings[0]!, /\/unfiltered-owned.*add queryFilter: OwnerQueryFilter/);
 });

@@ -13,7 +13,7 @@ import { createListQueryParser } from "./list-query.js";
 import { analyzeModel, modelSchemas, planPopulate, type ModelAnalysis } from "./model-analysis.js";
 import { documentModelRouter, listParameters } from "./model-openapi.js";
 import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
-import type { MethodPermissions, RestMethod } from "./permissions.js";
+import { Permissions, type MethodPermissions, type RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
 import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
@@ -123,6 +123,12 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       const missing = fieldsWithoutDescription(model.schema);
       if (missing.length > 0) {
         ctx.logger.warn(`${model.modelName}: schema fields without a description: ${missing.join(", ")}`, { model: model.modelName, fields: missing });
+      }
+      if ((options.permissions.list as readonly unknown[] | undefined)?.includes(Permissions.IsOwner) && !options.queryFilter) {
+        ctx.logger.warn(
+          `${model.modelName} (${mountPath}): list: [Permissions.IsOwner] does not filter lists, so every signed-in user lists every record; add queryFilter: OwnerQueryFilter to show each user their own`,
+          { model: model.modelName, path: mountPath },
+        );
       }
       if (options.transformer) warnDeprecatedOnce(ctx.logger, "modelRouter.transformer", "modelRouter option `transformer` is deprecated: use `responseHandler(doc, method)`");
       if (options.responseSerializer) {
