@@ -153,6 +153,17 @@ test("stop waits for the run in progress", async (t) => {
   t.true(finished);
 });
 
+test("trigger after stop runs nothing and logs a warning", async (t) => {
+  const { options, capture } = setup();
+  let runs = 0;
+  const job = cronjob("0 0 1 1 *", () => void runs++, { ...options, name: "stopped-job" });
+  await job.stop();
+  await job.trigger();
+  t.is(runs, 0);
+  t.false(job.running);
+  t.like(capture.lines.find((line) => line.level === "warn"), { jobId: "stopped-job", message: "Cron job stopped-job is stopped; this run is skipped" });
+});
+
 test("timeout resolves after the delay (and treats negatives as zero)", async (t) => {
   t.is(await timeout(1), undefined);
   t.is(await timeout(-5), undefined);

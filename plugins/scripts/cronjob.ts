@@ -40,7 +40,10 @@ export interface CronjobHandle {
   readonly name: string;
   /** True while a run is in progress. */
   readonly running: boolean;
-  /** Runs the job now (skipped and logged, like a scheduled run, if one is still in progress). */
+  /**
+   * Runs the job now (skipped and logged, like a scheduled run, if one is still in progress). After
+   * `stop()` it runs nothing: it logs a warning and resolves.
+   */
   trigger(): Promise<void>;
   /** When the next scheduled run is due, or undefined once stopped. */
   nextRun(): Date | undefined;
@@ -73,8 +76,14 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
   // A tracker the job makes for itself is its own to close; one it was given belongs to the caller.
   const tracker = given ?? errorTrackerFromEnvironment(options.env ?? context?.config.env ?? process.env, logger);
   let current: Promise<void> | undefined;
+  let stopped = false;
 
   const run = (): Promise<void> => {
+    if (stopped) {
+      // Not an error: a caller racing the app's shutdown should not fail because of it.
+      logger.warn(`Cron job ${name} is stopped; this run is skipped`, { jobId: name, cron: expression });
+      return Promise.resolve();
+    }
     if (current) {
       logger.warn(`Cron job ${name} is still running; this run is skipped`, { jobId: name, cron: expression });
       return current;
@@ -105,7 +114,6 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
     runOnInit: options.runOnInit ?? false,
     name,
   });
-  let stopped = false;
 
   return {
     name,
