@@ -17,6 +17,10 @@ export const KernelErrors = defineErrors("KERNEL", {
   PHASE_FAILED: {
     message: (phase: string, name: string, reason: string) => `Plugin "${name}" failed to ${phase}: ${reason}`,
   },
+  ASYNC_REGISTER: {
+    message: (name: string) =>
+      `Plugin "${name}" returned a promise from register(): register must be synchronous (bindings only); do I/O in start()`,
+  },
   MISSING_DEPENDENCY: {
     message: (plugin: string, dependency: string) => `Plugin "${plugin}" depends on "${dependency}", which is not registered`,
   },

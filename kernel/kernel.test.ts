@@ -133,3 +133,22 @@ test("plugins see bindings made by plugins registered before them", async (t) =>
   await kernel.start();
   t.is(seen, 42);
 });
+
+test("an async register() fails the start with KERNEL_ASYNC_REGISTER, and its rejection is handled", async (t) => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  t.teardown(() => void process.off("unhandledRejection", onUnhandled));
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({
+    name: "eager",
+    async register() {
+      throw new Error("could not reach the network");
+    },
+  });
+  const error = await t.throwsAsync(() => kernel.start());
+  t.true(hasErrorCode(error, KernelErrors.ASYNC_REGISTER), String(error));
+  t.regex(error!.message, /"eager".*register must be synchronous.*do I\/O in start\(\)/);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.deepEqual(unhandled, []);
+});

@@ -102,7 +102,13 @@ export class SvcKernel {
     this.plugins.splice(0, this.plugins.length, ...ordered);
     for (const plugin of this.plugins) {
       try {
-        plugin.register?.(this.context);
+        // `async register()` type-checks (a promise fits a `void` return) but its bindings would
+        // land after start began and a rejection would crash the process later: refuse it now.
+        const returned: unknown = plugin.register?.(this.context);
+        if (isThenable(returned)) {
+          returned.then(undefined, () => undefined);
+          throw KernelErrors.ASYNC_REGISTER(plugin.name);
+        }
       } catch (error) {
         throw wrapPhaseError("register", plugin.name, error);
       }
@@ -171,6 +177,10 @@ function wrapPhaseError(phase: string, name: string, error: unknown): Error {
   const wrapped = KernelErrors.PHASE_FAILED(phase, name, describeError(error));
   if (error !== undefined) Object.defineProperty(wrapped, "cause", { value: error });
   return wrapped;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function describeError(error: unknown): string {

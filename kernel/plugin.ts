@@ -15,7 +15,8 @@ export interface PluginContext {
 }
 
 /**
- * A capability that plugs into the kernel. `register` only binds tokens (synchronous, no I/O);
+ * A capability that plugs into the kernel. `register` only binds tokens (synchronous, no I/O: an
+ * `async register` fails the start with `KERNEL_ASYNC_REGISTER`);
  * `start` opens connections, mounts routes and contributes OpenAPI; `stop` releases what `start`
  * took. Stop runs in reverse start order and only for plugins that started.
  *
