@@ -127,6 +127,19 @@ test("throwOnError turns failures into NOTIFIERS_DELIVERY_FAILED", async (t) => 
   t.true(hasErrorCode(error, NotifierErrors.DELIVERY_FAILED));
 });
 
+test("a malformed webhookUrl is NOTIFIERS_DELIVERY_FAILED, and neither the error nor the log holds the URL", async (t) => {
+  const { capture, logger } = capturing();
+  const webhookUrl = "hooks.slack.example/services/T1/B1/secret-token";
+  const result = await sendToSlack({ webhookUrl, message: "x", logger });
+  t.false(result.delivered);
+  const error = await t.throwsAsync(sendToSlack({ webhookUrl, message: "x", throwOnError: true, logger }));
+  t.true(hasErrorCode(error, NotifierErrors.DELIVERY_FAILED));
+  t.is(error!.message, "Slack: posting to webhook failed: the webhook URL is not a valid URL");
+  t.false(JSON.stringify(error).includes("secret-token"));
+  t.false(JSON.stringify(result).includes("secret-token"));
+  t.false(capture.text().includes("secret-token"));
+});
+
 test("a missing target or unknown channel is logged, or thrown with its code when asked", async (t) => {
   const { capture, logger } = capturing();
   t.false((await sendToSlack({ message: "x", logger })).delivered);

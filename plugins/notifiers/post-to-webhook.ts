@@ -1,5 +1,6 @@
 import axios, { type AxiosRequestConfig } from "axios";
 import type { SvcLogger } from "../../kernel/logger.js";
+import { SvcError } from "../../kernel/svc-error.js";
 import { ApiCallError, normalizeApiError, type NormalizedApiError } from "../http-client/index.js";
 import { logger as defaultLogger } from "../logging/index.js";
 import { NotifierErrors } from "./errors.js";
@@ -57,16 +58,19 @@ export async function postToWebhook(
     return { delivered: true, statusCode: response.status };
   } catch (error) {
     const normalized = normalizeApiError(error, { apiName: service, operation: "notify" });
-    logger.error(`${name} notification to ${target} failed: ${normalized.classification}`, {
+    // Node's URL error keeps the whole URL (a credential) in `input`: only say that it is malformed.
+    const detail = (error as { code?: unknown } | undefined)?.code === "ERR_INVALID_URL" ? "the webhook URL is not a valid URL" : normalized.classification;
+    logger.error(`${name} notification to ${target} failed: ${detail}`, {
       notifier: service,
       channel: options.channel,
       apiError: normalized,
     });
     if (options.throwOnError) {
-      if (!normalized.isAxios && error instanceof Error && "code" in error) throw error;
+      // Our own coded errors (no target, an unknown channel, a malformed webhook map) as they are.
+      if (error instanceof SvcError) throw error;
       throw new ApiCallError(normalized, {
         code: NotifierErrors.DELIVERY_FAILED.code,
-        message: NotifierErrors.DELIVERY_FAILED(name, target, normalized.classification).message,
+        message: NotifierErrors.DELIVERY_FAILED(name, target, detail).message,
       });
     }
     return { delivered: false, statusCode: normalized.statusCode, error: normalized };
