@@ -156,6 +156,14 @@ test("registering after build is refused", async (t) => {
   t.true(hasErrorCode(t.throws(() => app.register(widgetPlugin())), HostErrors.ALREADY_BUILT));
 });
 
+test("registering an object with no hook is refused, saying a plugin needs register, start or stop", (t) => {
+  const app = new SvcApp({ env, database: false, logger: silent });
+  const error = t.throws(() => app.register({ name: "a", dependsOn: ["b"] }));
+  t.true(hasErrorCode(error, HostErrors.NOT_REGISTRABLE), String(error));
+  t.regex(error!.message, /the object named "a": a plugin needs at least one of register\(\), start\(\) or stop\(\)/);
+  t.regex(t.throws(() => app.register(42 as never))!.message, /not a number$/);
+});
+
 test("CORS headers are sent by default and can be turned off", async (t) => {
   const { app, http } = await build();
   t.teardown(() => app.stop());

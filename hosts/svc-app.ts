@@ -296,7 +296,7 @@ function toPlugin(value: SvcPlugin | Router, nextName: () => string): SvcPlugin 
   if (isPathless(value)) throw HostErrors.UNMOUNTED_ROUTER(describe(value));
   if (isSvcPlugin(value)) return value;
   if (isExpressRouter(value)) return routerPlugin(nextName(), "/", value);
-  throw HostErrors.NOT_REGISTRABLE(describe(value));
+  throw HostErrors.NOT_REGISTRABLE(describeUnregistrable(value));
 }
 
 /** Wraps an express Router as a plugin that mounts it on the app's routes at `path`. */
@@ -315,6 +315,15 @@ export function isPathless(value: unknown): value is PathlessRouter {
 
 export function isExpressRouter(value: unknown): value is Router {
   return typeof value === "function" && Array.isArray((value as { stack?: unknown }).stack);
+}
+
+/** What `register()` was given instead, and for a would-be plugin what it lacks. */
+function describeUnregistrable(value: unknown): string {
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  if (typeof value === "object" && value !== null && typeof name === "string") {
+    return `the object named "${name}": a plugin needs at least one of register(), start() or stop()`;
+  }
+  return value === null || value === undefined ? String(value) : `a ${typeof value}`;
 }
 
 function describe(value: unknown): string {
