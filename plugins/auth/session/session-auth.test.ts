@@ -99,6 +99,20 @@ test("an untrusted Origin is refused on state-changing requests", async (t) => {
   t.truthy((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data);
 });
 
+test("a request without Origin and without a cookie is no browser's cross-site request: accepted, even with Fetch Metadata", async (t) => {
+  const { http } = await sessionApp(t);
+  const email = uniqueEmail();
+  // Node's fetch (a server, a mobile app's runtime) sends Sec-Fetch-Mode but never Origin.
+  const signedUp = await request(http).post("/api/auth/signup/email").set("Sec-Fetch-Mode", "cors").send({ email, password: PASSWORD }).expect(201);
+  const signedIn = await request(http).post("/api/auth/signin/email").set("Sec-Fetch-Mode", "cors").send({ email, password: PASSWORD }).expect(200);
+  t.is(signedIn.body.data.userId, signedUp.body.data.userId);
+  await request(http).post("/api/auth/signout").set("Sec-Fetch-Mode", "cors").set("Authorization", `Bearer ${signedIn.body.data.token}`).expect(200);
+  // A cookie without Origin could be an old browser's cross-site form: it needs a trusted Origin.
+  const { cookie } = await signUp(http);
+  t.is(code(await request(http).post("/api/auth/signout").set("Cookie", cookie).expect(403)), AuthErrors.ORIGIN_NOT_TRUSTED.code);
+  t.truthy((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data);
+});
+
 test("duplicate sign-up is 409, a wrong password 401, and failed sign-ins are rate-limited", async (t) => {
   const { http } = await authTestApp(
     t,

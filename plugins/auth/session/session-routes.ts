@@ -78,10 +78,21 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
     for (const cookie of forwarded.headers.getSetCookie()) res.append("Set-Cookie", cookie);
   };
 
-  /** State-changing requests from a browser must come from a trusted origin. */
-  const checkOrigin = (req: Request): void => {
+  /**
+   * State-changing requests from a browser must come from a trusted origin. Browsers send
+   * `Origin` on every POST, so one with neither `Origin` nor a cookie (a mobile app, a server)
+   * is no browser's cross-site request: it is handed to better-auth as ours (the returned
+   * origin), which would otherwise refuse it as "Missing or null Origin" whenever it carries
+   * Fetch Metadata (Node's fetch sends `Sec-Fetch-Mode`). With a cookie and no `Origin`,
+   * better-auth's own check decides (a trusted `Referer`, or 403).
+   */
+  const checkOrigin = (req: Request): string | undefined => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !deps.trustedOrigins.includes(origin)) throw AuthErrors.ORIGIN_NOT_TRUSTED();
+    if (origin !== undefined) {
+      if (!deps.trustedOrigins.includes(origin)) throw AuthErrors.ORIGIN_NOT_TRUSTED();
+      return undefined;
+    }
+    return req.headers.cookie === undefined ? deps.baseOrigin : undefined;
   };
 
   /** Sign-up and sign-in answer `{data: {token, userId, user}}`: the session (cookie or Bearer). */
@@ -96,19 +107,19 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
   router.post(
     `${base}/signup/email`,
     authRoute(async (req, res) => {
-      checkOrigin(req);
+      const origin = checkOrigin(req);
       // Checked here; better-auth still gets the body as sent (it also reads name, image, callbackURL).
       credentialsBody(req.body);
       await deps.limiter.consumeSignup(clientIp(req));
       const body = req.body as Record<string, unknown>;
-      const forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body } });
+      const forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body }, origin });
       await signedIn(res, forwarded, 201);
     }),
   );
   router.post(
     `${base}/signin/email`,
     authRoute(async (req, res) => {
-      checkOrigin(req);
+      const origin = checkOrigin(req);
       const account = credentialsBody(req.body).email;
       const body = req.body as Record<string, unknown>;
       const ip = clientIp(req);
@@ -116,7 +127,7 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
       await deps.limiter.consumeLoginAttempt(account, ip);
       let forwarded: Forwarded;
       try {
-        forwarded = await forward(req, "/sign-in/email", { body });
+        forwarded = await forward(req, "/sign-in/email", { body, origin });
       } catch (error) {
         // A wrong password keeps the points spent; any other refusal said nothing about it.
         if (!isAPIError(error) || error.code !== AuthErrors.INVALID_CREDENTIALS.code) await deps.limiter.releaseLoginAttempt(account, ip);
@@ -167,8 +178,8 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
   router.post(
     `${base}/signout`,
     authRoute(async (req, res) => {
-      checkOrigin(req);
-      const forwarded = await forward(req, "/sign-out", { body: {} });
+      const origin = checkOrigin(req);
+      const forwarded = await forward(req, "/sign-out", { body: {}, origin });
       passCookies(res, forwarded);
       res.json({ data: { success: true } });
     }),
