@@ -23,6 +23,7 @@ const OPERATOR_MEANING: Readonly<Record<string, string>> = {
  * each with its own simple schema and meaning, and a description with examples of the exact
  * syntax the list parser takes — including plain `status=open`, which deepObject cannot express.
  * Operators the field's type refuses (ordering on booleans, `$regex` on non-text) are left out.
+ * Its example is `{}` (no filter), so "Try it out" sends no filter until one is typed in.
  *
  * @example
  * listFilterParameter("status", { type: "string", enum: ["open", "closed"] }, Todo.schema.path("status"));
@@ -39,6 +40,9 @@ export function listFilterParameter(name: string, fieldSchema: SchemaObject, sch
     explode: true,
     description: describeFilter(name, fieldSchema, schemaType, operators),
     schema: { type: "object", properties, additionalProperties: false },
+    // Without an example, Swagger UI's "Try it out" pre-fills one built from the schema — every
+    // operator at once, which the list parser refuses (400). `{}` pre-fills an empty filter: none.
+    example: {},
   };
 }
 
