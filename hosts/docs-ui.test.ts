@@ -44,6 +44,12 @@ test("under a prefix, the page's assets and the OpenAPI document resolve to the 
   t.is(resolved, "/api/openapi.json");
   const document = await request(parent).get(resolved).expect(200);
   t.is(document.body.openapi, "3.1.0");
+  // "Try it out" sends to the document's server, resolved against the document's URL: the prefix.
+  const servers = (document.body as { servers?: Array<{ url: string }> }).servers ?? [];
+  t.is(servers.length, 1);
+  const server = new URL(servers[0]!.url, new URL(resolved, pageUrl));
+  t.is(server.pathname, "/api/");
+  await request(parent).get(new URL("docs/", server).pathname).expect(200);
 });
 
 test("at the root the same relative URLs resolve to /openapi.json", async (t) => {

@@ -49,3 +49,11 @@ test("a tag is declared once; the first declaration's description stays", (t) =>
   registry.addTag({ name: "auth", description: "Something else" });
   t.deepEqual(registry.document().tags, [{ name: "auth", description: "Authentication" }]);
 });
+
+test("the one server is relative to the document, so it is the app wherever the app is mounted", (t) => {
+  const { servers } = new OpenApiRegistry({ title: "t", version: "1" }).document();
+  t.deepEqual(servers?.map((server) => server.url), ["."]);
+  // How OpenAPI 3.1 (and Swagger UI) resolve it: against the URL the document was fetched from.
+  t.is(new URL(servers![0]!.url, "http://host/api/openapi.json").href, "http://host/api/");
+  t.is(new URL(servers![0]!.url, "http://host/openapi.json").href, "http://host/");
+});

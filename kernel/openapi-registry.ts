@@ -50,7 +50,8 @@ export interface SerializedOpenApi {
  * express form (`/todos/:id`) and are stored in OpenAPI form (`/todos/{id}`). Serialization is
  * cached until the next contribution, so `GET /openapi.json` costs nothing per request. The
  * shared error schemas (`ErrorResponse`, `ValidationErrorResponse`), error responses
- * (`sharedResponse("Unauthorized")`...) and the `bearerAuth` scheme are declared here, once.
+ * (`sharedResponse("Unauthorized")`...), the `bearerAuth` scheme and the one relative server
+ * (`.`, the app wherever it is mounted) are declared here, once.
  *
  * @example
  * ctx.openapi.addOperation("get", "/todos/:id", { summary: "Read a todo", responses: { 200: { description: "OK" } } });
@@ -66,6 +67,10 @@ export class OpenApiRegistry {
     this.builder = OpenApiBuilder.create({
       openapi: "3.1.0",
       info: { title: info.title, version: info.version, description: info.description },
+      // Relative to the document's own URL, so "Try it out" and clients that resolve it call the
+      // app wherever it is mounted (`/api/openapi.json` → `/api/todos`), behind a proxy that strips
+      // a prefix too. Not the request's base URL: the bytes (and their strong ETag) stay one per app.
+      servers: [{ url: ".", description: "This app, relative to the URL this document was served from" }],
       paths: {},
       components: {
         schemas: { ...SHARED_COMPONENTS.schemas },
