@@ -4,6 +4,7 @@ import { ERROR_TRACKER } from "../../contracts/error-tracker.js";
 import { SvcApp } from "../../hosts/svc-app.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { createSvcLogger, getCurrentLogContext, LogCapture } from "../logging/index.js";
+import { cronExpressionProblem } from "./cron-expression.js";
 import { cronjob, type CronjobHandle, type CronjobOptions } from "./cronjob.js";
 import { ScriptErrors } from "./errors.js";
 import { timeout } from "./timeout.js";
@@ -30,6 +31,12 @@ test("an expression no date matches is refused at registration, started or not",
     t.true(hasErrorCode(error, ScriptErrors.INVALID_CRON_EXPRESSION));
     t.is(error!.message, 'Invalid cron expression "0 3 31 2 *": no date matches it (it would never run). Use five fields: minute hour day-of-month month day-of-week, e.g. "*/5 * * * *"');
   }
+});
+
+test("cronExpressionProblem says why an expression would be refused, or nothing", (t) => {
+  t.is(cronExpressionProblem("17 3 * * *"), undefined);
+  t.is(cronExpressionProblem("0 3 31 2 *"), "no date matches it (it would never run)");
+  t.is(cronExpressionProblem("0 * * * * *"), "it has 6 fields, not 5");
 });
 
 test("valid five-field expressions register and report their next run", async (t) => {

@@ -2,5 +2,6 @@
 // section.
 export { wrapScript, type WrapScriptOptions } from "./wrap-script.js";
 export { cronjob, type CronjobOptions, type CronjobHandle } from "./cronjob.js";
+export { cronExpressionProblem } from "./cron-expression.js";
 export { timeout } from "./timeout.js";
 export { ScriptErrors } from "./errors.js";
