@@ -33,3 +33,17 @@ test("registered before the auth plugin, realtimeApp starts and serves signed-in
   const [answer] = await client.request<Array<{ collection: string; streams: string[] }>>("sync:subscribe", { collections: [SyncTodo.collection.collectionName] });
   t.deepEqual(answer, { collection: SyncTodo.collection.collectionName, streams: [`${SyncTodo.collection.collectionName}|owner:${user.id}`] });
 });
+
+test("without a synced model, syncApp and realtimeApp start and each warns that it serves nothing", async (t) => {
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+  const app = (await createTestApp({ logger, port: 0, host: "127.0.0.1" }))
+    .register(authPlugin({ userModel: TestUser }))
+    .register(syncApp())
+    .register(realtimeApp());
+  t.teardown(() => app.stop());
+  const running = await app.start();
+  t.true(warnings.includes("The sync plugin serves no collection: give a modelRouter the sync option"), warnings.join("\n"));
+  t.true(warnings.includes("realtimeApp() has no collection to push: give a modelRouter the sync option"), warnings.join("\n"));
+  t.is((await fetch(`${running.url}/openapi.json`)).status, 200);
+});

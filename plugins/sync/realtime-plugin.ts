@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { AUTHENTICATOR, type Authenticator } from "../../contracts/authenticator.js";
+import { MODEL_REGISTRY } from "../../contracts/model-registry.js";
 import { SOCKET_SERVER, type SvcSocket } from "../../contracts/socket-server.js";
 import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
 import { DeltaFeed } from "./delta-feed.js";
@@ -63,6 +64,11 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
         authenticateToken: (token) => ctx.resolve(AUTHENTICATOR).authenticateToken(token),
         expiresAt: async (token) => ctx.resolve(AUTHENTICATOR).expiresAt?.(token),
       };
+      // Without a synced model the sync plugin starts (and warns) with no services to resolve.
+      if (!ctx.resolve(MODEL_REGISTRY).list().some((registration) => registration.sync)) {
+        ctx.logger.warn("realtimeApp() has no collection to push: give a modelRouter the sync option");
+        return;
+      }
       const services = ctx.resolve(SYNC_SERVICES);
       const io = ctx.resolve(SOCKET_SERVER);
       const first = [...services.collections.values()][0];
