@@ -33,6 +33,8 @@ export interface AuthEnvironment {
 /** Values given in code (plugin options) win over variables. */
 export interface AuthEnvironmentOverrides {
   provider?: AuthProvider;
+  /** The provider when neither `provider` nor `AUTH_PROVIDER` names one (default `jwt`). */
+  defaultProvider?: AuthProvider;
   sessionAuthSecret?: string;
   sessionAuthUrl?: string;
 }
@@ -50,7 +52,7 @@ const optional = { default: undefined };
  */
 export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmentOverrides = {}): AuthEnvironment {
   const { AUTH_PROVIDER: providerFromEnv } = readEnvironment(config.env, {
-    AUTH_PROVIDER: str({ choices: ["jwt", "session-auth"], default: "jwt" }),
+    AUTH_PROVIDER: str({ choices: ["jwt", "session-auth"], default: overrides.defaultProvider ?? "jwt" }),
   });
   const provider = overrides.provider ?? (providerFromEnv as AuthProvider);
   const isJwt = provider === "jwt";

@@ -46,7 +46,10 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
   /** Shared counters for multi-instance deployments (rate-limiter-flexible limiters). */
   rateLimiterStores?: LoginRateLimiterStores;
   githubAuth?: GitHubAuthOptions;
-  /** Session-based auth (`AUTH_PROVIDER=session-auth`, or `enabled: true` here). */
+  /**
+   * Session-based auth settings. Giving them selects session auth unless `AUTH_PROVIDER` is set
+   * (`enabled: true` wins over `AUTH_PROVIDER`; `enabled: false` leaves the choice to it, default `jwt`).
+   */
   sessionAuth?: SessionAuthOptions;
   /**
    * Called once for each account created by `POST /auth/signup` (JWT provider), after it exists
@@ -84,10 +87,13 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
     dependsOn: ["database"],
     register(ctx) {
       if (!options?.userModel) throw AuthErrors.USER_MODEL_REQUIRED();
-      const provider = options.provider ?? (options.sessionAuth?.enabled ? "session-auth" : undefined);
+      const sessionAuth = options.sessionAuth;
+      const provider = options.provider ?? (sessionAuth?.enabled === true ? "session-auth" : undefined);
       // Read (and reject) configuration now, so a bad variable fails before any I/O.
       env = readAuthEnvironment(ctx.config, {
         provider,
+        // Giving session settings asks for sessions, unless `enabled: false` or AUTH_PROVIDER says otherwise.
+        defaultProvider: sessionAuth && sessionAuth.enabled !== false ? "session-auth" : "jwt",
         sessionAuthSecret: options.sessionAuth?.secret,
         sessionAuthUrl: options.sessionAuth?.baseURL,
       });

@@ -9,10 +9,13 @@ export interface OAuthClientCredentials {
  * `SESSION_AUTH_SECRET`, `SESSION_AUTH_URL` and `<PROVIDER>_CLIENT_ID/SECRET`.
  *
  * @example
- * authPlugin({ userModel: User, sessionAuth: { enabled: true, trustedOrigins: ["https://app.example.com"] } });
+ * authPlugin({ userModel: User, sessionAuth: { trustedOrigins: ["https://app.example.com"] } });
  */
 export interface SessionAuthOptions {
-  /** Selects session-based auth (same as `AUTH_PROVIDER=session-auth`). */
+  /**
+   * Omitted: these settings select session auth unless `AUTH_PROVIDER` names a provider. `true`:
+   * session auth whatever `AUTH_PROVIDER` says. `false`: `AUTH_PROVIDER` decides (default `jwt`).
+   */
   enabled?: boolean;
   /** Signs session cookies; at least 32 characters in production. */
   secret?: string;

@@ -213,6 +213,26 @@ test("an untrusted callbackURL is refused (no open redirect)", async (t) => {
   t.is(code(await request(http).get("/api/auth/signin/myspace").expect(404)), AuthErrors.PROVIDER_NOT_CONFIGURED.code);
 });
 
+test("sessionAuth settings select session auth without enabled: true, unless AUTH_PROVIDER or enabled: false says otherwise", async (t) => {
+  const { AUTH_PROVIDER: _, ...variables } = SESSION_ENV;
+  const chosen = await authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, variables);
+  await request(chosen.http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD }).expect(201);
+  await request(chosen.http).post("/auth/signup").send({ email: uniqueEmail(), password: PASSWORD }).expect(404);
+
+  for (const [sessionAuth, env] of [
+    [{ trustedOrigins: [APP] }, { ...variables, AUTH_PROVIDER: "jwt" }],
+    [{ enabled: false, trustedOrigins: [APP] }, variables],
+  ] as const) {
+    const { http } = await authTestApp(t, { sessionAuth }, env);
+    await request(http).post("/auth/signup").send({ email: uniqueEmail(), password: PASSWORD }).expect(201);
+    await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD }).expect(404);
+  }
+  // enabled: true wins over the variable.
+  const forced = await authTestApp(t, { sessionAuth: { enabled: true, trustedOrigins: [APP] } }, { ...variables, AUTH_PROVIDER: "jwt" });
+  await request(forced.http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD }).expect(201);
+  t.pass();
+});
+
 test("session-auth start fails without its variables, naming them", async (t) => {
   const error = (await t.throwsAsync(authTestApp(t, {}, { AUTH_PROVIDER: "session-auth" }))) as Error & { code?: string };
   t.is(error.code, ConfigErrors.INVALID_ENVIRONMENT.code);
