@@ -1,5 +1,5 @@
 import test from "ava";
-import { token } from "./container.js";
+import { ContainerErrors, token } from "./container.js";
 import { loadConfig } from "./config.js";
 import { hasErrorCode } from "./errors.js";
 import { KernelErrors } from "./kernel-errors.js";
@@ -151,4 +151,14 @@ test("an async register() fails the start with KERNEL_ASYNC_REGISTER, and its re
   t.regex(error!.message, /"eager".*register must be synchronous.*do I\/O in start\(\)/);
   await new Promise((resolve) => setTimeout(resolve, 20));
   t.deepEqual(unhandled, []);
+});
+
+test("a coded error from a plugin's phase keeps its code and names the plugin", async (t) => {
+  const MISSING = token<string>("test.Missing");
+  const kernel = new SvcKernel({ config, logger: silent });
+  kernel.add({ name: "consumer", start: (ctx) => void ctx.resolve(MISSING) });
+  const error = await t.throwsAsync(() => kernel.start());
+  t.true(hasErrorCode(error, ContainerErrors.NOT_BOUND), String(error));
+  t.regex(error!.message, /^Plugin "consumer" failed to start: .*test\.Missing/);
+  t.regex(error!.stack!, /^SvcError: Plugin "consumer" failed to start: /);
 });

@@ -5,6 +5,7 @@ import { KernelErrors } from "./kernel-errors.js";
 import { Lifecycle, type LifecycleState } from "./lifecycle.js";
 import { LOGGER, type SvcLogger } from "./logger.js";
 import { OpenApiRegistry } from "./openapi-registry.js";
+import { SvcError } from "./svc-error.js";
 import type { PluginContext, SvcPlugin } from "./plugin.js";
 import { CONFIG, KERNEL, OPENAPI } from "./tokens.js";
 import { withTimeout } from "./with-timeout.js";
@@ -171,12 +172,25 @@ export class SvcKernel {
   }
 }
 
-/** Keeps coded errors as they are (their code is the contract); wraps anything else with context. */
+/**
+ * Keeps coded errors (their code and class are the contract), naming the plugin in an SvcError's
+ * message so a start-up failure says where it came from; wraps anything else with context.
+ */
 function wrapPhaseError(phase: string, name: string, error: unknown): Error {
+  if (error instanceof SvcError) return namingPlugin(error, phase, name);
   if (error instanceof Error && "code" in error && typeof error.code === "string") return error;
   const wrapped = KernelErrors.PHASE_FAILED(phase, name, describeError(error));
   if (error !== undefined) Object.defineProperty(wrapped, "cause", { value: error });
   return wrapped;
+}
+
+function namingPlugin(error: SvcError, phase: string, name: string): SvcError {
+  if (error.message.includes(`"${name}"`)) return error;
+  const stack = error.stack; // formatted now, with the message as thrown
+  const message = `Plugin "${name}" failed to ${phase}: ${error.message}`;
+  if (stack !== undefined) error.stack = stack.replace(error.message, message);
+  error.message = message;
+  return error;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
