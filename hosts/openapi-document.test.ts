@@ -1,5 +1,7 @@
 import test from "ava";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import mongoose from "mongoose";
 import request from "supertest";
 import { modelRouter, Permissions } from "../index.js";
@@ -34,6 +36,10 @@ let apps = 0;
 const WEBHOOK_KEY = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
 
 async function servedDocument(t: import("ava").ExecutionContext): Promise<Document> {
+  return (await servedApp(t)).document;
+}
+
+async function servedApp(t: import("ava").ExecutionContext): Promise<{ http: import("express").Express; document: Document }> {
   // Tests run concurrently: each app registers its flag provider under its own OpenFeature domain.
   const openFeatureDomain = `openapi-document-test-${++apps}`;
   const { http } = await authTestApp(
@@ -56,7 +62,25 @@ async function servedDocument(t: import("ava").ExecutionContext): Promise<Docume
           }),
         ),
   );
-  return (await request(http).get("/openapi.json").expect(200)).body as Document;
+  return { http, document: (await request(http).get("/openapi.json").expect(200)).body as Document };
+}
+
+/**
+ * Whether a real answer is one the document promises for that operation: its status is listed and
+ * its JSON body validates against that response's schema. Returns the problem, or undefined.
+ */
+function documentedAnswerProblem(document: Document, method: string, path: string, answer: { status: number; body: unknown }): string | undefined {
+  const responses = (document.paths[path]?.[method] as { responses?: Record<string, { $ref?: string }> } | undefined)?.responses;
+  if (!responses) return `${method.toUpperCase()} ${path} is not documented`;
+  const response = responses[String(answer.status)];
+  if (!response) return `${method.toUpperCase()} ${path} does not document ${answer.status} (only ${Object.keys(responses).join(", ")})`;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(document, "doc");
+  const escaped = (text: string) => text.replace(/~/g, "~0").replace(/\//g, "~1");
+  const where = response.$ref ? response.$ref.slice(1) : `/paths/${escaped(path)}/${method}/responses/${answer.status}`;
+  const validate = ajv.compile({ $ref: `doc#${where}/content/application~1json/schema` });
+  return validate(answer.body) ? undefined : `${answer.status} ${JSON.stringify(answer.body)}: ${ajv.errorsText(validate.errors)}`;
 }
 
 function operationsOf(document: Document): Array<{ where: string; operation: Operation }> {
@@ -108,4 +132,23 @@ test("a synced model's list operation carries x-svc-sync; the sync routes are do
   const sync = operationsOf(document).filter(({ where }) => where.includes(" /sync/"));
   t.deepEqual(sync.map(({ operation }) => operation.operationId).sort(), ["applySyncMutation", "applySyncMutationBatch", "listSyncStreams", "readSyncEntities", "readSyncKey", "readSyncSnapshot"]);
   t.true(sync.every(({ operation }) => operation.tags?.length === 1 && operation.tags[0] === "sync"));
+});
+
+test("real 400 answers (validation, malformed body, malformed path) match the documented 400 of their operation", async (t) => {
+  const { http, document } = await servedApp(t);
+  const signUp = await request(http).post("/auth/signup").send({ email: "doc-400@example.com", password: "correct horse battery staple" }).expect(201);
+  const bearer = `Bearer ${signUp.body.data.token as string}`;
+  const answers = [
+    ["post", "/notes", await request(http).post("/notes").set("Authorization", bearer).send({ bogus: 1 })],
+    ["post", "/notes", await request(http).post("/notes").set("Authorization", bearer).type("json").send("{oops")],
+    ["get", "/notes", await request(http).get("/notes?text[$where]=1")],
+    ["get", "/notes/{id}", await request(http).get("/notes/%zz")],
+    ["patch", "/notes/{id}", await request(http).patch("/notes/%zz").set("Authorization", bearer).send({ text: "x" })],
+    ["delete", "/notes/{id}", await request(http).delete("/notes/%zz").set("Authorization", bearer)],
+  ] as const;
+  t.deepEqual(
+    answers.map(([, , answer]) => answer.body.errors[0].code),
+    ["VALIDATION_UNKNOWN_FIELD", "HTTP_MALFORMED_BODY", "REST_OPERATOR_NOT_ALLOWED", "HTTP_MALFORMED_PATH", "HTTP_MALFORMED_PATH", "HTTP_MALFORMED_PATH"],
+  );
+  for (const [method, path, answer] of answers) t.is(documentedAnswerProblem(document, method, path, answer), undefined);
 });

@@ -65,8 +65,22 @@ const VALIDATION_ERROR_RESPONSE: SchemaObject = {
   },
 };
 
-const RESPONSES: Record<SharedResponse, { description: string; schema: string }> = {
-  BadRequest: { description: "The request failed validation (SPEC §7 body) or was rejected", schema: "ValidationErrorResponse" },
+const schemaRef = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
+
+// A 400 is either SPEC §7's validation error or another refusal of the request itself
+// (HTTP_MALFORMED_BODY, HTTP_MALFORMED_PATH, VALIDATION_FAILED with meta.fields, MCP_INVALID_REQUEST...):
+// the schema must accept both, and says which one a client can count on for field problems.
+const BAD_REQUEST: SchemaObject = {
+  anyOf: [schemaRef("ValidationErrorResponse"), schemaRef("ErrorResponse")],
+};
+
+const RESPONSES: Record<SharedResponse, { description: string; schema: string | SchemaObject }> = {
+  BadRequest: {
+    description:
+      "The request failed validation (ValidationErrorResponse: title `Request validation failed`, meta.validationErrors) " +
+      "or was malformed (ErrorResponse, e.g. HTTP_MALFORMED_BODY, HTTP_MALFORMED_PATH)",
+    schema: BAD_REQUEST,
+  },
   Unauthorized: { description: "Authentication is required", schema: "ErrorResponse" },
   Forbidden: { description: "The caller may not do this", schema: "ErrorResponse" },
   NotFound: { description: "No such record (or a malformed id)", schema: "ErrorResponse" },
@@ -77,14 +91,14 @@ const RESPONSES: Record<SharedResponse, { description: string; schema: string }>
 /** What every OpenAPI document of an svc app declares once, before any plugin contributes. */
 export const SHARED_COMPONENTS: {
   readonly schemas: Readonly<Record<string, SchemaObject>>;
-  readonly responses: Readonly<Record<SharedResponse, { description: string; content: { "application/json": { schema: { $ref: string } } } }>>;
+  readonly responses: Readonly<Record<SharedResponse, { description: string; content: { "application/json": { schema: SchemaObject } } }>>;
   readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;
 } = {
   schemas: { ErrorObject: ERROR_OBJECT, ErrorResponse: ERROR_RESPONSE, ValidationErrorResponse: VALIDATION_ERROR_RESPONSE },
   responses: Object.fromEntries(
     Object.entries(RESPONSES).map(([name, { description, schema }]) => [
       name,
-      { description, content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      { description, content: { "application/json": { schema: typeof schema === "string" ? schemaRef(schema) : schema } } },
     ]),
   ) as (typeof SHARED_COMPONENTS)["responses"],
   securitySchemes: { [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },

@@ -159,7 +159,9 @@ export function documentModelRouter<T>(
     openapi.addOperation(
       "get",
       itemPath,
+      // 400: an id that is not valid percent-encoding (HTTP_MALFORMED_PATH).
       operation("read", { summary: `Read a ${name}`, parameters: [idParameter], responses: single(200, `The ${name}`) }, [
+        "BadRequest",
         "Unauthorized",
         "Forbidden",
         "NotFound",
@@ -195,7 +197,7 @@ export function documentModelRouter<T>(
           parameters: [idParameter],
           responses: { 204: { description: `The ${name} was deleted` } },
         },
-        ["Unauthorized", "Forbidden", "NotFound"],
+        ["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
       ),
     );
   }
