@@ -1,8 +1,9 @@
 import test from "ava";
 import type { Express } from "express";
 import request from "supertest";
-import { stopTestDatabase } from "../../hosts/testing.js";
-import { AdminErrors, auditLogModel, type AdminOptions } from "./index.js";
+import { createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
+import { authPlugin } from "../auth/index.js";
+import { AdminErrors, adminPlugin, auditLogModel, inMemoryRoleResolver, ROLE_RESOLVER, type AdminOptions } from "./index.js";
 import { AdminTestUser, Gadget, HOSTS, adminTestApp, testAdminOptions, type AdminTestApp, type Host } from "../../test/support/admin-test-app.js";
 
 test.after.always(() => stopTestDatabase());
@@ -299,6 +300,25 @@ test("without accessControl the admin is for admin: true users only", async (t) 
   await request(app.http).get("/staff/config").set(auth(full.token)).expect(403);
   await request(app.http).get("/staff/gadgets").set(auth(full.token)).expect(403);
   await request(app.http).get("/staff/gadgets").set(auth(admin.token)).expect(200);
+});
+
+test("a bound ROLE_RESOLVER turns on role-based access without accessControl", async (t) => {
+  const app = (await createTestApp())
+    .register(authPlugin({ userModel: AdminTestUser }))
+    .register({
+      name: "my-roles",
+      register(ctx) {
+        ctx.container.bind(ROLE_RESOLVER, { useValue: inMemoryRoleResolver([{ name: "gadget-reader", permissions: ["admin:access", "x:read"] }]) });
+      },
+    })
+    .register(adminPlugin({ basePath: "/bound-roles", models: [{ model: Gadget, routePath: "/gadgets", displayName: "Gadgets", listFields: ["title"], adminAccess: { resource: "x" } }] }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const signIn = async (fields: Record<string, unknown>) => `Bearer ${await loginAs(app, await createUser(app, fields))}`;
+  const reader = await signIn({ roles: ["gadget-reader"] });
+  t.is((await request(http).get("/bound-roles/gadgets").set("Authorization", reader)).status, 200);
+  t.is((await request(http).post("/bound-roles/gadgets").set("Authorization", reader).send({ title: "no write" })).status, 403);
+  t.is((await request(http).get("/bound-roles/gadgets").set("Authorization", await signIn({ roles: [] }))).status, 403);
 });
 
 test("the configuration view never shows a secret", async (t) => {

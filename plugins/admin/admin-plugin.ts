@@ -58,8 +58,9 @@ function adminConfigs(options: AdminOptions, registry: readonly ModelRegistratio
  * update and delete; `GET {basePath}/config` for the caller; the platform tools (scripts as
  * background tasks, roles, version, configuration with secrets redacted) and an audit log of
  * every admin write. Models come from `models`, from every `modelRouter` with an `admin`
- * option, and from the feature-flag plugin when it is registered. Without `accessControl` the
- * admin is for `admin: true` users; with it, permissions come from `ROLE_RESOLVER`.
+ * option, and from the feature-flag plugin when it is registered. With `accessControl`, or a
+ * `ROLE_RESOLVER` bound in the app, permissions come from `ROLE_RESOLVER` (default: the roles
+ * collection); with neither, the admin is for `admin: true` users.
  *
  * @example
  * app.register(adminPlugin({
@@ -77,8 +78,9 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
     dependsOn: ["database"],
     async start(ctx: PluginContext) {
       const registry = ctx.container.tryResolve(MODEL_REGISTRY)?.list() ?? [];
+      // Binding ROLE_RESOLVER is enough to turn role-based access on (without `accessControl`).
       const bound = ctx.container.tryResolve(ROLE_RESOLVER);
-      const resolver: RoleResolver | undefined = options.accessControl ? (options.accessControl.roleResolver ?? bound ?? rolesCollectionResolver()) : undefined;
+      const resolver: RoleResolver | undefined = options.accessControl?.roleResolver ?? bound ?? (options.accessControl ? rolesCollectionResolver() : undefined);
       const access = new AdminAccessPolicy(resolver);
       const audit = new AuditLog(auditLogModel(), ctx.logger);
 
@@ -93,7 +95,7 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
         access,
         describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access),
         tasks,
-        roles: resolver ?? bound ?? rolesCollectionResolver(),
+        roles: resolver ?? rolesCollectionResolver(),
         config: ctx.config,
         appVersion: options.appVersion ?? { name: ctx.openapi.document().info.title, version: ctx.openapi.document().info.version },
         configurationKeys: options.configurationKeys ?? [],
