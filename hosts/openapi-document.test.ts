@@ -1,7 +1,5 @@
 import test from "ava";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import mongoose from "mongoose";
 import request from "supertest";
 import { modelRouter, Permissions } from "../index.js";
@@ -13,7 +11,8 @@ import { featureFlagsPlugin } from "../plugins/feature-flags/index.js";
 import { isDeletedPlugin } from "../plugins/rest/index.js";
 import { syncApp, syncPlugin } from "../plugins/sync/index.js";
 import { authTestApp, loopbackOnlyNetwork } from "../test/support/auth-test-app.js";
-import { stopTestDatabase } from "./testing.js";
+import { documentedAnswerProblem } from "../test/support/documented-answer.js";
+import { createUser, loginAs, stopTestDatabase } from "./testing.js";
 
 // Checks the whole served document rather than one plugin's part, so a plugin added to this app
 // later is held to the same rules without a test of its own.
@@ -39,10 +38,10 @@ async function servedDocument(t: import("ava").ExecutionContext): Promise<Docume
   return (await servedApp(t)).document;
 }
 
-async function servedApp(t: import("ava").ExecutionContext): Promise<{ http: import("express").Express; document: Document }> {
+async function servedApp(t: import("ava").ExecutionContext): Promise<{ app: import("../index.js").SvcApp; http: import("express").Express; document: Document }> {
   // Tests run concurrently: each app registers its flag provider under its own OpenFeature domain.
   const openFeatureDomain = `openapi-document-test-${++apps}`;
-  const { http } = await authTestApp(
+  const { app, http } = await authTestApp(
     t,
     { githubAuth: { clientId: "gh", clientSecret: "gh-secret", callbackURL: "http://localhost:3000/auth/github/callback", allowedReturnOrigins: ["https://app.example.com"] } },
     {},
@@ -62,25 +61,7 @@ async function servedApp(t: import("ava").ExecutionContext): Promise<{ http: imp
           }),
         ),
   );
-  return { http, document: (await request(http).get("/openapi.json").expect(200)).body as Document };
-}
-
-/**
- * Whether a real answer is one the document promises for that operation: its status is listed and
- * its JSON body validates against that response's schema. Returns the problem, or undefined.
- */
-function documentedAnswerProblem(document: Document, method: string, path: string, answer: { status: number; body: unknown }): string | undefined {
-  const responses = (document.paths[path]?.[method] as { responses?: Record<string, { $ref?: string }> } | undefined)?.responses;
-  if (!responses) return `${method.toUpperCase()} ${path} is not documented`;
-  const response = responses[String(answer.status)];
-  if (!response) return `${method.toUpperCase()} ${path} does not document ${answer.status} (only ${Object.keys(responses).join(", ")})`;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema(document, "doc");
-  const escaped = (text: string) => text.replace(/~/g, "~0").replace(/\//g, "~1");
-  const where = response.$ref ? response.$ref.slice(1) : `/paths/${escaped(path)}/${method}/responses/${answer.status}`;
-  const validate = ajv.compile({ $ref: `doc#${where}/content/application~1json/schema` });
-  return validate(answer.body) ? undefined : `${answer.status} ${JSON.stringify(answer.body)}: ${ajv.errorsText(validate.errors)}`;
+  return { app, http, document: (await request(http).get("/openapi.json").expect(200)).body as Document };
 }
 
 function operationsOf(document: Document): Array<{ where: string; operation: Operation }> {
@@ -151,4 +132,24 @@ test("real 400 answers (validation, malformed body, malformed path) match the do
     ["VALIDATION_UNKNOWN_FIELD", "HTTP_MALFORMED_BODY", "REST_OPERATOR_NOT_ALLOWED", "HTTP_MALFORMED_PATH", "HTTP_MALFORMED_PATH", "HTTP_MALFORMED_PATH"],
   );
   for (const [method, path, answer] of answers) t.is(documentedAnswerProblem(document, method, path, answer), undefined);
+});
+
+test("a body that is not JSON (415) or too large (413) is a documented answer of every model and admin write", async (t) => {
+  const { app, http, document } = await servedApp(t);
+  const bearer = `Bearer ${await loginAs(app, await createUser(app, { admin: true }))}`;
+  const huge = JSON.stringify({ text: "x".repeat(2 * 1024 * 1024) });
+  const { id } = (await request(http).post("/notes").set("Authorization", bearer).send({ text: "mine" }).expect(201)).body.data as { id: string };
+  const writes = [
+    ["post", "/notes", "/notes"],
+    ["patch", "/notes/{id}", `/notes/${id}`],
+    ["post", "/admin/notes/bulk-update", "/admin/notes/bulk-update"],
+  ] as const;
+  for (const [method, path, url] of writes) {
+    const text = await request(http)[method](url).set("Authorization", bearer).type("text/plain").send("hello");
+    t.is(text.status, 415, `${method} ${url}`);
+    t.is(documentedAnswerProblem(document, method, path, text), undefined);
+    const large = await request(http)[method](url).set("Authorization", bearer).type("json").send(huge);
+    t.is(large.status, 413, `${method} ${url}`);
+    t.is(documentedAnswerProblem(document, method, path, large), undefined);
+  }
 });

@@ -4,7 +4,15 @@ import type { SchemaObject, SecuritySchemeObject } from "openapi3-ts/oas31";
 export const BEARER_SCHEME = "bearerAuth";
 
 /** The shared error responses every plugin's operations may reference. */
-export type SharedResponse = "BadRequest" | "Unauthorized" | "Forbidden" | "NotFound" | "Conflict" | "TooManyRequests";
+export type SharedResponse =
+  | "BadRequest"
+  | "Unauthorized"
+  | "Forbidden"
+  | "NotFound"
+  | "Conflict"
+  | "PayloadTooLarge"
+  | "UnsupportedMediaType"
+  | "TooManyRequests";
 
 const ERROR_OBJECT: SchemaObject = {
   type: "object",
@@ -85,6 +93,9 @@ const RESPONSES: Record<SharedResponse, { description: string; schema: string | 
   Forbidden: { description: "The caller may not do this", schema: "ErrorResponse" },
   NotFound: { description: "No such record (or a malformed id)", schema: "ErrorResponse" },
   Conflict: { description: "A unique value is already taken", schema: "ErrorResponse" },
+  // Every route that takes a JSON body may answer these two (the app's JSON parser and requireJsonBody).
+  PayloadTooLarge: { description: "The body is larger than the app's JSON limit (HTTP_PAYLOAD_TOO_LARGE; `bodyLimit`, 1 MB by default)", schema: "ErrorResponse" },
+  UnsupportedMediaType: { description: "The body is not JSON (HTTP_UNSUPPORTED_MEDIA_TYPE), or its encoding or charset is not supported", schema: "ErrorResponse" },
   TooManyRequests: { description: "Too many attempts; retry after the Retry-After header's seconds", schema: "ErrorResponse" },
 };
 

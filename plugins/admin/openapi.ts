@@ -4,7 +4,18 @@ import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel
 import type { AdminEntry } from "./admin-entry.js";
 import { ADMIN_TAG } from "./admin-tag.js";
 
-const STATUS: Record<SharedResponse, string> = { BadRequest: "400", Unauthorized: "401", Forbidden: "403", NotFound: "404", Conflict: "409", TooManyRequests: "429" };
+const STATUS: Record<SharedResponse, string> = {
+  BadRequest: "400",
+  Unauthorized: "401",
+  Forbidden: "403",
+  NotFound: "404",
+  Conflict: "409",
+  PayloadTooLarge: "413",
+  UnsupportedMediaType: "415",
+  TooManyRequests: "429",
+};
+// What a route that takes a JSON body may answer besides its own refusals.
+const BODY_ERRORS: SharedResponse[] = ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"];
 
 function operation(operationId: string, summary: string, ok: { status: number; description: string; data: SchemaObject }, errors: SharedResponse[], extra: Partial<OperationObject> = {}): OperationObject {
   const responses: OperationObject["responses"] = {
@@ -68,7 +79,7 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
     openapi.addOperation(
       "post",
       `${entry.fullPath}/bulk-update`,
-      operation(`bulkUpdate${plural}`, `Update many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, ["BadRequest"], {
+      operation(`bulkUpdate${plural}`, `Update many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, BODY_ERRORS, {
         description: "All or nothing on authorisation: one missing or refused record refuses the request (403 ADMIN_BULK_REFUSED) and nothing is written.",
         requestBody: { required: true, content: { "application/json": { schema: update } } },
       }),
@@ -76,7 +87,7 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
     openapi.addOperation(
       "post",
       `${entry.fullPath}/bulk-delete`,
-      operation(`bulkDelete${plural}`, `Delete many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, ["BadRequest"], {
+      operation(`bulkDelete${plural}`, `Delete many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, BODY_ERRORS, {
         description: "All or nothing on authorisation, as bulk update.",
         requestBody: { required: true, content: { "application/json": { schema: remove } } },
       }),

@@ -29,7 +29,8 @@ export function documentMcpEndpoint(openapi: OpenApiRegistry, toolNames: readonl
     summary: "Model Context Protocol endpoint",
     description:
       "Speaks the stateless MCP revision 2026-07-28, and 2025-era clients through the stateless fallback. " +
-      `Tools: ${toolNames.map((name) => `\`${name}\``).join(", ")}. Each runs as the caller, with the permissions of the matching REST route.`,
+      `Tools: ${toolNames.map((name) => `\`${name}\``).join(", ")}. Each runs as the caller, with the permissions of the matching REST route. ` +
+      "The `Accept` header must list both `application/json` and `text/event-stream` (406 MCP_NOT_ACCEPTABLE otherwise).",
     tags: ["mcp"],
     security: [{}, { [BEARER_SCHEME]: [] }],
     requestBody: { required: true, content: { "application/json": { schema: JSON_RPC_MESSAGE } } },
@@ -42,6 +43,12 @@ export function documentMcpEndpoint(openapi: OpenApiRegistry, toolNames: readonl
       400: sharedResponse("BadRequest"),
       401: sharedResponse("Unauthorized"),
       403: sharedResponse("Forbidden"),
+      406: {
+        description: "The Accept header does not list both application/json and text/event-stream (MCP_NOT_ACCEPTABLE)",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } },
+      },
+      413: sharedResponse("PayloadTooLarge"),
+      415: sharedResponse("UnsupportedMediaType"),
     },
   });
 }

@@ -151,7 +151,7 @@ export function documentModelRouter<T>(
           requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
           responses: single(201, `The created ${name}`),
         },
-        ["BadRequest", "Unauthorized", "Forbidden", "Conflict"],
+        ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
       ),
     );
   }
@@ -181,7 +181,7 @@ export function documentModelRouter<T>(
           requestBody: { required: true, content: { "application/json": { schema: ref(updateName) } } },
           responses: single(200, `The updated ${name}`),
         },
-        ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict"],
+        ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
       ),
     );
   }
@@ -209,6 +209,8 @@ const ERROR_STATUS: Record<SharedResponse, string> = {
   Forbidden: "403",
   NotFound: "404",
   Conflict: "409",
+  PayloadTooLarge: "413",
+  UnsupportedMediaType: "415",
   TooManyRequests: "429",
 };
 
