@@ -1,7 +1,8 @@
+import test from "ava";
 import { InMemoryErrorTracker } from "./in-memory.js";
-import { errorTrackerConformance } from "./test-support/error-tracker-conformance.js";
+import { errorTrackerConformance } from "../conformance/error-tracker.js";
 
-errorTrackerConformance("in-memory", () => {
+errorTrackerConformance(test, "in-memory", () => {
   const tracker = new InMemoryErrorTracker();
   return {
     tracker,

@@ -1,4 +1,5 @@
+import test from "ava";
 import { createNoopErrorTracker } from "./noop.js";
-import { errorTrackerConformance } from "./test-support/error-tracker-conformance.js";
+import { errorTrackerConformance } from "../conformance/error-tracker.js";
 
-errorTrackerConformance("noop", () => ({ tracker: createNoopErrorTracker() }));
+errorTrackerConformance(test, "noop", () => ({ tracker: createNoopErrorTracker() }));

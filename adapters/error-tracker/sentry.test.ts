@@ -2,7 +2,7 @@ import test from "ava";
 import * as Sentry from "@sentry/node";
 import nock from "nock";
 import { createSentryErrorTracker } from "./sentry.js";
-import { errorTrackerConformance, type ObservedException } from "./test-support/error-tracker-conformance.js";
+import { errorTrackerConformance, type ObservedException } from "../conformance/error-tracker.js";
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
@@ -39,7 +39,7 @@ function observe(items: ReturnType<typeof memoryTransport>["items"]): ObservedEx
     });
 }
 
-errorTrackerConformance("sentry", () => {
+errorTrackerConformance(test, "sentry", () => {
   const { items, transport } = memoryTransport();
   return { tracker: createSentryErrorTracker({ dsn: DSN, transport }), observed: async () => observe(items) };
 });

@@ -1,8 +1,8 @@
 import test from "ava";
 import { ConsoleMailer } from "./console.js";
-import { mailerConformance } from "./test-support/mailer-conformance.js";
+import { mailerConformance } from "../conformance/mailer.js";
 
-mailerConformance("console", () => ({ adapter: new ConsoleMailer() }));
+mailerConformance(test, "console", () => ({ adapter: new ConsoleMailer() }));
 
 test("the console mailer keeps the last messages and logs no body", async (t) => {
   const lines: Array<[string, Record<string, unknown> | undefined]> = [];

@@ -9,7 +9,7 @@ import { commsMessageModel, CommsErrors } from "../../plugins/comms/index.js";
 import { commsTestApp } from "../../test/support/comms-test-app.js";
 import { MailAdapterErrors } from "./errors.js";
 import { SendGridMailer } from "./sendgrid.js";
-import { mailerConformance } from "./test-support/mailer-conformance.js";
+import { mailerConformance } from "../conformance/mailer.js";
 
 const API = "https://api.sendgrid.com";
 
@@ -18,7 +18,7 @@ test.after.always(() => stopTestDatabase());
 
 const mailer = () => new SendGridMailer({ apiKey: "SG.test-key", fromEmail: "team@example.com", env: { NODE_ENV: "test" } });
 
-mailerConformance("sendgrid", () => ({
+mailerConformance(test, "sendgrid", () => ({
   adapter: mailer(),
   arrange: {
     accepted: () => void nock(API).post("/v3/mail/send").reply(202, "", { "x-message-id": "sg-msg-1" }),

@@ -4,7 +4,7 @@ import { SMTPServer } from "smtp-server";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { MailAdapterErrors } from "./errors.js";
 import { SmtpMailer } from "./smtp.js";
-import { mailerConformance } from "./test-support/mailer-conformance.js";
+import { mailerConformance } from "../conformance/mailer.js";
 
 type Mode = "accept" | "permanent" | "transient" | "config" | "malformed";
 
@@ -69,7 +69,7 @@ test.after.always(async () => {
 const mailer = () => new SmtpMailer({ host: "127.0.0.1", port, auth: { user: "svc", pass: "secret" }, fromEmail: "team@example.com", fromName: "Team", timeoutMs: 5000 });
 const arrange = (next: Mode) => () => void (mode = next);
 
-mailerConformance("smtp", () => ({
+mailerConformance(test, "smtp", () => ({
   adapter: mailer(),
   arrange: { accepted: arrange("accept"), permanent: arrange("permanent"), transient: arrange("transient"), config: arrange("config"), malformed: arrange("malformed") },
   cleanup: () => void (mode = "accept"),

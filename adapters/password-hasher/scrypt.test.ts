@@ -1,10 +1,10 @@
 import test from "ava";
 import { createScryptHasher } from "./scrypt.js";
-import { passwordHasherConformance } from "./test-support/password-hasher-conformance.js";
+import { passwordHasherConformance } from "../conformance/password-hasher.js";
 
 const fast = createScryptHasher({ cost: 2 ** 10 });
 
-passwordHasherConformance("scrypt", () => fast, {
+passwordHasherConformance(test, "scrypt", () => fast, {
   hostileHashes: [
     "scrypt$1024$8$1$$",
     // N = 2^30 would allocate 1 GiB: refused before deriving.

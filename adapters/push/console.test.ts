@@ -1,4 +1,5 @@
+import test from "ava";
 import { ConsolePushSender } from "./console.js";
-import { pushConformance } from "./test-support/push-conformance.js";
+import { pushConformance } from "../conformance/push.js";
 
-pushConformance("console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "a", kind: "expo" }, { token: "b", kind: "webpush" }] }));
+pushConformance(test, "console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "a", kind: "expo" }, { token: "b", kind: "webpush" }] }));

@@ -2,7 +2,7 @@ import test from "ava";
 import nock from "nock";
 import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import { ExpoPushSender } from "./expo.js";
-import { pushConformance } from "./test-support/push-conformance.js";
+import { pushConformance } from "../conformance/push.js";
 
 const API = "https://exp.host";
 const PATH = "/--/api/v2/push/send";
@@ -13,7 +13,7 @@ loopbackOnlyNetwork(test);
 
 const ticketsFor = (body: unknown, ticket: (to: string) => Record<string, unknown>) => ({ data: (body as Array<{ to: string }>).map((message) => ticket(message.to)) });
 
-pushConformance("expo", () => ({
+pushConformance(test, "expo", () => ({
   adapter: new ExpoPushSender({ env: {} }),
   targets: [{ token: A, kind: "expo" }, { token: B, kind: "expo" }],
   arrange: {

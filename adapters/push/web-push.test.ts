@@ -7,7 +7,7 @@ import webpush from "web-push";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { PushAdapterErrors } from "./errors.js";
 import { WebPushSender } from "./web-push.js";
-import { pushConformance } from "./test-support/push-conformance.js";
+import { pushConformance } from "../conformance/push.js";
 
 // A local push service over HTTPS (web-push speaks only HTTPS), with a test certificate the
 // adapter's agent trusts: verification stays on.
@@ -51,7 +51,7 @@ const vapid = webpush.generateVAPIDKeys();
 const sender = () => new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 5000 });
 const arrange = (next: Mode) => () => void (mode = next);
 
-pushConformance("webpush", () => ({
+pushConformance(test, "webpush", () => ({
   adapter: sender(),
   targets: [{ token: subscription("one"), kind: "webpush" }, { token: subscription("two"), kind: "webpush" }],
   arrange: { accepted: arrange("accept"), permanent: arrange("permanent"), transient: arrange("transient"), config: arrange("config"), malformed: arrange("malformed") },

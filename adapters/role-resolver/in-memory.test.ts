@@ -1,4 +1,5 @@
+import test from "ava";
 import { inMemoryRoleResolver } from "./in-memory.js";
-import { roleResolverConformance } from "./test-support/role-resolver-conformance.js";
+import { roleResolverConformance } from "../conformance/role-resolver.js";
 
-roleResolverConformance("in-memory", async (roles) => inMemoryRoleResolver(roles));
+roleResolverConformance(test, "in-memory", async (roles) => inMemoryRoleResolver(roles));

@@ -1,4 +1,5 @@
+import test from "ava";
 import { ConsoleSmsSender } from "./console.js";
-import { smsConformance } from "./test-support/sms-conformance.js";
+import { smsConformance } from "../conformance/sms.js";
 
-smsConformance("console", () => ({ adapter: new ConsoleSmsSender() }));
+smsConformance(test, "console", () => ({ adapter: new ConsoleSmsSender() }));

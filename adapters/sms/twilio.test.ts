@@ -9,7 +9,7 @@ import { commsMessageModel, CommsErrors } from "../../plugins/comms/index.js";
 import { commsTestApp } from "../../test/support/comms-test-app.js";
 import { SmsAdapterErrors } from "./errors.js";
 import { TwilioSmsSender } from "./twilio.js";
-import { smsConformance } from "./test-support/sms-conformance.js";
+import { smsConformance } from "../conformance/sms.js";
 
 const SID = `AC${"0".repeat(32)}`;
 const TOKEN = "twilio-auth-token";
@@ -22,7 +22,7 @@ test.after.always(() => stopTestDatabase());
 const sender = (extra: Partial<ConstructorParameters<typeof TwilioSmsSender>[0]> = {}) => new TwilioSmsSender({ accountSid: SID, authToken: TOKEN, from: "+14155550199", env: {}, ...extra });
 const twilioError = (status: number, code: number) => ({ code, message: `error ${code}`, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
 
-smsConformance("twilio", () => ({
+smsConformance(test, "twilio", () => ({
   adapter: sender(),
   arrange: {
     accepted: () => void nock(API).post(PATH).reply(201, { sid: "SM123", status: "queued" }),

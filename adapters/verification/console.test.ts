@@ -1,4 +1,5 @@
+import test from "ava";
 import { ConsoleVerificationSender } from "./console.js";
-import { verificationConformance } from "./test-support/verification-conformance.js";
+import { verificationConformance } from "../conformance/verification.js";
 
-verificationConformance("console", () => ({ adapter: new ConsoleVerificationSender(), approvedCode: "000000" }));
+verificationConformance(test, "console", () => ({ adapter: new ConsoleVerificationSender(), approvedCode: "000000" }));

@@ -4,7 +4,7 @@ import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { VerificationAdapterErrors } from "./errors.js";
 import { TwilioVerificationSender } from "./twilio.js";
-import { verificationConformance } from "./test-support/verification-conformance.js";
+import { verificationConformance } from "../conformance/verification.js";
 
 const SID = `AC${"0".repeat(32)}`;
 const SERVICE = `VA${"1".repeat(32)}`;
@@ -17,7 +17,7 @@ loopbackOnlyNetwork(test);
 const verifier = () => new TwilioVerificationSender({ accountSid: SID, authToken: "token", serviceSid: SERVICE, env: {} });
 const fieldsOf = (body: string | Record<string, string>) => (typeof body === "string" ? Object.fromEntries(new URLSearchParams(body)) : body);
 
-verificationConformance("twilio", () => ({
+verificationConformance(test, "twilio", () => ({
   adapter: verifier(),
   approvedCode: "123456",
   arrange: {

@@ -1,6 +1,6 @@
-import test from "ava";
-import type { SmsMessage, SmsSender } from "../../../contracts/sms.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "../../mail/test-support/mailer-conformance.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { SmsMessage, SmsSender } from "../../contracts/sms.js";
+import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 const SMS: SmsMessage = { to: "+14155550100", from: "+14155550199", body: "Conformance" };
 
@@ -8,9 +8,9 @@ const SMS: SmsMessage = { to: "+14155550100", from: "+14155550199", body: "Confo
  * The shared suite every SMS adapter passes (see `mailerConformance` for the arrangements).
  *
  * @example
- * smsConformance("console", () => ({ adapter: new ConsoleSmsSender() }));
+ * smsConformance(test, "console", () => ({ adapter: new ConsoleSmsSender() }));
  */
-export function smsConformance(name: string, create: () => AdapterUnderTest<SmsSender> | Promise<AdapterUnderTest<SmsSender>>): void {
+export function smsConformance(test: ConformanceTest, name: string, create: () => AdapterUnderTest<SmsSender> | Promise<AdapterUnderTest<SmsSender>>): void {
   test.serial(`${name} sms: an accepted send carries the provider's message id`, async (t) => {
     const under = await create();
     t.teardown(() => under.cleanup?.());

@@ -1,5 +1,5 @@
-import test from "ava";
-import type { PasswordHasher } from "../../../contracts/password-hasher.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { PasswordHasher } from "../../contracts/password-hasher.js";
 
 /** What a conformance run may add for one adapter. */
 export interface PasswordHasherConformanceOptions {
@@ -20,9 +20,10 @@ const PASSWORD = "correct horse battery staple";
  * parameters: the suite hashes a few dozen times.
  *
  * @example
- * passwordHasherConformance("scrypt", () => createScryptHasher({ cost: 2 ** 10 }));
+ * passwordHasherConformance(test, "scrypt", () => createScryptHasher({ cost: 2 ** 10 }));
  */
 export function passwordHasherConformance(
+  test: ConformanceTest,
   name: string,
   create: () => PasswordHasher,
   options: PasswordHasherConformanceOptions = {},

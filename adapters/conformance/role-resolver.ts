@@ -1,15 +1,15 @@
-import test from "ava";
-import type { RequestUser } from "../../../contracts/request-user.js";
-import type { RoleDefinition, RoleResolver } from "../../../contracts/role-resolver.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { RequestUser } from "../../contracts/request-user.js";
+import type { RoleDefinition, RoleResolver } from "../../contracts/role-resolver.js";
 
 /**
  * The shared suite every `ROLE_RESOLVER` adapter passes. `create(roles)` returns an adapter that
  * knows exactly these roles (stored however the adapter stores them).
  *
  * @example
- * roleResolverConformance("in-memory", async (roles) => inMemoryRoleResolver(roles));
+ * roleResolverConformance(test, "in-memory", async (roles) => inMemoryRoleResolver(roles));
  */
-export function roleResolverConformance(name: string, create: (roles: readonly RoleDefinition[]) => Promise<RoleResolver>): void {
+export function roleResolverConformance(test: ConformanceTest, name: string, create: (roles: readonly RoleDefinition[]) => Promise<RoleResolver>): void {
   const unique = (label: string) => `${label}-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const user = (roles: unknown): RequestUser => ({ id: "65f000000000000000000001", _id: "65f000000000000000000001", roles });
 

@@ -1,6 +1,6 @@
-import test from "ava";
-import type { VerificationSender } from "../../../contracts/verification.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "../../mail/test-support/mailer-conformance.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { VerificationSender } from "../../contracts/verification.js";
+import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 /** A verifier under test; `approvedCode` is a code its provider approves (arranged by `arrange.accepted`). */
 export interface VerificationSenderUnderTest extends AdapterUnderTest<VerificationSender> {
@@ -14,9 +14,9 @@ export interface VerificationSenderUnderTest extends AdapterUnderTest<Verificati
  * code and not a wrong one; failures are classified; nothing throws.
  *
  * @example
- * verificationConformance("console", () => ({ adapter: new ConsoleVerificationSender(), approvedCode: "000000" }));
+ * verificationConformance(test, "console", () => ({ adapter: new ConsoleVerificationSender(), approvedCode: "000000" }));
  */
-export function verificationConformance(name: string, create: () => VerificationSenderUnderTest | Promise<VerificationSenderUnderTest>): void {
+export function verificationConformance(test: ConformanceTest, name: string, create: () => VerificationSenderUnderTest | Promise<VerificationSenderUnderTest>): void {
   const to = "+14155550100";
   test.serial(`${name} verification: start, then the right code is approved`, async (t) => {
     const under = await create();

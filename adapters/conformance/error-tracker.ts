@@ -1,5 +1,5 @@
-import test from "ava";
-import type { ErrorTracker } from "../../../contracts/error-tracker.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { ErrorTracker } from "../../contracts/error-tracker.js";
 
 /** What a conformance run can observe of an adapter (when it can observe anything). */
 export interface ObservedException {
@@ -21,9 +21,9 @@ export interface ErrorTrackerUnderTest {
  * adapters deliver the request id, `app_version` and user id.
  *
  * @example
- * errorTrackerConformance("in-memory", () => { const t = new InMemoryErrorTracker(); return { tracker: t, observed: ... }; });
+ * errorTrackerConformance(test, "in-memory", () => { const t = new InMemoryErrorTracker(); return { tracker: t, observed: ... }; });
  */
-export function errorTrackerConformance(name: string, create: () => ErrorTrackerUnderTest | Promise<ErrorTrackerUnderTest>): void {
+export function errorTrackerConformance(test: ConformanceTest, name: string, create: () => ErrorTrackerUnderTest | Promise<ErrorTrackerUnderTest>): void {
   test(`${name}: captureException accepts any thrown value without throwing`, async (t) => {
     const { tracker } = await create();
     t.teardown(() => tracker.close());

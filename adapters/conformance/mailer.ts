@@ -1,6 +1,6 @@
-import test from "ava";
-import type { CommsErrorClass, SendResult } from "../../../contracts/comms-result.js";
-import type { Mailer, MailMessage } from "../../../contracts/mailer.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { CommsErrorClass, SendResult } from "../../contracts/comms-result.js";
+import type { Mailer, MailMessage } from "../../contracts/mailer.js";
 
 /** Provider answers a conformance run can arrange (e.g. with nock) before a send. */
 export type ProviderOutcome = "accepted" | "permanent" | "transient" | "config" | "malformed";
@@ -39,9 +39,9 @@ const MAIL: MailMessage = { to: "ada@example.com", from: "team@example.com", sub
  * throw. Serial, because arrangements (nock) are process-wide.
  *
  * @example
- * mailerConformance("console", () => ({ adapter: new ConsoleMailer() }));
+ * mailerConformance(test, "console", () => ({ adapter: new ConsoleMailer() }));
  */
-export function mailerConformance(name: string, create: () => AdapterUnderTest<Mailer> | Promise<AdapterUnderTest<Mailer>>): void {
+export function mailerConformance(test: ConformanceTest, name: string, create: () => AdapterUnderTest<Mailer> | Promise<AdapterUnderTest<Mailer>>): void {
   test.serial(`${name} mailer: an accepted send carries the provider's message id`, async (t) => {
     const under = await create();
     t.teardown(() => under.cleanup?.());

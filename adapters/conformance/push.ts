@@ -1,6 +1,6 @@
-import test from "ava";
-import type { PushSender, PushTarget } from "../../../contracts/push.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "../../mail/test-support/mailer-conformance.js";
+import type { ConformanceTest } from "./conformance-test.js";
+import type { PushSender, PushTarget } from "../../contracts/push.js";
+import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 /** A push adapter under test, with the targets it serves (real tokens or subscriptions). */
 export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
@@ -12,9 +12,9 @@ export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
  * arranged failures apply to every target of the send.
  *
  * @example
- * pushConformance("console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "t", kind: "expo" }] }));
+ * pushConformance(test, "console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "t", kind: "expo" }] }));
  */
-export function pushConformance(name: string, create: () => PushSenderUnderTest | Promise<PushSenderUnderTest>): void {
+export function pushConformance(test: ConformanceTest, name: string, create: () => PushSenderUnderTest | Promise<PushSenderUnderTest>): void {
   test.serial(`${name} push: one accepted result per target, in order`, async (t) => {
     const under = await create();
     t.teardown(() => under.cleanup?.());
