@@ -16,6 +16,8 @@ import type { GenerateJWTPayload } from "./jwt/jwt-auth-service.js";
 import type { PasswordPolicy } from "./jwt/password-policy.js";
 import { startJwtAuth } from "./jwt/start-jwt-auth.js";
 import type { SessionAuthOptions } from "./session/session-auth-options.js";
+import type { ProfileFieldSchemas } from "./http/request-bodies.js";
+import { profileFieldSchemas } from "./users/profile-field-schemas.js";
 import { checkProfileFields } from "./users/profile-fields.js";
 import { UserDirectory } from "./users/user-directory.js";
 import type { CheckedUserModel, UserModel } from "./users/user-model.js";
@@ -36,8 +38,9 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
   /** Access-token claims for a user; default `{admin}`. `sub`, `iss`, `exp`… are always the framework's. */
   generateJWTPayload?: GenerateJWTPayload;
   /**
-   * User fields clients may set at sign-up and with `PATCH /auth/me`, e.g. `["name"]`. Anything
-   * else in those bodies is refused with 400. Never `admin`, `disabled`, `deleted`, `email`, ids.
+   * User fields clients may set at sign-up and with `PATCH /auth/me`, e.g. `["name"]`, each checked
+   * against its type on the user schema. Anything else in those bodies is refused with 400. Never
+   * `admin`, `disabled`, `deleted`, `email`, ids; a field not on the schema fails the start.
    */
   profileFields?: readonly string[];
   passwordPolicy?: PasswordPolicy;
@@ -79,7 +82,7 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
  */
 export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): SvcPlugin {
   let env: AuthEnvironment | undefined;
-  let profileFields: readonly string[] = [];
+  let profileFields: ProfileFieldSchemas = {};
   let runtime: AuthRuntime | undefined;
 
   return {
@@ -97,7 +100,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         sessionAuthSecret: options.sessionAuth?.secret,
         sessionAuthUrl: options.sessionAuth?.baseURL,
       });
-      profileFields = checkProfileFields(options.profileFields ?? []);
+      profileFields = profileFieldSchemas(options.userModel.schema, checkProfileFields(options.profileFields ?? []));
       ctx.container.bind(PASSWORD_HASHER, { useFactory: () => createScryptHasher() });
       ctx.container.bind(AUTHENTICATOR, startedService(() => runtime?.authenticator, AuthErrors.NOT_STARTED));
       ctx.container.bind(AUTHENTICATION_MIDDLEWARE, startedService(() => runtime?.middleware, AuthErrors.NOT_STARTED));

@@ -73,6 +73,10 @@ export const AuthErrors = defineErrors("AUTH", {
   PROFILE_FIELD_FORBIDDEN: {
     message: (field: string) => `profileFields may not include "${field}": it is managed by the framework`,
   },
+  /** `profileFields` names a field the user schema does not have (or one clients cannot write). */
+  PROFILE_FIELD_UNKNOWN: {
+    message: (field: string) => `profileFields names "${field}", which is not a writable field of the user model's schema`,
+  },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {
     message: (origin: string) => `"${origin}" is not an origin (expected e.g. https://app.example.com)`,

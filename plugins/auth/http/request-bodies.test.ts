@@ -1,7 +1,14 @@
 import test from "ava";
+import { Schema } from "mongoose";
+import { profileFieldSchemas } from "../users/profile-field-schemas.js";
 import type { APIError } from "../../../kernel/api-error.js";
 import { ValidationErrors } from "../../validation/index.js";
 import { credentialsBody, objectBody, profileBody, refreshTokenBody, signupBody } from "./request-bodies.js";
+
+// A user schema's profile fields: a string and a free-form object (Mixed: any keys, so only the
+// dotted-key and `$`-key refusals guard it).
+const userSchema = new Schema({ name: { type: String, maxLength: 20 }, settings: { type: Schema.Types.Mixed } });
+const fields = (...names: string[]) => profileFieldSchemas(userSchema, names);
 
 function refusal(t: import("ava").ExecutionContext, check: () => unknown): APIError {
   const error = t.throws(check) as APIError;
@@ -39,7 +46,7 @@ test("credentials: operators are refused before anything else", (t) => {
 });
 
 test("sign-up: profile fields pass, managed fields are read-only, others unknown", (t) => {
-  const check = signupBody(["name", "settings"]);
+  const check = signupBody(fields("name", "settings"));
   t.deepEqual(check({ email: "a@b.co", password: "pw", name: "Ada", settings: { theme: "dark" } }), {
     email: "a@b.co",
     password: "pw",
@@ -55,11 +62,11 @@ test("sign-up: profile fields pass, managed fields are read-only, others unknown
   t.is(unknown.source?.pointer, "/nickname");
   // The answer says which fields are profile fields (a field of the user model is not one until opened).
   t.regex(unknown.detail ?? "", /nickname: is not a profile field \(profile fields: name, settings\)/);
-  t.regex(refusal(t, () => profileBody([])({ name: "Ada" })).detail ?? "", /name: is not a profile field \(this app opens none: authPlugin's profileFields\)/);
+  t.regex(refusal(t, () => profileBody(fields())({ name: "Ada" })).detail ?? "", /name: is not a profile field \(this app opens none: authPlugin's profileFields\)/);
 });
 
 test("profile: $-keys and dotted keys at any depth are refused", (t) => {
-  const check = profileBody(["name", "settings"]);
+  const check = profileBody(fields("name", "settings"));
   t.is(refusal(t, () => check({ name: { $gt: "" } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
   t.is(refusal(t, () => check({ settings: { nested: [{ $where: "1" }] } })).code, ValidationErrors.OPERATOR_IN_BODY.code);
   const dotted = refusal(t, () => check({ settings: { deep: { "admin.flag": true } } }));
@@ -68,8 +75,20 @@ test("profile: $-keys and dotted keys at any depth are refused", (t) => {
   t.is(refusal(t, () => check({ "settings.theme": "dark" })).code, ValidationErrors.UNKNOWN_FIELD.code);
 });
 
+test("profile: each value must fit its field's schema on the user model, uncoerced", (t) => {
+  const check = profileBody(fields("name", "settings"));
+  for (const name of [123, { a: 1 }, ["Ada"], "x".repeat(21)]) {
+    const error = refusal(t, () => check({ name }));
+    t.is(error.code, ValidationErrors.INVALID_BODY.code, JSON.stringify(name));
+    t.is(error.source?.pointer, "/name");
+  }
+  t.deepEqual(check({ name: "Ada", settings: { theme: "dark" } }), { name: "Ada", settings: { theme: "dark" } });
+  const unknown = t.throws(() => fields("name", "nickname")) as { code?: string };
+  t.is(unknown.code, "AUTH_PROFILE_FIELD_UNKNOWN");
+});
+
 test("profile: email and passwords are read-only", (t) => {
-  const check = profileBody(["name"]);
+  const check = profileBody(fields("name"));
   for (const field of ["email", "password", "admin"]) {
     t.is(refusal(t, () => check({ name: "ok", [field]: "x" })).code, ValidationErrors.READ_ONLY_FIELD.code, field);
   }
@@ -84,12 +103,12 @@ test("refresh and plain object bodies", (t) => {
 });
 
 test("every auth body refuses a key containing NUL at any depth (BSON cannot write it)", (t) => {
-  const signup = signupBody(["name", "settings"]);
+  const signup = signupBody(fields("name", "settings"));
   for (const [check, body, pointer] of [
     [credentialsBody, { email: "a@b.co", password: "pw", "x\u0000": 1 }, "/x\u0000"],
     [signup, { email: "a@b.co", password: "pw", settings: { "theme\u0000": "dark" } }, "/settings/theme\u0000"],
     [signup, { email: "a@b.co", password: "pw", settings: { list: [{ "\u0000": 1 }] } }, "/settings/list/0/\u0000"],
-    [profileBody(["settings"]), { settings: { deep: { "a\u0000b": true } } }, "/settings/deep/a\u0000b"],
+    [profileBody(fields("settings")), { settings: { deep: { "a\u0000b": true } } }, "/settings/deep/a\u0000b"],
     [refreshTokenBody, { refreshToken: "abc", "\u0000": 1 }, "/\u0000"],
     [objectBody, { authCode: "x", meta: { "k\u0000": 1 } }, "/meta/k\u0000"],
   ] as const) {

@@ -39,28 +39,29 @@ const PASSWORD: SchemaObject = { type: "string", minLength: 1, maxLength: 1024 }
 // characters`) like any other short one.
 const NEW_PASSWORD: SchemaObject = { type: "string", maxLength: 1024 };
 
-// A profile value at any depth: MongoDB reads keys with "." as paths, so none may contain one
-// (`$`-keys are refused before, by operatorKeys).
-const PLAIN_VALUE = { $ref: "#/$defs/plainValue" };
-const PLAIN_VALUE_DEFS = {
-  plainValue: { propertyNames: { pattern: "^[^.]*$" }, additionalProperties: PLAIN_VALUE, items: PLAIN_VALUE },
-};
-
-/** A body's JSON schema (with `$defs`, which openapi3-ts's type does not list). */
-type BodySchema = SchemaObject & { $defs?: Record<string, object> };
+/** Each profile field the host opens, with its JSON schema on the user model (see `profileFieldSchemas`). */
+export type ProfileFieldSchemas = Readonly<Record<string, SchemaObject>>;
 
 const OBJECT_EXPECTED: ValidationIssue = { path: "", message: "must be a JSON object", keyword: "type" };
 const MANAGED = "is managed by the server and cannot be set";
 const DOTTED = 'has a key containing "." (paths are not accepted in bodies)';
 
+/** What a body check knows of the profile fields it takes. */
+interface ProfileCheck {
+  fields: readonly string[];
+  /** The message of a top-level field outside them. */
+  unknownField: string;
+}
+
 /**
  * The one shape of every auth body check, in order: a JSON object; no `$`-key at any depth
  * (`VALIDATION_OPERATOR_IN_BODY`); no framework-managed top-level field
- * (`VALIDATION_READ_ONLY_FIELD`); then the schema — an undeclared field is
- * `VALIDATION_UNKNOWN_FIELD`, a dotted key `VALIDATION_OPERATOR_IN_BODY`, anything else
- * `VALIDATION_INVALID_BODY`, each with `source.pointer` at the first problem.
+ * (`VALIDATION_READ_ONLY_FIELD`); no key containing "." inside a profile value
+ * (`VALIDATION_OPERATOR_IN_BODY`: MongoDB would read it as a path); then the schema — an
+ * undeclared field is `VALIDATION_UNKNOWN_FIELD`, anything else `VALIDATION_INVALID_BODY`, each
+ * with `source.pointer` at the first problem.
  */
-function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (body: Record<string, unknown>) => T, unknownField?: string): BodyCheck<T> {
+function bodyCheck<T>(schema: SchemaObject, managed: readonly string[], read: (body: Record<string, unknown>) => T, profile?: ProfileCheck): BodyCheck<T> {
   const validate = ajv.compile(schema);
   return (body) => {
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw requestValidationError([OBJECT_EXPECTED], "body");
@@ -75,25 +76,39 @@ function bodyCheck<T>(schema: BodySchema, managed: readonly string[], read: (bod
         ValidationErrors.READ_ONLY_FIELD,
       );
     }
+    const dotted = profile ? dottedKeys(record, profile.fields) : [];
+    if (dotted.length > 0) throw requestValidationError(dotted, "body", ValidationErrors.OPERATOR_IN_BODY);
     if (!validate(record)) {
-      const issues = issuesOf(validate.errors ?? []).map((issue) => (unknownField && issue.keyword === "additionalProperties" ? { ...issue, message: unknownField } : issue));
+      const issues = issuesOf(validate.errors ?? []).map((issue) =>
+        profile && issue.keyword === "additionalProperties" && !issue.path.includes(".") ? { ...issue, message: profile.unknownField } : issue,
+      );
       throw requestValidationError(issues, "body", classify(issues));
     }
     return read(record);
   };
 }
 
+/** Keys containing "." at any depth of the profile values (`operatorKeys` already bounded the depth). */
+function dottedKeys(record: Record<string, unknown>, fields: readonly string[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const visit = (value: unknown, path: string): void => {
+    if (value === null || typeof value !== "object") return;
+    for (const [key, child] of Object.entries(value)) {
+      if (!Array.isArray(value) && key.includes(".")) issues.push({ path, message: DOTTED, keyword: "propertyNames" });
+      else visit(child, `${path}.${key}`);
+    }
+  };
+  for (const field of fields) if (Object.hasOwn(record, field)) visit(record[field], field);
+  return issues;
+}
+
 function issuesOf(errors: readonly ErrorObject[]): ValidationIssue[] {
-  // ajv reports a bad property name twice (the name's own error, then `propertyNames`): keep one.
   // The email pattern's own text (a regular expression) would tell a user nothing.
-  return fromAjvErrors(errors.filter((error) => error.propertyName === undefined)).map((issue) =>
-    issue.keyword === "propertyNames" ? { ...issue, message: DOTTED } : issue.keyword === "pattern" && issue.path === "email" ? { ...issue, message: NOT_AN_EMAIL } : issue,
-  );
+  return fromAjvErrors(errors).map((issue) => (issue.keyword === "pattern" && issue.path === "email" ? { ...issue, message: NOT_AN_EMAIL } : issue));
 }
 
 function classify(issues: readonly ValidationIssue[]): HttpErrorFactory {
   if (issues.some((issue) => issue.keyword === "additionalProperties")) return ValidationErrors.UNKNOWN_FIELD;
-  if (issues.some((issue) => issue.keyword === "propertyNames")) return ValidationErrors.OPERATOR_IN_BODY;
   return ValidationErrors.INVALID_BODY;
 }
 
@@ -114,13 +129,12 @@ export const credentialsBody: BodyCheck<Credentials> = bodyCheck(
   readCredentials,
 );
 
-function profileProperties(profileFields: readonly string[]): Record<string, SchemaObject> {
-  return Object.fromEntries(profileFields.map((field) => [field, PLAIN_VALUE]));
-}
-
-/** Says which profile fields there are: a field of the user model is still refused until the host opens it (`profileFields`). */
-function notAProfileField(profileFields: readonly string[]): string {
-  return profileFields.length > 0 ? `is not a profile field (profile fields: ${profileFields.join(", ")})` : "is not a profile field (this app opens none: authPlugin's profileFields)";
+/** The profile part of a body check; says which profile fields there are (a field of the user model is still refused until the host opens it). */
+function profileCheck(profileFields: ProfileFieldSchemas): ProfileCheck {
+  const fields = Object.keys(profileFields);
+  const unknownField =
+    fields.length > 0 ? `is not a profile field (profile fields: ${fields.join(", ")})` : "is not a profile field (this app opens none: authPlugin's profileFields)";
+  return { fields, unknownField };
 }
 
 /**
@@ -128,27 +142,33 @@ function notAProfileField(profileFields: readonly string[]): string {
  * framework-managed field (`admin`, `disabled`, ids, GitHub fields...) is
  * `VALIDATION_READ_ONLY_FIELD`, any other field outside `profileFields` `VALIDATION_UNKNOWN_FIELD`.
  *
+ * Each profile value is checked against its schema on the user model (`profileFieldSchemas`).
+ *
  * @example
- * const check = signupBody(["name"]);
+ * const check = signupBody({ name: { type: "string" } });
  * check({ email: "ada@example.com", password: "correct horse", name: "Ada" }).profile; // { name: "Ada" }
  * check({ email: "ada@example.com", password: "correct horse", admin: true });        // throws 400
  */
-export function signupBody(profileFields: readonly string[]): BodyCheck<SignupBody> {
+export function signupBody(profileFields: ProfileFieldSchemas): BodyCheck<SignupBody> {
   return bodyCheck(
-    {
-      type: "object",
-      properties: { email: EMAIL, password: NEW_PASSWORD, ...profileProperties(profileFields) },
-      required: ["email", "password"],
-      additionalProperties: false,
-      $defs: PLAIN_VALUE_DEFS,
-    },
+    signupSchema(profileFields),
     FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password"),
     (body) => {
       const { email: _email, password: _password, ...profile } = body;
       return { ...readCredentials(body), profile };
     },
-    notAProfileField(profileFields),
+    profileCheck(profileFields),
   );
+}
+
+/** The JSON schema of the JWT sign-up body (validation and OpenAPI). */
+export function signupSchema(profileFields: ProfileFieldSchemas): SchemaObject {
+  return { type: "object", properties: { email: EMAIL, password: NEW_PASSWORD, ...profileFields }, required: ["email", "password"], additionalProperties: false };
+}
+
+/** The JSON schema of the `PATCH /auth/me` body (validation and OpenAPI). */
+export function profileSchema(profileFields: ProfileFieldSchemas): SchemaObject {
+  return { type: "object", properties: { ...profileFields }, additionalProperties: false };
 }
 
 /**
@@ -156,15 +176,10 @@ export function signupBody(profileFields: readonly string[]): BodyCheck<SignupBo
  * framework-managed fields a client may never set).
  *
  * @example
- * profileBody(["name", "bio"])({ name: "Linus" }); // { name: "Linus" }
+ * profileBody({ name: { type: "string" } })({ name: "Linus" }); // { name: "Linus" }
  */
-export function profileBody(profileFields: readonly string[]): BodyCheck<Record<string, unknown>> {
-  return bodyCheck(
-    { type: "object", properties: profileProperties(profileFields), additionalProperties: false, $defs: PLAIN_VALUE_DEFS },
-    FORBIDDEN_PROFILE_FIELDS,
-    (body) => ({ ...body }),
-    notAProfileField(profileFields),
-  );
+export function profileBody(profileFields: ProfileFieldSchemas): BodyCheck<Record<string, unknown>> {
+  return bodyCheck(profileSchema(profileFields), FORBIDDEN_PROFILE_FIELDS, (body) => ({ ...body }), profileCheck(profileFields));
 }
 
 /**

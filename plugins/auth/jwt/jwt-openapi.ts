@@ -1,4 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
+import { profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
@@ -20,18 +21,15 @@ const rotated: SchemaObject = {
 };
 
 /**
- * Documents the JWT routes in the app's OpenAPI document. Profile fields are documented with
- * their schema on the user model (`userFields`, as REST documents an update body), when it has them.
+ * Documents the JWT routes in the app's OpenAPI document. Profile fields are documented with the
+ * schema they are validated against (their schema on the user model, as REST documents an update body).
  *
  * @example
- * documentJwtRoutes(ctx.openapi, { profileFields: ["name"], userFields: { name: { type: "string", maxLength: 100 } } });
+ * documentJwtRoutes(ctx.openapi, { name: { type: "string", maxLength: 100 } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFields: readonly string[]; userFields?: Readonly<Record<string, SchemaObject>> }): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas): void {
   documentAuthComponents(openapi);
-  const profile: Record<string, SchemaObject> = Object.fromEntries(
-    options.profileFields.map((field) => [field, options.userFields?.[field] ?? { description: "Profile field allowed by the host" }]),
-  );
-  const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profile }, additionalProperties: false };
+  const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profileFields }, additionalProperties: false };
   addAuthOperations(openapi, [
     ...passwordRoutes({ signUp: "/auth/signup", signIn: "/auth/login" }, { signUpBody, signInBody: credentials, signedIn: tokens }),
     ["post", "/auth/refresh_token", {
@@ -52,7 +50,7 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, options: { profileFi
       operationId: "updateMe",
       summary: "Update the signed-in user's profile (host-allowed fields only)",
       security: BEARER_SECURITY,
-      body: { type: "object", properties: profile, additionalProperties: false },
+      body: profileSchema(profileFields),
       ok: { 200: answer("Updated user", user) },
       refusals: { 400: invalid("A field that may not be set"), 401: "Not signed in" },
     }],

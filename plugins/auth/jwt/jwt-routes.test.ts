@@ -254,6 +254,21 @@ test("PATCH /auth/me updates allowed fields only; admin, disabled, email… are 
   await request(http).patch("/auth/me").send({ name: "anonymous" }).expect(401);
 });
 
+test("profile values are checked against the user schema, never coerced: a number is no name, an object is VALIDATION_INVALID_BODY", async (t) => {
+  const { http } = await authTestApp(t, { profileFields: ["name"] });
+  const { token, userId } = await signup(http, uniqueEmail(), { name: "Ada" });
+  const auth = { Authorization: `Bearer ${token}` };
+  for (const name of [123, { a: 1 }, [1], true]) {
+    const response = await request(http).patch("/auth/me").set(auth).send({ name }).expect(400);
+    t.is(code(response), ValidationErrors.INVALID_BODY.code, JSON.stringify(name));
+    t.is(response.body.errors[0].source.pointer, "/name");
+  }
+  const refused = await request(http).post("/auth/signup").send({ email: uniqueEmail(), password: PASSWORD, name: 42 }).expect(400);
+  t.is(code(refused), ValidationErrors.INVALID_BODY.code);
+  t.is((await TestUser.findById(userId).lean())?.name, "Ada");
+  t.is((await request(http).patch("/auth/me").set(auth).send({ name: "Grace" }).expect(200)).body.data.name, "Grace");
+});
+
 test("failed logins are rate-limited per account with 429 and Retry-After, even for the right password", async (t) => {
   const { http } = await authTestApp(t, { rateLimits: { perAccount: { points: 3, durationSeconds: 600 } } });
   const { email } = await signup(http);
@@ -411,7 +426,7 @@ test("custom JWT claims come from generateJWTPayload", async (t) => {
   t.like(claims, { sub: userId, plan: "pro", admin: false, iss: JWT_ENV.TOKEN_ISSUER });
 });
 
-test("missing variables fail the start naming them; equal or weak secrets are refused", async (t) => {
+test("missing variables fail the start naming them; equal or weak secrets and forbidden or unknown profile fields are refused", async (t) => {
   const build = async (env: Record<string, string>) => {
     const app = (await createTestApp({ env })).register(authPlugin({ userModel: TestUser }));
     t.teardown(() => app.stop());
@@ -437,6 +452,14 @@ test("missing variables fail the start naming them; equal or weak secrets are re
     await app.build();
   })) as { code?: string };
   t.is(forbidden.code, AuthErrors.PROFILE_FIELD_FORBIDDEN.code);
+
+  const unknown = (await t.throwsAsync(async () => {
+    const app = (await createTestApp({ env: JWT_ENV })).register(authPlugin({ userModel: TestUser, profileFields: ["name", "nickname"] }));
+    t.teardown(() => app.stop());
+    await app.build();
+  })) as Error & { code?: string };
+  t.is(unknown.code, AuthErrors.PROFILE_FIELD_UNKNOWN.code);
+  t.true(unknown.message.includes('"nickname"'));
 });
 
 test("the routes are documented in OpenAPI with the bearer scheme", async (t) => {

@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { requireUser } from "../../../contracts/request-user.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
-import { credentialsBody, profileBody, refreshTokenBody, signupBody } from "../http/request-bodies.js";
+import { credentialsBody, profileBody, refreshTokenBody, signupBody, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 
 /** The JWT provider's public paths: credentials sent to them are not checked by the middleware. */
@@ -15,9 +15,9 @@ export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_t
  * validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
- * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, ["name"]);
+ * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, { name: { type: "string" } });
  */
-export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: readonly string[]): void {
+export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas): void {
   const checkSignup = signupBody(profileFields);
   const checkProfile = profileBody(profileFields);
   router.post(

@@ -5,14 +5,13 @@ import { HTTP_ROUTER } from "../../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import type { PluginContext } from "../../../kernel/plugin.js";
-import type { SchemaObject } from "../../../kernel/openapi-registry.js";
-import { mongooseJsonSchema } from "../../rest/index.js";
 import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
 import type { GitHubAuthOptions } from "../github/github-auth-options.js";
 import { startGitHubSignIn } from "../github/start-github-sign-in.js";
 import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
 import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
+import type { ProfileFieldSchemas } from "../http/request-bodies.js";
 import type { UserDirectory } from "../users/user-directory.js";
 import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jwt-auth-service.js";
 import { documentJwtRoutes } from "./jwt-openapi.js";
@@ -26,8 +25,8 @@ import { TokenService } from "./token-service.js";
 export interface JwtAuthStart {
   users: UserDirectory;
   env: AuthEnvironment;
-  /** Already checked against the framework-managed fields. */
-  profileFields: readonly string[];
+  /** Already checked against the framework-managed fields, each with its schema on the user model. */
+  profileFields: ProfileFieldSchemas;
   passwordPolicy?: PasswordPolicy;
   generateJWTPayload?: GenerateJWTPayload;
   rateLimits?: LoginRateLimits;
@@ -43,7 +42,7 @@ export interface JwtAuthStart {
  * middleware and `AUTHENTICATOR`.
  *
  * @example
- * const runtime = await startJwtAuth(ctx, { users, env, profileFields: ["name"] });
+ * const runtime = await startJwtAuth(ctx, { users, env, profileFields: { name: { type: "string" } } });
  */
 export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Promise<AuthRuntime> {
   const { users, env } = start;
@@ -79,8 +78,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   });
 
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
-  const userFields = mongooseJsonSchema(users.model.schema, { mode: "update" }).properties as Record<string, SchemaObject> | undefined;
-  documentJwtRoutes(ctx.openapi, { profileFields: start.profileFields, ...(userFields ? { userFields } : {}) });
+  documentJwtRoutes(ctx.openapi, start.profileFields);
   const publicPaths = new Set(JWT_PUBLIC_PATHS);
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
