@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Router } from "express";
-import type { HydratedDocument, SchemaType } from "mongoose";
+import type { HydratedDocument } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { HttpErrors } from "../../kernel/http-errors.js";
-import { mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
+import { applyPatch, mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
 import type { AdminAccessPolicy } from "./admin-access.js";
 import type { AdminEntry } from "./admin-entry.js";
@@ -111,7 +111,7 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     const data = (req.body as { data: Fields }).data;
     await access.checkFields(entry, req.user, data);
     const docs = await authorisedRecords(req, "update");
-    for (const doc of docs) applyChanges(doc, data, store.schema.path.bind(store.schema));
+    for (const doc of docs) applyPatch(doc, data);
     // Every record validates before the first is saved, so a bad value writes nothing.
     for (const doc of docs) await doc.validate();
     const results: BulkResult[] = [];
@@ -138,17 +138,5 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     await audit.record(req.user, "delete", entry.modelName, docs.map((doc) => ({ id: doc._id, fields: [] })), true);
     res.json({ data: { results, count: results.length } });
   });
-}
-
-/** PATCH semantics, as REST's update: `null` empties an optional field (back to its default, if any). */
-function applyChanges(doc: StoredDocument, data: Fields, pathOf: (path: string) => SchemaType | undefined): void {
-  for (const [key, value] of Object.entries(data)) {
-    if (value !== null) {
-      doc.set(key, value);
-      continue;
-    }
-    const schemaType = pathOf(key) as (SchemaType & { isRequired?: boolean; getDefault(doc: unknown, init: boolean): unknown }) | undefined;
-    doc.set(key, schemaType?.isRequired === true ? null : schemaType?.getDefault(doc, false));
-  }
 }
 

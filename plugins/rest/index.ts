@@ -20,6 +20,7 @@ export { OwnerQueryFilter, type QueryFilter, type QueryFilterContext, type Query
 export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type ListQuery } from "./list-query.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
 export { RestErrors } from "./errors.js";
+export { applyPatch } from "./apply-patch.js";
 // Lifecycle hooks run the same way by every plugin that applies a router's hooks (sync).
 export { hookDenied, runHook } from "./hook-errors.js";
 export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions } from "./json-schema/mongoose-json-schema.js";

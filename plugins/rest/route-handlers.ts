@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { Document, HydratedDocument, Model, PopulateOptions, SchemaType } from "mongoose";
+import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { BodyChecker } from "./body-checker.js";
+import { applyPatch } from "./apply-patch.js";
 import { RestErrors } from "./errors.js";
 import { hookDenied, runHook } from "./hook-errors.js";
 import type { ListQuery } from "./list-query.js";
@@ -127,27 +128,6 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return doc;
   }
 
-  /**
-   * PATCH semantics: the fields sent change, and `null` empties an optional field — unset
-   * (`$unset`, so it is absent rather than stored as null), or back to its default when it has
-   * one (`default: null` keeps null). A required field given null is left to mongoose's
-   * `required` validator (400); the update schema refuses it first when validation is on.
-   */
-  function applyChanges(doc: StoredDocument, body: Record<string, unknown>): void {
-    const changes: Record<string, unknown> = {};
-    const emptied: string[] = [];
-    for (const [key, value] of Object.entries(body)) {
-      if (value === null) emptied.push(key);
-      else changes[key] = value;
-    }
-    doc.set(changes);
-    for (const key of emptied) {
-      const schemaType = store.schema.path(key) as (SchemaType & { isRequired?: boolean; getDefault(doc: unknown, init: boolean): unknown }) | undefined;
-      if (schemaType?.isRequired === true) doc.set(key, null);
-      else doc.set(key, schemaType?.getDefault(doc, false));
-    }
-  }
-
   const list: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("list", user);
@@ -228,7 +208,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       if (hooked === null || hooked === undefined) throw hookDenied("preUpdate");
       body = hooked;
     }
-    applyChanges(doc, body as Record<string, unknown>);
+    applyPatch(doc, body as Record<string, unknown>);
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));

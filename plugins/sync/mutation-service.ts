@@ -1,11 +1,11 @@
 import type { ValidateFunction } from "ajv";
 import type { Request } from "express";
-import mongoose, { type HydratedDocument, type SchemaType } from "mongoose";
+import mongoose, { type HydratedDocument } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import { isAPIError } from "../../kernel/api-error.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { SvcError } from "../../kernel/errors.js";
-import { checkPermissions, hookDenied, mongooseJsonSchema, runHook, type RestMethod } from "../rest/index.js";
+import { applyPatch, checkPermissions, hookDenied, mongooseJsonSchema, runHook, type RestMethod } from "../rest/index.js";
 import { ajvFor, fromAjvErrors, mongooseValidationIssues, operatorKeys, type ValidationIssue } from "../validation/index.js";
 import { mutationIdOf } from "./apply-in-order.js";
 import { entityData } from "./entity-shape.js";
@@ -212,7 +212,7 @@ export class MutationService {
           if (hooked === null || hooked === undefined) throw hookDenied("preUpdate");
           body = hooked;
         }
-        applyChanges(doc, body);
+        applyPatch(doc, body);
         mustStayVisible(doc);
         await doc.save();
         const changed = body;
@@ -269,18 +269,6 @@ interface HookSignatures {
   postUpdate?: (doc: StoredDocument, body: Record<string, unknown>, req: Request, prevDoc: unknown) => unknown;
   preDelete?: (doc: StoredDocument, req: Request) => unknown;
   postDelete?: (doc: StoredDocument, req: Request) => unknown;
-}
-
-/** PATCH semantics as REST has them: null empties a field (its default, or unset). */
-function applyChanges(doc: StoredDocument, body: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(body)) {
-    if (value !== null) {
-      doc.set(key, value);
-      continue;
-    }
-    const schemaType = doc.schema.path(key) as (SchemaType & { isRequired?: boolean; getDefault(doc: unknown, init: boolean): unknown }) | undefined;
-    doc.set(key, schemaType?.isRequired === true ? null : schemaType?.getDefault(doc, false));
-  }
 }
 
 function withId(mutation: SyncMutation): SyncMutation {
