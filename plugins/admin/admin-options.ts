@@ -10,8 +10,8 @@ export interface AdminCustomScreen {
 }
 
 /**
- * Role-based access (SPEC §2.6). Present (even `{}`), the admin checks permissions instead of
- * `admin: true`: `admin:access` opens it, `<resource>:read|write|writeOwned` per model, and the
+ * Role-based access (SPEC §2.6). Present (even `{}`), or turned on by a `ROLE_RESOLVER` bound in
+ * the app, the admin checks permissions instead of `admin: true`: `admin:access` opens it, `<resource>:read|write|writeOwned` per model, and the
  * platform tools' own permissions. Users with `admin: true` keep every permission.
  */
 export interface AdminAccessControl {
