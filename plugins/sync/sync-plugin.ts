@@ -33,7 +33,7 @@ export interface SyncAppOptions {
  * @example
  * new SvcApp()
  *   .register(authPlugin({ userModel: User }))
- *   .register(modelRouter("/todos", Todo, { permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
+ *   .register(modelRouter("/todos", Todo, { permissions: { list: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, queryFilter: OwnerQueryFilter, sync: { scope: { type: "owner" } } }))
  *   .register(syncApp({ getUserScopes: async (user) => [`tenant:${String(user.orgId)}`] }));
  */
 export function syncApp(options: SyncAppOptions = {}): SvcPlugin {
