@@ -32,10 +32,16 @@ test("create: required fields without defaults are required; read-only and _id a
   t.deepEqual((properties.address as { properties: object }).properties, { city: { type: ["string", "null"], description: "City" } });
 });
 
-test("update: nothing required", (t) => {
+test("update: no top-level field required, but a value sent whole (an array's items) keeps its required fields", (t) => {
   const update = mongooseJsonSchema(schema, { mode: "update" });
   t.is(update.required, undefined);
   t.is((update.properties!.title as { type: unknown }).type, "string");
+  // A PATCH of `steps` replaces the array, so each item it sends must be complete.
+  t.deepEqual((update.properties!.steps as { items: { required?: string[] } }).items.required, ["text"]);
+  const validate = ajvFor({ coerceTypes: false, removeAdditional: false }).compile(update);
+  t.false(validate({ steps: [{}] }));
+  t.true(validate({ steps: [{ text: "one" }] }));
+  t.true(validate({ rank: 3 }));
 });
 
 test("response: ids, readOnly marks and refs; select: false left out", (t) => {

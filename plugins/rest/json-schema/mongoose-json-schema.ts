@@ -11,7 +11,8 @@ import type { SchemaObject } from "openapi3-ts/oas31";
  * - `response`: what routes answer with (every readable field, `_id` and `id`, read-only fields
  *   marked `readOnly`, `select: false` fields left out);
  * - `create`: a POST body (writable fields only, required fields without a default required);
- * - `update`: a PATCH body (writable fields only, nothing required).
+ * - `update`: a PATCH body (writable fields only, no top-level field required; a value sent
+ *   replaces the field whole, so inside it — array items, subdocuments — `create`'s rules apply).
  */
 export type JsonSchemaMode = "response" | "create" | "update";
 
@@ -86,13 +87,13 @@ function treeSchema(node: TreeNode, options: JsonSchemaOptions, prefix: string, 
     if (schemaType) {
       const populated = topLevel ? options.populated?.get(fullPath) : undefined;
       property = populated ?? fieldSchema(schemaType, options, fullPath);
-      isRequired = requiredIn(schemaType, options.mode, fullPath);
+      isRequired = requiredIn(schemaType, options.mode, fullPath, topLevel);
       if (acceptsNull(schemaType, options.mode, fullPath, topLevel)) property = nullable(property);
     } else {
       // A nested plain object (`{address: {city: String}}`): its own object of properties.
       property = treeSchema(child, options, fullPath, false);
       if (Object.keys(property.properties ?? {}).length === 0) continue;
-      if (options.mode === "create" && (property.required?.length ?? 0) > 0) isRequired = true;
+      if (wholeValues(options.mode, topLevel) && (property.required?.length ?? 0) > 0) isRequired = true;
     }
     if (readOnly) property = { ...property, readOnly: true };
     properties[name] = property;
@@ -136,9 +137,18 @@ function requiredFlag(schemaType: SchemaType): boolean {
   return flag === true;
 }
 
-function requiredIn(schemaType: SchemaType, mode: JsonSchemaMode, path: string): boolean {
-  if (mode === "update") return false;
+/**
+ * Whether a request body gives this level's values whole: a create body does, and so does every
+ * value inside a PATCH field (a PATCH replaces `parts` with the array it sends, so each item must
+ * be complete); only the PATCH body's own fields are each optional.
+ */
+function wholeValues(mode: JsonSchemaMode, topLevel: boolean): boolean {
+  return mode === "create" || (mode === "update" && !topLevel);
+}
+
+function requiredIn(schemaType: SchemaType, mode: JsonSchemaMode, path: string, topLevel: boolean): boolean {
   if (mode === "response") return path === "_id" || (requiredFlag(schemaType) && path !== "");
+  if (!wholeValues(mode, topLevel)) return false;
   const hasDefault = (schemaType as unknown as { defaultValue?: unknown }).defaultValue !== undefined;
   return requiredFlag(schemaType) && !hasDefault;
 }
