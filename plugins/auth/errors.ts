@@ -77,6 +77,10 @@ export const AuthErrors = defineErrors("AUTH", {
   PROFILE_FIELD_UNKNOWN: {
     message: (field: string) => `profileFields names "${field}", which is not a writable field of the user model's schema`,
   },
+  /** A `githubAuth` credential or URL is missing or empty (typically read from an unset variable). */
+  GITHUB_OPTION_INVALID: {
+    message: (option: string, got: string) => `githubAuth.${option} must be a non-empty string (got ${got}); is the variable it comes from set?`,
+  },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {
     message: (origin: string) => `"${origin}" is not an origin (expected e.g. https://app.example.com)`,

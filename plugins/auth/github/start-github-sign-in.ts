@@ -1,6 +1,7 @@
 import { DATABASE } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
 import type { PluginContext } from "../../../kernel/plugin.js";
+import { AuthErrors } from "../errors.js";
 import { allowedReturnTo, normalizeOrigins } from "../http/return-to.js";
 import type { JwtAuthService } from "../jwt/jwt-auth-service.js";
 import type { PasswordCredentials } from "../jwt/password-credentials.js";
@@ -26,8 +27,8 @@ export interface GitHubSignInStart {
 }
 
 /**
- * Starts GitHub sign-in for the JWT provider: checks the user model has the GitHub fields and the
- * configured origins, mounts and documents the routes, and returns the paths the authentication
+ * Starts GitHub sign-in for the JWT provider: checks the user model has the GitHub fields, the
+ * client credentials and callback URL are set (`AUTH_GITHUB_OPTION_INVALID`) and the configured origins, mounts and documents the routes, and returns the paths the authentication
  * middleware must leave alone.
  *
  * @example
@@ -36,6 +37,11 @@ export interface GitHubSignInStart {
 export async function startGitHubSignIn(ctx: PluginContext, github: GitHubAuthOptions, start: GitHubSignInStart): Promise<readonly string[]> {
   const { users, now } = start;
   for (const field of GITHUB_FIELDS) users.requireField(field, "githubUserPlugin");
+  // `process.env.GITHUB_CLIENT_ID!` compiles whether or not it is set: fail the start, not every sign-in.
+  for (const option of ["clientId", "clientSecret", "callbackURL"] as const) {
+    const value: unknown = github[option];
+    if (typeof value !== "string" || value.trim() === "") throw AuthErrors.GITHUB_OPTION_INVALID(option, typeof value === "string" ? JSON.stringify(value) : String(value));
+  }
   const allowedReturnOrigins = normalizeOrigins(github.allowedReturnOrigins ?? []);
   if (github.defaultReturnTo !== undefined) {
     // Validated like a client's returnTo: a misconfiguration fails the start, not a sign-in.
