@@ -153,3 +153,26 @@ test("a body that is not JSON (415) or too large (413) is a documented answer of
     t.is(documentedAnswerProblem(document, method, path, large), undefined);
   }
 });
+
+test("every admin list and read answer, _adminCapabilities included, matches its documented schema", async (t) => {
+  const { app, http, document } = await servedApp(t);
+  const bearer = `Bearer ${await loginAs(app, await createUser(app, { admin: true }))}`;
+  await request(http).post("/admin/notes").set("Authorization", bearer).send({ text: "audited" }).expect(201);
+  const lists = Object.entries(document.paths).filter(([, item]) => /^listAdmin/.test(item.get?.operationId ?? ""));
+  t.true(lists.length >= 3, "notes, feature flags and the audit log at least");
+  for (const [path] of lists) {
+    const list = await request(http).get(path).set("Authorization", bearer).expect(200);
+    t.is(documentedAnswerProblem(document, "get", path, list), undefined);
+    const first = (list.body.data as Array<{ id: string; _adminCapabilities?: unknown }>)[0];
+    if (!first) continue;
+    t.deepEqual(Object.keys(first._adminCapabilities as object).sort(), ["delete", "update"], path);
+    const itemPath = `${path}/{id}`;
+    if (!document.paths[itemPath]?.get) continue;
+    const read = await request(http).get(`${path}/${first.id}`).set("Authorization", bearer).expect(200);
+    t.is(documentedAnswerProblem(document, "get", itemPath, read), undefined);
+  }
+  const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }).components.schemas;
+  const notes = (document.paths["/admin/notes"]!.get as unknown as { responses: { 200: { content: { "application/json": { schema: { properties: { data: { items: { $ref: string } } } } } } } } }).responses[200];
+  const itemSchema = schemas[notes.content["application/json"].schema.properties.data.items.$ref.split("/").pop()!]!;
+  t.truthy(itemSchema.properties?._adminCapabilities, "the documented item names _adminCapabilities");
+});

@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import type { HydratedDocument } from "mongoose";
+import type { SchemaObject } from "openapi3-ts/oas31";
 import { modelRouter, type ModelRouter, type PermissionCheck, type ResponseDocument, type RestMethod, type RestModel } from "../rest/index.js";
 import type { AdminAccessPolicy } from "./admin-access.js";
 import type { AdminEntry } from "./admin-entry.js";
@@ -7,6 +8,14 @@ import { ADMIN_TAG } from "./admin-tag.js";
 import type { AuditLog } from "./audit-log.js";
 
 type Fields = Record<string, unknown>;
+
+// What the responseHandler below adds to read and list records (not to create/update answers).
+const ADMIN_CAPABILITIES: SchemaObject = {
+  type: "object",
+  description: "On read and list: whether this caller may update or delete this record (a UI disables its buttons)",
+  required: ["update", "delete"],
+  properties: { update: { type: "boolean" }, delete: { type: "boolean" } },
+};
 
 /**
  * The admin's CRUD for one model: a `modelRouter` at `basePath + routePath` (so validation,
@@ -34,7 +43,13 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
     queryFields: filterFields(entry),
     searchFields: textFields(entry),
     sort: entry.defaultSort,
-    openApi: { tag: ADMIN_TAG.name, tagDescription: ADMIN_TAG.description, singular: `Admin${entry.modelName}`, description: `A ${entry.modelName} as the admin sees it` },
+    openApi: {
+      tag: ADMIN_TAG.name,
+      tagDescription: ADMIN_TAG.description,
+      singular: `Admin${entry.modelName}`,
+      description: `A ${entry.modelName} as the admin sees it`,
+      responseProperties: { _adminCapabilities: ADMIN_CAPABILITIES },
+    },
     preCreate: async (body, req) => {
       await access.checkFields(entry, req.user, body);
       return body;

@@ -59,7 +59,10 @@ export function documentModelRouter<T>(
 ): void {
   const stem = pathIdentifier(path);
   const name = analysis.modelName;
-  const responseName = addModelSchema(openapi, name, `${name}_${stem}`, { ...schemas.response, description: options.openApi?.description });
+  const added = options.openApi?.responseProperties;
+  const response: SchemaObject = { ...schemas.response, description: options.openApi?.description };
+  if (added) response.properties = { ...schemas.response.properties, ...added };
+  const responseName = addModelSchema(openapi, name, `${name}_${stem}`, response);
   const createName = addModelSchema(openapi, `${name}Create`, `${name}Create_${stem}`, schemas.create);
   const updateName = addModelSchema(openapi, `${name}Update`, `${name}Update_${stem}`, schemas.update);
   const tag = options.openApi?.tag ?? name;

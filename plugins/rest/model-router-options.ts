@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import type { Connection, HydratedDocument, Schema } from "mongoose";
+import type { SchemaObject } from "openapi3-ts/oas31";
 import type { ModelMcpOptions, ModelSyncOptions } from "../../contracts/model-registry.js";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
@@ -105,6 +106,8 @@ export interface ModelRouterOpenApiOptions {
   readonly tagDescription?: string;
   /** Description of the model's response schema. */
   readonly description?: string;
+  /** Optional properties a `responseHandler` adds to each record, documented in the response schema. */
+  readonly responseProperties?: Readonly<Record<string, SchemaObject>>;
   /** The one-record name in operation ids (default: the model name): `readPost`. */
   readonly singular?: string;
   /** The list name in operation ids (default: the plural of `singular`): `listPosts`. */
