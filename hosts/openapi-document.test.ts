@@ -82,7 +82,11 @@ test("every operation of an app with REST, auth and feature flags has its own op
     const previous = seen.get(operation.operationId!);
     t.is(previous, undefined, `${where} reuses ${previous}'s operationId ${operation.operationId}`);
     seen.set(operation.operationId!, where);
+    t.false(/(Admin){2}/.test(operation.operationId!), `${where}: ${operation.operationId} doubles Admin`);
   }
+  t.regex(seen.get("listAdminAuditLogEntries") ?? "", /^GET \/admin\//, "the audit log's ids name it once");
+  t.truthy(seen.get("readAdminAuditLogEntry"));
+  t.truthy(seen.get("listAdminOpenApiDocNotes"), "other admin models keep their Admin prefix");
 });
 
 test("every operation has one tag, declared once in the document's tags with a description", async (t) => {

@@ -46,7 +46,7 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
     openApi: {
       tag: ADMIN_TAG.name,
       tagDescription: ADMIN_TAG.description,
-      singular: `Admin${entry.modelName}`,
+      singular: adminOperationName(entry.modelName),
       description: `A ${entry.modelName} as the admin sees it`,
       responseProperties: { _adminCapabilities: ADMIN_CAPABILITIES },
     },
@@ -88,4 +88,13 @@ export function textFields(entry: AdminEntry): string[] {
     if (element?.instance === "String" && !path.startsWith("_")) found.push(path);
   });
   return found;
+}
+
+/**
+ * The model's name in the admin's operation ids: `Admin` + the model name (`readAdminTodo`,
+ * apart from REST's `readTodo`), without doubling a name that already starts with it (the audit
+ * log's `AdminAuditLogEntry` → `listAdminAuditLogEntries`).
+ */
+export function adminOperationName(modelName: string): string {
+  return /^Admin[A-Z]/.test(modelName) ? modelName : `Admin${modelName}`;
 }

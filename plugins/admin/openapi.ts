@@ -2,6 +2,7 @@ import type { OperationObject, ParameterObject, SchemaObject } from "openapi3-ts
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { AdminEntry } from "./admin-entry.js";
+import { adminOperationName } from "./admin-model-router.js";
 import { ADMIN_TAG } from "./admin-tag.js";
 
 const STATUS: Record<SharedResponse, string> = {
@@ -75,7 +76,7 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
   openapi.addOperation("get", `${basePath}/version`, operation("readAdminVersion", "Framework, app and runtime versions", { status: 200, description: "Versions", data: object("{framework, app, runtime, startedAt}") }, []));
   openapi.addOperation("get", `${basePath}/configuration`, operation("readAdminConfiguration", "The effective configuration, secrets redacted", { status: 200, description: "Configuration", data: object("{nodeEnv, port, environment, ...}") }, []));
   for (const { entry, update, remove } of bulk) {
-    const plural = `Admin${entry.modelName}Records`;
+    const plural = `${adminOperationName(entry.modelName)}Records`;
     openapi.addOperation(
       "post",
       `${entry.fullPath}/bulk-update`,
