@@ -4,7 +4,7 @@ import { token } from "../kernel/container.js";
  * The password-hashing port. The auth plugin binds `PASSWORD_HASHER` to the scrypt adapter
  * (`adapters/password-hasher/scrypt.ts`); hosts may swap in another KDF (argon2...) with
  * `override`, and every adapter passes the shared conformance suite
- * (`adapters/password-hasher/test-support/password-hasher-conformance.ts`): salted hashes,
+ * (`adapters/conformance/password-hasher.ts`, published as `svc/testing/conformance`): salted hashes,
  * Unicode normal forms of one password verify alike, a malformed stored value verifies false
  * (never throws). The stored form records the adapter's parameters, so `needsRehash` can upgrade
  * old hashes at the next login.
