@@ -21,7 +21,7 @@ export interface TodoFields {
 
 const todoSchema = new mongoose.Schema<TodoFields>(
   {
-    _id: { type: String, default: () => randomUUID(), description: "The todo's id: a UUID the client mints offline (the server mints one when a REST create leaves it out)" },
+    _id: { type: String, default: () => randomUUID(), description: "The todo's id: a UUID, minted by a sync client offline, or by the server on a REST create (which may not send one)" },
     title: { type: String, required: true, trim: true, maxlength: 200, description: "What to do" },
     done: { type: Boolean, default: false, description: "Whether it is done" },
     priority: { type: Number, min: 1, max: 5, description: "1 (low) to 5 (urgent)" },
