@@ -4,7 +4,7 @@ import { AuthErrors } from "../errors.js";
 export interface PasswordPolicy {
   /** Default 8 (counted in characters, so an emoji is one). */
   minLength?: number;
-  /** Default 256 (the KDF's cost does not depend on it, but the request body does). */
+  /** Default 256, counted in characters like `minLength` (the KDF's cost does not depend on it, but the request body does). */
   maxLength?: number;
 }
 
@@ -20,7 +20,9 @@ export interface PasswordPolicy {
 export function checkPasswordPolicy(password: string, policy: PasswordPolicy): void {
   const minLength = policy.minLength ?? 8;
   const maxLength = policy.maxLength ?? 256;
-  if (typeof password !== "string" || [...password].length < minLength || password.length > maxLength) {
+  // Both bounds in characters (code points), never UTF-16 units: an emoji counts once either way.
+  const length = typeof password === "string" ? [...password].length : -1;
+  if (length < minLength || length > maxLength) {
     throw AuthErrors.WEAK_PASSWORD({
       detail: `password must be ${minLength} to ${maxLength} characters`,
       source: { pointer: "/password" },
