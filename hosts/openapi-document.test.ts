@@ -180,3 +180,13 @@ test("every admin list and read answer, _adminCapabilities included, matches its
   const itemSchema = schemas[notes.content["application/json"].schema.properties.data.items.$ref.split("/").pop()!]!;
   t.truthy(itemSchema.properties?._adminCapabilities, "the documented item names _adminCapabilities");
 });
+
+test("a model create's 201 documents the Location header it sends", async (t) => {
+  const { app, http, document } = await servedApp(t);
+  const bearer = `Bearer ${await loginAs(app, await createUser(app))}`;
+  const created = await request(http).post("/notes").set("Authorization", bearer).send({ text: "located" }).expect(201);
+  t.is(created.headers.location, `/notes/${created.body.data.id as string}`);
+  const answer = (document.paths["/notes"]!.post as unknown as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses["201"]!;
+  t.truthy(answer.headers?.Location);
+  t.is(documentedAnswerProblem(document, "post", "/notes", created), undefined);
+});

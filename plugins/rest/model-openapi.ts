@@ -152,7 +152,12 @@ export function documentModelRouter<T>(
         {
           summary: `Create a ${name}`,
           requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
-          responses: single(201, `The created ${name}`),
+          responses: {
+            201: {
+              ...single(201, `The created ${name}`)[201]!,
+              headers: { Location: { description: `The created ${name}'s URL (its read route, under the app's mount path)`, schema: { type: "string" } } },
+            },
+          },
         },
         ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
       ),
