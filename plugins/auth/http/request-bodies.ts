@@ -35,9 +35,9 @@ const EMAIL: SchemaObject = { type: "string", maxLength: 254, pattern: "^\\s*[^\
 const NOT_AN_EMAIL = "must be an email address";
 // The policy (length bounds) is the service's: it answers with AUTH_WEAK_PASSWORD, not a 400 shape error.
 const PASSWORD: SchemaObject = { type: "string", minLength: 1, maxLength: 1024 };
-// A new password has no lower bound here, so an empty one hears the policy (`must be 8 to 256
-// characters`) like any other short one.
-const NEW_PASSWORD: SchemaObject = { type: "string", maxLength: 1024 };
+// A new password has no bounds here, so an empty or an over-long one hears the policy (`must be 8
+// to 256 characters`, AUTH_WEAK_PASSWORD) like any other; the body-size limit bounds it still.
+const NEW_PASSWORD: SchemaObject = { type: "string" };
 
 /** Each profile field the host opens, with its JSON schema on the user model (see `profileFieldSchemas`). */
 export type ProfileFieldSchemas = Readonly<Record<string, SchemaObject>>;
