@@ -29,6 +29,9 @@ test("credentials: a bad email or password points at the field", (t) => {
     [{ email: "a@b.co", password: 12345678 }, "/password"],
     [{ email: "a@b.co", password: "" }, "/password"],
     [{ email: `${"a".repeat(250)}@b.co`, password: "x" }, "/email"],
+    [{ email: "nul\u0000x@example.com", password: "x" }, "/email"],
+    [{ email: "a@exa\u007fmple.com", password: "x" }, "/email"],
+    [{ email: "a\u0085b@example.com", password: "x" }, "/email"],
   ] as const) {
     const error = refusal(t, () => credentialsBody(body));
     t.is(error.code, ValidationErrors.INVALID_BODY.code);

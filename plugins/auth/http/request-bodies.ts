@@ -30,8 +30,9 @@ export interface SignupBody extends Credentials {
 // refused, never silently dropped), and no `onValidationError` can wave a sign-up through.
 const ajv = ajvFor({ coerceTypes: false, removeAdditional: false });
 
-// Surrounding spaces are allowed (they are trimmed); one @ and a dot in the domain.
-const EMAIL: SchemaObject = { type: "string", maxLength: 254, pattern: "^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$" };
+// Surrounding spaces are allowed (they are trimmed); one @ and a dot in the domain; no control
+// character anywhere (NUL, DEL, C1: no mail system delivers to them, and logs would carry them).
+const EMAIL: SchemaObject = { type: "string", maxLength: 254, pattern: "^\\s*[^\\s@\\p{Cc}]+@[^\\s@\\p{Cc}]+\\.[^\\s@\\p{Cc}]+\\s*$" };
 const NOT_AN_EMAIL = "must be an email address";
 // The policy (length bounds) is the service's: it answers with AUTH_WEAK_PASSWORD, not a 400 shape error.
 const PASSWORD: SchemaObject = { type: "string", minLength: 1, maxLength: 1024 };

@@ -98,6 +98,9 @@ test("signup validates the email and the password policy", async (t) => {
   t.is(badEmail.body.errors[0].source.pointer, "/email");
   // The message says what is wrong, not which regular expression failed.
   t.is(badEmail.body.errors[0].detail, "email: must be an email address");
+  const control = await request(http).post("/auth/signup").send({ email: "nul\u0000x@example.com", password: PASSWORD }).expect(400);
+  t.is(code(control), ValidationErrors.INVALID_BODY.code);
+  t.is(control.body.errors[0].source.pointer, "/email");
   // Every password outside the policy, the empty one and one over the login body's cap included, hears the policy's rule.
   for (const password of ["short", "", "x".repeat(1025)]) {
     const weak = await request(http).post("/auth/signup").send({ email: uniqueEmail(), password }).expect(400);
