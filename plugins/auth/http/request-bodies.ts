@@ -130,6 +130,21 @@ export const credentialsBody: BodyCheck<Credentials> = bodyCheck(
   readCredentials,
 );
 
+/**
+ * The session provider's sign-up body: credentials, framework-managed fields refused as on the
+ * JWT provider's sign-up (`VALIDATION_READ_ONLY_FIELD`: `admin`, `disabled`, ids...), anything
+ * else passed on to better-auth (it reads `name`, `image`, `callbackURL`).
+ *
+ * @example
+ * sessionSignupBody({ email: "ada@example.com", password: "correct horse", name: "Ada" }); // { email, password }
+ * sessionSignupBody({ email: "ada@example.com", password: "correct horse", admin: true }); // throws 400
+ */
+export const sessionSignupBody: BodyCheck<Credentials> = bodyCheck(
+  { type: "object", properties: { email: EMAIL, password: NEW_PASSWORD }, required: ["email", "password"] },
+  FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password"),
+  readCredentials,
+);
+
 /** The profile part of a body check; says which profile fields there are (a field of the user model is still refused until the host opens it). */
 function profileCheck(profileFields: ProfileFieldSchemas): ProfileCheck {
   const fields = Object.keys(profileFields);

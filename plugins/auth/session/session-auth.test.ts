@@ -152,6 +152,19 @@ test("session bodies go through the shared validator; a short password is AUTH_W
   t.is(code(await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: "short" }).expect(400)), AuthErrors.WEAK_PASSWORD.code);
 });
 
+test("session sign-up refuses framework-managed fields like the JWT sign-up (VALIDATION_READ_ONLY_FIELD), creating nothing", async (t) => {
+  const { http } = await sessionApp(t);
+  for (const field of ["admin", "disabled", "deleted", "_id", "federatedId", "githubId"]) {
+    const email = uniqueEmail();
+    const response = await request(http).post("/api/auth/signup/email").send({ email, password: PASSWORD, [field]: true }).expect(400);
+    t.is(code(response), ValidationErrors.READ_ONLY_FIELD.code, field);
+    t.is(response.body.errors[0].source.pointer, `/${field}`);
+    t.is(await TestUser.countDocuments({ email }), 0);
+  }
+  // better-auth's own fields still pass.
+  await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD, name: "Ada" }).expect(201);
+});
+
 test("a disabled user loses the session at once and cannot sign in", async (t) => {
   const { http } = await sessionApp(t);
   const { email, userId, cookie, token } = await signUp(http);

@@ -5,7 +5,7 @@ import { AuthErrors } from "../errors.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
 import { bearerToken } from "../http/authentication-middleware.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
-import { credentialsBody } from "../http/request-bodies.js";
+import { credentialsBody, sessionSignupBody } from "../http/request-bodies.js";
 import { fromBetterAuth } from "./better-auth-errors.js";
 
 /** Where SPEC §4.2's session endpoints live. */
@@ -109,7 +109,7 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
     authRoute(async (req, res) => {
       const origin = checkOrigin(req);
       // Checked here; better-auth still gets the body as sent (it also reads name, image, callbackURL).
-      credentialsBody(req.body);
+      sessionSignupBody(req.body);
       await deps.limiter.consumeSignup(clientIp(req));
       const body = req.body as Record<string, unknown>;
       const forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body }, origin });
