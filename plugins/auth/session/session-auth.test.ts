@@ -150,6 +150,16 @@ test("session bodies go through the shared validator; a short password is AUTH_W
   t.is(code(operator), ValidationErrors.OPERATOR_IN_BODY.code);
   t.is(code(await request(http).post("/api/auth/signin/email").send([1]).expect(400)), ValidationErrors.INVALID_BODY.code);
   t.is(code(await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: "short" }).expect(400)), AuthErrors.WEAK_PASSWORD.code);
+  // The same answer as the JWT provider's: pointer, detail and the bounds in meta, whatever the length.
+  for (const password of ["short", "", "x".repeat(257), "x".repeat(1025)]) {
+    const weak = await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password }).expect(400);
+    t.is(code(weak), AuthErrors.WEAK_PASSWORD.code);
+    t.is(weak.body.errors[0].source.pointer, "/password");
+    t.is(weak.body.errors[0].detail, "password must be 8 to 256 characters");
+    t.deepEqual(weak.body.errors[0].meta, { minLength: 8, maxLength: 256 });
+  }
+  // 200 emoji are 200 characters (400 UTF-16 units): within the policy.
+  await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: "🔑".repeat(200) }).expect(201);
 });
 
 test("session sign-up refuses framework-managed fields like the JWT sign-up (VALIDATION_READ_ONLY_FIELD), creating nothing", async (t) => {

@@ -17,7 +17,7 @@ import type { UserDirectory } from "../users/user-directory.js";
 import { toBetterAuth } from "./better-auth-errors.js";
 import type { SessionAuthOptions } from "./session-auth-options.js";
 import { documentSessionRoutes } from "./session-openapi.js";
-import { CLIENT_IP_HEADER, mountSessionRoutes, SESSION_AUTH_BASE_PATH } from "./session-routes.js";
+import { CLIENT_IP_HEADER, mountSessionRoutes, SESSION_AUTH_BASE_PATH, SESSION_PASSWORD_POLICY } from "./session-routes.js";
 
 /** The social providers SPEC §4.2 names for `GET /api/auth/signin/{provider}`. */
 export const SESSION_SOCIAL_PROVIDERS = ["github", "google", "apple"] as const;
@@ -93,8 +93,10 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     emailAndPassword: {
       enabled: true,
       disableSignUp: env.signupDisabled,
-      minPasswordLength: 8,
-      maxPasswordLength: 256,
+      // The routes apply SESSION_PASSWORD_POLICY first, in characters; better-auth counts UTF-16
+      // units, so its maximum allows two per character and never refuses what the policy accepts.
+      minPasswordLength: SESSION_PASSWORD_POLICY.minLength,
+      maxPasswordLength: SESSION_PASSWORD_POLICY.maxLength * 2,
     },
     socialProviders,
     user: { modelName: COLLECTIONS.user },

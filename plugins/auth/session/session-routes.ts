@@ -5,6 +5,7 @@ import { AuthErrors } from "../errors.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
 import { bearerToken } from "../http/authentication-middleware.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
+import { checkPasswordPolicy, type PasswordPolicy } from "../jwt/password-policy.js";
 import { credentialsBody, sessionSignupBody } from "../http/request-bodies.js";
 import { fromBetterAuth } from "./better-auth-errors.js";
 
@@ -14,6 +15,12 @@ export const SESSION_AUTH_BASE_PATH = "/api/auth";
 // Set by us on every request we hand to better-auth (the client's own value is dropped), so its
 // rate limiter and session records see the real client IP.
 export const CLIENT_IP_HEADER = "x-svc-client-ip";
+
+/**
+ * Session auth's password rule (better-auth's default): checked here, before better-auth, so a
+ * refusal is the JWT provider's `AUTH_WEAK_PASSWORD` with the bounds in `meta`, counted in characters.
+ */
+export const SESSION_PASSWORD_POLICY = { minLength: 8, maxLength: 256 } as const satisfies PasswordPolicy;
 
 /** What the session routes need from the started better-auth instance. */
 export interface SessionRouteDeps {
@@ -109,7 +116,7 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
     authRoute(async (req, res) => {
       const origin = checkOrigin(req);
       // Checked here; better-auth still gets the body as sent (it also reads name, image, callbackURL).
-      sessionSignupBody(req.body);
+      checkPasswordPolicy(sessionSignupBody(req.body).password, SESSION_PASSWORD_POLICY);
       await deps.limiter.consumeSignup(clientIp(req));
       const body = req.body as Record<string, unknown>;
       const forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body }, origin });
