@@ -358,6 +358,12 @@ test("a stale token does not stop a client from logging in or refreshing", async
   await request(http).post("/auth/login").set(stale).send({ email, password: PASSWORD }).expect(200);
   const refreshed = await request(http).post("/auth/refresh_token").set(stale).send({ refreshToken }).expect(200);
   t.truthy(refreshed.body.data.token);
+  // Spelled the other ways express routes to the same handlers.
+  await request(http).post("/auth/login/").set(stale).send({ email, password: PASSWORD }).expect(200);
+  await request(http).post("/Auth/LOGIN").set(stale).send({ email, password: PASSWORD }).expect(200);
+  await request(http).post("/AUTH/SIGNUP/").set(stale).send({ email: uniqueEmail(), password: PASSWORD }).expect(201);
+  // Other routes still judge the token.
+  await request(http).get("/auth/me/").set(stale).expect(401);
 });
 
 test("AUTHENTICATOR authenticates tokens for socket servers", async (t) => {

@@ -79,7 +79,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
 
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
   documentJwtRoutes(ctx.openapi, start.profileFields);
-  const publicPaths = new Set(JWT_PUBLIC_PATHS);
+  const publicPaths = new Set(JWT_PUBLIC_PATHS.map(routedPath));
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
       users,
@@ -89,7 +89,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
       signupDisabled: env.signupDisabled,
       now,
     });
-    for (const path of githubPaths) publicPaths.add(path);
+    for (const path of githubPaths) publicPaths.add(routedPath(path));
   }
 
   const authenticator: Authenticator = {
@@ -107,9 +107,18 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
       const token = bearerToken(req);
       return token === undefined ? undefined : authenticator.authenticateToken(token);
     },
-    (path) => publicPaths.has(path),
+    (path) => publicPaths.has(routedPath(path)),
   );
   return { authenticator, accounts: service, middleware };
+}
+
+/**
+ * A path as express routes it (case-insensitive, one trailing slash optional), so `POST
+ * /Auth/Login/` — which reaches the login route — is exempt from the Bearer check like `/auth/login`.
+ */
+function routedPath(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
 }
 
 /**
