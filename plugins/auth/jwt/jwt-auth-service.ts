@@ -138,9 +138,13 @@ export class JwtAuthService implements Accounts {
     return toRequestUser(record);
   }
 
-  /** Sets or replaces a user's password (and ends every sign-in of that user). */
+  /**
+   * Sets or replaces a user's password (and ends every sign-in of that user). An unknown, deleted
+   * or malformed user id is `AUTH_USER_NOT_FOUND`: a password for nobody would be silently kept.
+   */
   async setPassword(userId: string, password: string): Promise<void> {
     checkPasswordPolicy(password, this.options.passwordPolicy);
+    if (!(await this.options.users.findById(userId))) throw AuthErrors.USER_NOT_FOUND({ detail: `No user with id ${JSON.stringify(userId)}` });
     await this.options.credentials.set(userId, await this.options.hasher.hash(password));
     await this.options.refreshTokens.revokeUser(userId);
   }

@@ -421,6 +421,11 @@ test("ACCOUNTS creates users server-side (admin included) under the password pol
   await accounts.setPassword(admin.id, "a brand new password");
   t.is(code(await request(http).post("/auth/refresh_token").send({ refreshToken: login.body.data.refreshToken }).expect(401)), AuthErrors.REFRESH_TOKEN_INVALID.code);
   await request(http).post("/auth/login").send({ email, password: "a brand new password" }).expect(200);
+
+  for (const userId of ["66f000000000000000000001", "not-an-id", ""]) {
+    const missing = (await t.throwsAsync(accounts.setPassword(userId, "a brand new password"))) as { code?: string };
+    t.is(missing.code, AuthErrors.USER_NOT_FOUND.code, userId);
+  }
 });
 
 test("under session auth nothing binds ACCOUNTS (better-auth owns passwords)", async (t) => {
