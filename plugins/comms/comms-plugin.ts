@@ -3,6 +3,7 @@ import { ConsolePushSender } from "../../adapters/push/console.js";
 import { ConsoleSmsSender } from "../../adapters/sms/console.js";
 import { ConsoleVerificationSender } from "../../adapters/verification/console.js";
 import type { DeliveryWebhook } from "../../contracts/delivery-webhook.js";
+import { ERROR_TRACKER } from "../../contracts/error-tracker.js";
 import { HTTP_ROUTER } from "../../contracts/http.js";
 import { MAILERS } from "../../contracts/mailer.js";
 import { PUSH_SENDERS } from "../../contracts/push.js";
@@ -97,7 +98,7 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
         push: ctx.resolve(PUSH_SENDERS),
         verification: ctx.resolve(VERIFICATION_SENDERS),
       };
-      const started = createCommsService({ options, providers, messages, tokens, logger: ctx.logger });
+      const started = createCommsService({ options, providers, messages, tokens, logger: ctx.logger, errorTracker: ctx.resolve(ERROR_TRACKER) });
       const router = ctx.resolve(HTTP_ROUTER);
       // The writes first: the read router answers POST and DELETE on the same paths with 403.
       mountPushTokenWrites(router, {

@@ -1,6 +1,8 @@
 import test from "ava";
 import { Types } from "mongoose";
-import { stopTestDatabase } from "../../hosts/testing.js";
+import { InMemoryErrorTracker } from "../../adapters/error-tracker/in-memory.js";
+import { ERROR_TRACKER } from "../../contracts/error-tracker.js";
+import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
 import { ConfigErrors } from "../../kernel/environment.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { ScriptErrors } from "../scripts/index.js";
@@ -190,6 +192,20 @@ test("retention unsets payloads older than retainPayloadDays and keeps the rows 
   t.is(oldRow!.payload, undefined);
   t.is(oldRow!.status, "sent");
   t.is(recentRow!.payload!.subject, mail.subject);
+});
+
+test.serial("a failing retention run is logged, reported to the app's ERROR_TRACKER, and never rejects", async (t) => {
+  const tracker = new InMemoryErrorTracker();
+  const { comms, logs } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), retainPayloadDays: 0 }, {}, (app) => app.override(ERROR_TRACKER, { useValue: tracker }));
+  const service = comms.getCommsService();
+  await service.sendMail(mail);
+  await service.flushLog();
+  const database = await startTestDatabase();
+  const purged = await withFailPoint(database.uri, { mode: { times: 1 }, data: { failCommands: ["update"], errorCode: 11600 } }, () => service.purgeExpiredPayloads());
+  t.is(purged, 0);
+  t.true(logs.lines.some((line) => line.level === "error" && String(line.message).includes("Comms payload retention failed")));
+  t.is(tracker.exceptions.length, 1);
+  t.deepEqual(tracker.exceptions[0]!.context.tags, { comms: "payload retention" });
 });
 
 test("redactPayload replaces what is stored; a throwing one stores nothing", async (t) => {

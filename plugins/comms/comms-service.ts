@@ -5,6 +5,7 @@ import type { Mailer, MailMessage } from "../../contracts/mailer.js";
 import type { PushSender, PushTokenResult } from "../../contracts/push.js";
 import type { SmsMessage, SmsSender } from "../../contracts/sms.js";
 import type { VerificationCheck, VerificationCheckResult, VerificationSender, VerificationStart } from "../../contracts/verification.js";
+import type { ErrorTracker } from "../../contracts/error-tracker.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { HookRunner } from "./comms-hooks.js";
 import { REDACTED, type CommsAttempt, type CommsChannel, type CommsMessageFields, type CommsMessageModel, type CommsOperation, type CommsStatus } from "./comms-message-model.js";
@@ -76,6 +77,8 @@ interface ServiceDependencies {
   readonly messages: CommsMessageModel;
   readonly tokens: PushTokenModel;
   readonly logger: SvcLogger;
+  /** Where failures of svc's own writes (delivery log, retention) are reported besides the log. */
+  readonly errorTracker?: ErrorTracker;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -202,6 +205,7 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
     } catch (error) {
       // Only our own database writes can get here (providers and hooks are guarded).
       logger.error(`Comms ${what} failed: ${error instanceof Error ? error.message : String(error)}`, { stack: error instanceof Error ? error.stack : undefined });
+      dependencies.errorTracker?.captureException(error, { tags: { comms: what } });
       return fallback();
     }
   }
