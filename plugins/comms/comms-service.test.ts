@@ -194,7 +194,7 @@ test("retention unsets payloads older than retainPayloadDays and keeps the rows 
   t.is(recentRow!.payload!.subject, mail.subject);
 });
 
-test.serial("a failing retention run is logged, reported to the app's ERROR_TRACKER, and never rejects", async (t) => {
+test.serial("a failing retention run or delivery-row write is logged, reported to the app's ERROR_TRACKER, and never rejects", async (t) => {
   const tracker = new InMemoryErrorTracker();
   const { comms, logs } = await commsTestApp(t, { mail: new ScriptedMailer("m", ["accept"]), retainPayloadDays: 0 }, {}, (app) => app.override(ERROR_TRACKER, { useValue: tracker }));
   const service = comms.getCommsService();
@@ -206,6 +206,16 @@ test.serial("a failing retention run is logged, reported to the app's ERROR_TRAC
   t.true(logs.lines.some((line) => line.level === "error" && String(line.message).includes("Comms payload retention failed")));
   t.is(tracker.exceptions.length, 1);
   t.deepEqual(tracker.exceptions[0]!.context.tags, { comms: "payload retention" });
+
+  // A delivery row that cannot be written: the send is still a result, the failure reported.
+  const sent = await withFailPoint(database.uri, { mode: "alwaysOn", data: { failCommands: ["insert"], errorCode: 11600 } }, async () => {
+    const result = await service.sendMail(mail);
+    await service.flushLog();
+    return result;
+  });
+  t.true(sent.accepted);
+  t.is(tracker.exceptions.length, 2);
+  t.deepEqual(tracker.exceptions[1]!.context.tags, { comms: "delivery log" });
 });
 
 test("redactPayload replaces what is stored; a throwing one stores nothing", async (t) => {

@@ -94,7 +94,7 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
   const now = options.now ?? (() => new Date());
   const redactRecipients = options.redactRecipients !== false;
   const retainDays = options.retainPayloadDays ?? 30;
-  const log = new DeliveryLog(messages, logger);
+  const log = new DeliveryLog(messages, logger, dependencies.errorTracker);
   const notConfigured = () => failedResult(SEND_ERROR_CODES.channelNotConfigured, "config");
 
   /** Runs `beforeSend`; undefined means cancelled. */

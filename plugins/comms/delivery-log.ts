@@ -1,4 +1,5 @@
 import type { Types } from "mongoose";
+import type { ErrorTracker } from "../../contracts/error-tracker.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import type { CommsMessageFields, CommsMessageModel } from "./comms-message-model.js";
 
@@ -26,6 +27,7 @@ export class DeliveryLog {
   constructor(
     private readonly model: CommsMessageModel,
     private readonly logger: SvcLogger,
+    private readonly errorTracker?: ErrorTracker,
   ) {}
 
   /** Queues a row; resolves at once unless too many rows are waiting. */
@@ -59,6 +61,7 @@ export class DeliveryLog {
         () => undefined,
         (error: unknown) => {
           this.logger.error(`Comms delivery log: ${rows.length} row(s) not written: ${error instanceof Error ? error.message : String(error)}`);
+          this.errorTracker?.captureException(error, { tags: { comms: "delivery log" } });
         },
       )
       .finally(() => {
