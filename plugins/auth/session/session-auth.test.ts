@@ -175,6 +175,16 @@ test("session sign-up refuses framework-managed fields like the JWT sign-up (VAL
   await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD, name: "Ada" }).expect(201);
 });
 
+test("a stale Bearer token does not stop a sign-in, however express routes the path", async (t) => {
+  const { http } = await sessionApp(t);
+  const { email } = await signUp(http);
+  const stale = { Authorization: "Bearer stale.or.garbage" };
+  for (const path of ["/api/auth/signin/email", "/API/Auth/signin/email", "/api/auth/signin/email/"]) {
+    await request(http).post(path).set(stale).send({ email, password: PASSWORD }).expect(200);
+  }
+  t.is(code(await request(http).get("/whoami").set(stale).expect(401)), AuthErrors.SESSION_INVALID.code);
+});
+
 test("a disabled user loses the session at once and cannot sign in", async (t) => {
   const { http } = await sessionApp(t);
   const { email, userId, cookie, token } = await signUp(http);

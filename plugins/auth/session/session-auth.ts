@@ -206,7 +206,11 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
       if (token === undefined) for (const cookie of resolved.setCookies) res.append("Set-Cookie", cookie);
       return resolved.user;
     },
-    (path) => path === SESSION_AUTH_BASE_PATH || path.startsWith(`${SESSION_AUTH_BASE_PATH}/`),
+    // Matched as express routes (case-insensitively), so `/API/Auth/signin/email` is exempt too.
+    (path) => {
+      const routed = path.toLowerCase();
+      return routed === SESSION_AUTH_BASE_PATH || routed.startsWith(`${SESSION_AUTH_BASE_PATH}/`);
+    },
   );
 
   mountSessionRoutes(ctx.resolve(HTTP_ROUTER), {
