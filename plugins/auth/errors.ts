@@ -77,9 +77,10 @@ export const AuthErrors = defineErrors("AUTH", {
   PROFILE_FIELD_UNKNOWN: {
     message: (field: string) => `profileFields names "${field}", which is not a writable field of the user model's schema`,
   },
-  /** A `githubAuth` credential or URL is missing or empty (typically read from an unset variable). */
-  GITHUB_OPTION_INVALID: {
-    message: (option: string, got: string) => `githubAuth.${option} must be a non-empty string (got ${got}); is the variable it comes from set?`,
+  /** An OAuth client option (`githubAuth`, `sessionAuth.<provider>OAuth`) is missing or empty, typically read from an unset variable. */
+  OAUTH_OPTION_INVALID: {
+    message: (option: string, got: unknown) =>
+      `${option} must be a non-empty string (got ${typeof got === "string" ? JSON.stringify(got) : String(got)}); is the variable it comes from set?`,
   },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {

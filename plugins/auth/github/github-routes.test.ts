@@ -276,7 +276,7 @@ test.serial("the start fails when the user model lacks the GitHub fields", async
 test("the start fails naming a GitHub option that is unset or empty (e.g. process.env.GITHUB_CLIENT_ID! with the variable unset)", async (t) => {
   for (const [option, value] of [["clientId", undefined], ["clientSecret", ""], ["callbackURL", "  "]] as const) {
     const error = (await t.throwsAsync(authTestApp(t, { githubAuth: { ...GITHUB, [option]: value as unknown as string } }))) as Error & { code?: string };
-    t.is(error.code, AuthErrors.GITHUB_OPTION_INVALID.code, option);
+    t.is(error.code, AuthErrors.OAUTH_OPTION_INVALID.code, option);
     t.true(error.message.includes(`githubAuth.${option}`), error.message);
   }
 });

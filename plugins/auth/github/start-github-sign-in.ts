@@ -28,7 +28,7 @@ export interface GitHubSignInStart {
 
 /**
  * Starts GitHub sign-in for the JWT provider: checks the user model has the GitHub fields, the
- * client credentials and callback URL are set (`AUTH_GITHUB_OPTION_INVALID`) and the configured origins, mounts and documents the routes, and returns the paths the authentication
+ * client credentials and callback URL are set (`AUTH_OAUTH_OPTION_INVALID`) and the configured origins, mounts and documents the routes, and returns the paths the authentication
  * middleware must leave alone.
  *
  * @example
@@ -40,7 +40,7 @@ export async function startGitHubSignIn(ctx: PluginContext, github: GitHubAuthOp
   // `process.env.GITHUB_CLIENT_ID!` compiles whether or not it is set: fail the start, not every sign-in.
   for (const option of ["clientId", "clientSecret", "callbackURL"] as const) {
     const value: unknown = github[option];
-    if (typeof value !== "string" || value.trim() === "") throw AuthErrors.GITHUB_OPTION_INVALID(option, typeof value === "string" ? JSON.stringify(value) : String(value));
+    if (typeof value !== "string" || value.trim() === "") throw AuthErrors.OAUTH_OPTION_INVALID(`githubAuth.${option}`, value);
   }
   const allowedReturnOrigins = normalizeOrigins(github.allowedReturnOrigins ?? []);
   if (github.defaultReturnTo !== undefined) {

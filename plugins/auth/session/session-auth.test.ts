@@ -266,6 +266,18 @@ test("sessionAuth settings select session auth without enabled: true, unless AUT
   t.pass();
 });
 
+test("the start fails naming a session OAuth option that is unset or empty", async (t) => {
+  for (const [githubOAuth, option] of [
+    [{ clientId: undefined, clientSecret: "s" }, "sessionAuth.githubOAuth.clientId"],
+    [{ clientId: "id", clientSecret: "" }, "sessionAuth.githubOAuth.clientSecret"],
+  ] as const) {
+    const sessionAuth = { trustedOrigins: [APP], githubOAuth: githubOAuth as unknown as { clientId: string; clientSecret: string } };
+    const error = (await t.throwsAsync(authTestApp(t, { sessionAuth }, SESSION_ENV))) as Error & { code?: string };
+    t.is(error.code, AuthErrors.OAUTH_OPTION_INVALID.code, option);
+    t.true(error.message.includes(option), error.message);
+  }
+});
+
 test("session-auth start fails without its variables, naming them", async (t) => {
   const error = (await t.throwsAsync(authTestApp(t, {}, { AUTH_PROVIDER: "session-auth" }))) as Error & { code?: string };
   t.is(error.code, ConfigErrors.INVALID_ENVIRONMENT.code);

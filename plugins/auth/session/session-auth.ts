@@ -61,7 +61,13 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
   const trustedOrigins = normalizeOrigins([baseOrigin, ...(options.trustedOrigins ?? [])]);
   const socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>> = {};
   for (const provider of SESSION_SOCIAL_PROVIDERS) {
-    const credentials = options[`${provider}OAuth`] ?? settings.providers[provider];
+    const given = options[`${provider}OAuth`];
+    // `process.env.GITHUB_CLIENT_ID!` compiles whether or not it is set: fail the start, not every sign-in.
+    for (const key of ["clientId", "clientSecret"] as const) {
+      const value: unknown = given?.[key];
+      if (given && (typeof value !== "string" || value.trim() === "")) throw AuthErrors.OAUTH_OPTION_INVALID(`sessionAuth.${provider}OAuth.${key}`, value);
+    }
+    const credentials = given ?? settings.providers[provider];
     if (credentials) socialProviders[provider] = { clientId: credentials.clientId, clientSecret: credentials.clientSecret };
   }
   const isProduction = ctx.config.isProduction;
