@@ -19,7 +19,10 @@ export interface Accounts {
    * password policy applies (`AUTH_WEAK_PASSWORD`); an existing email is `AUTH_EMAIL_TAKEN`.
    */
   createPasswordUser(fields: Record<string, unknown> & { email: string }, password: string): Promise<RequestUser>;
-  /** Sets or replaces a user's password and ends every sign-in of that user. */
+  /**
+   * Sets or replaces a user's password and ends every sign-in of that user. The policy applies
+   * (`AUTH_WEAK_PASSWORD`); an unknown, deleted or malformed id is `AUTH_USER_NOT_FOUND`.
+   */
   setPassword(userId: string, password: string): Promise<void>;
 }
 
