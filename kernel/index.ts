@@ -23,6 +23,6 @@ export { Lifecycle, type LifecycleState } from "./lifecycle.js";
 export { LOGGER, type SvcLogger } from "./logger.js";
 export { getRequestContext, runWithRequestContext, type RequestContext } from "./request-context.js";
 export { OpenApiErrors, OpenApiRegistry, type SerializedOpenApi } from "./openapi-registry.js";
-export { BEARER_SCHEME, SHARED_COMPONENTS, sharedResponse, type SharedResponse } from "./openapi-shared-components.js";
+export { BEARER_SCHEME, SHARED_COMPONENTS, sharedResponse, sharedResponses, type SharedResponse } from "./openapi-shared-components.js";
 export { isSvcPlugin, type PluginContext, type SvcPlugin } from "./plugin.js";
 export { CONFIG, KERNEL, OPENAPI } from "./tokens.js";

@@ -124,3 +124,24 @@ export const SHARED_COMPONENTS: {
 export function sharedResponse(name: SharedResponse): { $ref: string } {
   return { $ref: `#/components/responses/${name}` };
 }
+
+const SHARED_RESPONSE_STATUS: Readonly<Record<SharedResponse, string>> = {
+  BadRequest: "400",
+  Unauthorized: "401",
+  Forbidden: "403",
+  NotFound: "404",
+  Conflict: "409",
+  PayloadTooLarge: "413",
+  UnsupportedMediaType: "415",
+  TooManyRequests: "429",
+};
+
+/**
+ * References to shared error responses, keyed by their status, for an operation's `responses`.
+ *
+ * @example
+ * ctx.openapi.addOperation("post", "/reports", { responses: { 201: created, ...sharedResponses(["BadRequest", "Unauthorized"]) } });
+ */
+export function sharedResponses(names: readonly SharedResponse[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(names.map((name) => [SHARED_RESPONSE_STATUS[name], sharedResponse(name)]));
+}

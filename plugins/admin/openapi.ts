@@ -1,28 +1,18 @@
 import type { OperationObject, ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
-import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
+import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { AdminEntry } from "./admin-entry.js";
 import { adminOperationName } from "./admin-model-router.js";
 import { ADMIN_TAG } from "./admin-tag.js";
 
-const STATUS: Record<SharedResponse, string> = {
-  BadRequest: "400",
-  Unauthorized: "401",
-  Forbidden: "403",
-  NotFound: "404",
-  Conflict: "409",
-  PayloadTooLarge: "413",
-  UnsupportedMediaType: "415",
-  TooManyRequests: "429",
-};
 // What a route that takes a JSON body may answer besides its own refusals.
 const BODY_ERRORS: SharedResponse[] = ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"];
 
 function operation(operationId: string, summary: string, ok: { status: number; description: string; data: SchemaObject }, errors: SharedResponse[], extra: Partial<OperationObject> = {}): OperationObject {
   const responses: OperationObject["responses"] = {
     [ok.status]: { description: ok.description, content: { "application/json": { schema: { type: "object", required: ["data"], properties: { data: ok.data } } } } },
+    ...sharedResponses(["Unauthorized", "Forbidden", ...errors]),
   };
-  for (const error of ["Unauthorized", "Forbidden", ...errors] as SharedResponse[]) responses[STATUS[error]] = sharedResponse(error);
   return { operationId, summary, tags: [ADMIN_TAG.name], security: [{ [BEARER_SCHEME]: [] }], ...extra, responses };
 }
 

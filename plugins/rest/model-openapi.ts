@@ -1,6 +1,6 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { syncOperationExtension } from "./sync-extension.js";
-import { BEARER_SCHEME, sharedResponse, type SharedResponse } from "../../kernel/openapi-shared-components.js";
+import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { MAX_PAGE, MAX_REGEX_LENGTH } from "./list-query.js";
 import { listFilterParameter } from "./list-filter-openapi.js";
@@ -76,9 +76,8 @@ export function documentModelRouter<T>(
 
   const operation = (method: RestMethod, base: OperationObject, errors: SharedResponse[]): OperationObject => {
     const checks = options.permissions[method] ?? [];
-    const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses };
+    const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses, ...sharedResponses(errors) };
     const authRequired = requiresAuthentication(checks, method);
-    for (const error of errors) responses[ERROR_STATUS[error]] = sharedResponse(error);
     return {
       ...base,
       tags,
@@ -210,17 +209,6 @@ export function documentModelRouter<T>(
     );
   }
 }
-
-const ERROR_STATUS: Record<SharedResponse, string> = {
-  BadRequest: "400",
-  Unauthorized: "401",
-  Forbidden: "403",
-  NotFound: "404",
-  Conflict: "409",
-  PayloadTooLarge: "413",
-  UnsupportedMediaType: "415",
-  TooManyRequests: "429",
-};
 
 /** The list route's query parameters: `limit`, `page`, `sort`, `search` (with search fields) and one per query field. */
 export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {
