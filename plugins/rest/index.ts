@@ -23,7 +23,7 @@ export { RestErrors } from "./errors.js";
 export { applyPatch } from "./apply-patch.js";
 // Lifecycle hooks run the same way by every plugin that applies a router's hooks (sync).
 export { hookDenied, runHook } from "./hook-errors.js";
-export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions } from "./json-schema/mongoose-json-schema.js";
+export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions, type SchemaPaths } from "./json-schema/mongoose-json-schema.js";
 export { fieldsWithoutDescription } from "./field-descriptions.js";
 // Schema plugins and helpers (SPEC §2.2).
 export { findExactlyOne, type FindExactlyOneStatics } from "./schema/find-exactly-one.js";

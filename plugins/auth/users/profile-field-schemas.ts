@@ -1,5 +1,5 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
-import { mongooseJsonSchema, type SchemaPaths } from "../../rest/json-schema/mongoose-json-schema.js";
+import { mongooseJsonSchema, type SchemaPaths } from "../../rest/index.js";
 import { AuthErrors } from "../errors.js";
 
 /**
