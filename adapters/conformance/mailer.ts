@@ -1,4 +1,4 @@
-import type { ConformanceTest } from "./conformance-test.js";
+import type { ConformanceAssertions, ConformanceTest } from "./conformance-test.js";
 import type { CommsErrorClass, SendResult } from "../../contracts/comms-result.js";
 import type { Mailer, MailMessage } from "../../contracts/mailer.js";
 
@@ -12,6 +12,29 @@ export interface AdapterUnderTest<A> {
   arrange?: Partial<Record<Exclude<ProviderOutcome, "accepted">, () => void | Promise<void>>> & { accepted?: () => void | Promise<void> };
   /** Checks nothing arranged was left unused, closes servers. */
   cleanup?: () => void | Promise<void>;
+}
+
+/**
+ * Creates the adapter for one test (cleaned up after it) and arranges the provider's `outcome`.
+ * A failure the adapter cannot arrange (console adapters arrange none) resolves to undefined,
+ * the test passing with the reason; `accepted` needs no arrangement.
+ *
+ * @example
+ * const under = await arrangedAdapter(t, name, create, "transient");
+ * if (!under) return;
+ */
+export async function arrangedAdapter<U extends AdapterUnderTest<unknown>>(t: ConformanceAssertions, name: string, create: () => U | Promise<U>, outcome: "accepted"): Promise<U>;
+export async function arrangedAdapter<U extends AdapterUnderTest<unknown>>(t: ConformanceAssertions, name: string, create: () => U | Promise<U>, outcome: ProviderOutcome): Promise<U | undefined>;
+export async function arrangedAdapter<U extends AdapterUnderTest<unknown>>(t: ConformanceAssertions, name: string, create: () => U | Promise<U>, outcome: ProviderOutcome): Promise<U | undefined> {
+  const under = await create();
+  t.teardown(() => under.cleanup?.());
+  const arrange = under.arrange?.[outcome];
+  if (arrange) await arrange();
+  else if (outcome !== "accepted") {
+    t.pass(outcome === "malformed" ? `${name} has no provider answer to break` : `${name} cannot fail with ${outcome}`);
+    return undefined;
+  }
+  return under;
 }
 
 /** The checks every send result passes, whatever the port. */
@@ -43,9 +66,7 @@ const MAIL: MailMessage = { to: "ada@example.com", from: "team@example.com", sub
  */
 export function mailerConformance(test: ConformanceTest, name: string, create: () => AdapterUnderTest<Mailer> | Promise<AdapterUnderTest<Mailer>>): void {
   test.serial(`${name} mailer: an accepted send carries the provider's message id`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     const result = await under.adapter.sendMail(MAIL);
     assertResultShape(t, result);
     t.true(result.accepted);
@@ -55,11 +76,8 @@ export function mailerConformance(test: ConformanceTest, name: string, create: (
 
   for (const errorClass of FAILURE_CLASSES) {
     test.serial(`${name} mailer: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
-      const under = await create();
-      t.teardown(() => under.cleanup?.());
-      const arrange = under.arrange?.[errorClass];
-      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
-      await arrange();
+      const under = await arrangedAdapter(t, name, create, errorClass);
+      if (!under) return;
       const result = await under.adapter.sendMail(MAIL);
       assertResultShape(t, result);
       t.false(result.accepted);
@@ -68,20 +86,15 @@ export function mailerConformance(test: ConformanceTest, name: string, create: (
   }
 
   test.serial(`${name} mailer: a malformed provider answer is a refusal, not a throw`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    const arrange = under.arrange?.malformed;
-    if (!arrange) return t.pass(`${name} has no provider answer to break`);
-    await arrange();
+    const under = await arrangedAdapter(t, name, create, "malformed");
+    if (!under) return;
     const result = await under.adapter.sendMail(MAIL);
     assertResultShape(t, result);
     t.false(result.accepted);
   });
 
   test.serial(`${name} mailer: odd messages resolve to a result`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     for (const message of [{ to: [] as string[] }, { to: "not-an-address", subject: "" }] as MailMessage[]) {
       const result = await under.adapter.sendMail(message).catch((error: unknown) => t.fail(`threw ${String(error)}`));
       if (result) assertResultShape(t, result);

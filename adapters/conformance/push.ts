@@ -1,6 +1,6 @@
 import type { ConformanceTest } from "./conformance-test.js";
 import type { PushSender, PushTarget } from "../../contracts/push.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
+import { arrangedAdapter, assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 /** A push adapter under test, with the targets it serves (real tokens or subscriptions). */
 export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
@@ -16,9 +16,7 @@ export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
  */
 export function pushConformance(test: ConformanceTest, name: string, create: () => PushSenderUnderTest | Promise<PushSenderUnderTest>): void {
   test.serial(`${name} push: one accepted result per target, in order`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     for (const target of under.targets) t.true(under.adapter.supports(target.kind));
     const results = await under.adapter.sendPush({ targets: under.targets, title: "Conformance", body: "Hello", data: { a: 1 } });
     t.is(results.length, under.targets.length);
@@ -31,11 +29,8 @@ export function pushConformance(test: ConformanceTest, name: string, create: () 
 
   for (const errorClass of FAILURE_CLASSES) {
     test.serial(`${name} push: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
-      const under = await create();
-      t.teardown(() => under.cleanup?.());
-      const arrange = under.arrange?.[errorClass];
-      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
-      await arrange();
+      const under = await arrangedAdapter(t, name, create, errorClass);
+      if (!under) return;
       const results = await under.adapter.sendPush({ targets: under.targets.slice(0, 1), title: "Conformance" });
       t.is(results.length, 1);
       assertResultShape(t, results[0]!);
@@ -44,10 +39,8 @@ export function pushConformance(test: ConformanceTest, name: string, create: () 
   }
 
   test.serial(`${name} push: a malformed provider answer is a refusal per target, not a throw`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    if (!under.arrange?.malformed) return t.pass(`${name} has no provider answer to break`);
-    await under.arrange.malformed();
+    const under = await arrangedAdapter(t, name, create, "malformed");
+    if (!under) return;
     const results = await under.adapter.sendPush({ targets: under.targets.slice(0, 1), title: "Conformance" });
     t.is(results.length, 1);
     assertResultShape(t, results[0]!);

@@ -1,6 +1,6 @@
 import type { ConformanceTest } from "./conformance-test.js";
 import type { SmsMessage, SmsSender } from "../../contracts/sms.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
+import { arrangedAdapter, assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 const SMS: SmsMessage = { to: "+14155550100", from: "+14155550199", body: "Conformance" };
 
@@ -12,9 +12,7 @@ const SMS: SmsMessage = { to: "+14155550100", from: "+14155550199", body: "Confo
  */
 export function smsConformance(test: ConformanceTest, name: string, create: () => AdapterUnderTest<SmsSender> | Promise<AdapterUnderTest<SmsSender>>): void {
   test.serial(`${name} sms: an accepted send carries the provider's message id`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     const result = await under.adapter.sendSms(SMS);
     assertResultShape(t, result);
     t.true(result.accepted);
@@ -23,11 +21,8 @@ export function smsConformance(test: ConformanceTest, name: string, create: () =
 
   for (const errorClass of FAILURE_CLASSES) {
     test.serial(`${name} sms: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
-      const under = await create();
-      t.teardown(() => under.cleanup?.());
-      const arrange = under.arrange?.[errorClass];
-      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
-      await arrange();
+      const under = await arrangedAdapter(t, name, create, errorClass);
+      if (!under) return;
       const result = await under.adapter.sendSms(SMS);
       assertResultShape(t, result);
       t.is(result.errorClass, errorClass);
@@ -35,10 +30,8 @@ export function smsConformance(test: ConformanceTest, name: string, create: () =
   }
 
   test.serial(`${name} sms: a malformed provider answer is a refusal, not a throw`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    if (!under.arrange?.malformed) return t.pass(`${name} has no provider answer to break`);
-    await under.arrange.malformed();
+    const under = await arrangedAdapter(t, name, create, "malformed");
+    if (!under) return;
     const result = await under.adapter.sendSms(SMS);
     assertResultShape(t, result);
     t.false(result.accepted);

@@ -1,6 +1,6 @@
 import type { ConformanceTest } from "./conformance-test.js";
 import type { VerificationSender } from "../../contracts/verification.js";
-import { assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
+import { arrangedAdapter, assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
 /** A verifier under test; `approvedCode` is a code its provider approves (arranged by `arrange.accepted`). */
 export interface VerificationSenderUnderTest extends AdapterUnderTest<VerificationSender> {
@@ -19,9 +19,7 @@ export interface VerificationSenderUnderTest extends AdapterUnderTest<Verificati
 export function verificationConformance(test: ConformanceTest, name: string, create: () => VerificationSenderUnderTest | Promise<VerificationSenderUnderTest>): void {
   const to = "+14155550100";
   test.serial(`${name} verification: start, then the right code is approved`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     const started = await under.adapter.startVerification({ to, channel: "sms" });
     assertResultShape(t, started);
     t.true(started.accepted);
@@ -32,9 +30,7 @@ export function verificationConformance(test: ConformanceTest, name: string, cre
   });
 
   test.serial(`${name} verification: a wrong code is not approved`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    await under.arrange?.accepted?.();
+    const under = await arrangedAdapter(t, name, create, "accepted");
     await under.adapter.startVerification({ to, channel: "sms" });
     await under.arrangeRejectedCheck?.();
     const checked = await under.adapter.checkVerification({ to, code: `${under.approvedCode}9` });
@@ -43,10 +39,8 @@ export function verificationConformance(test: ConformanceTest, name: string, cre
   });
 
   test.serial(`${name} verification: a malformed provider answer is a refusal, not a throw`, async (t) => {
-    const under = await create();
-    t.teardown(() => under.cleanup?.());
-    if (!under.arrange?.malformed) return t.pass(`${name} has no provider answer to break`);
-    await under.arrange.malformed();
+    const under = await arrangedAdapter(t, name, create, "malformed");
+    if (!under) return;
     const result = await under.adapter.startVerification({ to, channel: "sms" });
     assertResultShape(t, result);
     t.false(result.accepted);
@@ -54,11 +48,8 @@ export function verificationConformance(test: ConformanceTest, name: string, cre
 
   for (const errorClass of FAILURE_CLASSES) {
     test.serial(`${name} verification: a ${errorClass} failure is classified ${errorClass}`, async (t) => {
-      const under = await create();
-      t.teardown(() => under.cleanup?.());
-      const arrange = under.arrange?.[errorClass];
-      if (!arrange) return t.pass(`${name} cannot fail with ${errorClass}`);
-      await arrange();
+      const under = await arrangedAdapter(t, name, create, errorClass);
+      if (!under) return;
       const result = await under.adapter.startVerification({ to, channel: "sms" });
       assertResultShape(t, result);
       t.is(result.errorClass, errorClass);
