@@ -43,6 +43,9 @@ const NEW_PASSWORD: SchemaObject = { type: "string" };
 /** Each profile field the host opens, with its JSON schema on the user model (see `profileFieldSchemas`). */
 export type ProfileFieldSchemas = Readonly<Record<string, SchemaObject>>;
 
+// What a sign-up may not set: every framework-managed field but the credentials themselves.
+const SIGNUP_MANAGED = FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password");
+
 const OBJECT_EXPECTED: ValidationIssue = { path: "", message: "must be a JSON object", keyword: "type" };
 const MANAGED = "is managed by the server and cannot be set";
 const DOTTED = 'has a key containing "." (paths are not accepted in bodies)';
@@ -141,7 +144,7 @@ export const credentialsBody: BodyCheck<Credentials> = bodyCheck(
  */
 export const sessionSignupBody: BodyCheck<Credentials> = bodyCheck(
   { type: "object", properties: { email: EMAIL, password: NEW_PASSWORD }, required: ["email", "password"] },
-  FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password"),
+  SIGNUP_MANAGED,
   readCredentials,
 );
 
@@ -168,7 +171,7 @@ function profileCheck(profileFields: ProfileFieldSchemas): ProfileCheck {
 export function signupBody(profileFields: ProfileFieldSchemas): BodyCheck<SignupBody> {
   return bodyCheck(
     signupSchema(profileFields),
-    FORBIDDEN_PROFILE_FIELDS.filter((field) => field !== "email" && field !== "password"),
+    SIGNUP_MANAGED,
     (body) => {
       const { email: _email, password: _password, ...profile } = body;
       return { ...readCredentials(body), profile };
