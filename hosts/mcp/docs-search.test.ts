@@ -31,6 +31,16 @@ test("ranking: the section about the asked thing comes first; several queries ad
   t.true(combined.sections.some((section) => section.file === "auth.md" || section.file.startsWith("mcp/")));
 });
 
+test("a name written only as markdown code (`readMe`) is found by its name; `svc_search_docs` by its words", (t) => {
+  const sections = splitSections("# Auth\n\nOperation ids: `signUp`, `readMe`.\n\n# Tools\n\nCall `svc_search_docs` with `$in` filters.").map((section, id) => ({ ...section, id, file: "x.md", packages: ["svc"] }));
+  const small = new DocsSearch({ ...library, sections });
+  const found = (query: string) => small.search({ queries: [query] }).sections.map((section) => section.title);
+  t.deepEqual(found("readMe"), ["Auth"]);
+  t.deepEqual(found("svc_search_docs"), ["Tools"]);
+  t.deepEqual(found("search docs"), ["Tools"]);
+  t.deepEqual(found("$in"), ["Tools"]);
+});
+
 test("packages filter by the package a page documents", (t) => {
   const sync = search.search({ queries: ["snapshot cursor stream"], packages: ["sync"], tokenLimit: 20000 });
   t.true(sync.sections.length > 0);

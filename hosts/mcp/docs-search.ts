@@ -2,6 +2,9 @@ import { countTokens, decode, encode } from "gpt-tokenizer";
 import MiniSearch from "minisearch";
 import type { DocSection, DocsLibrary } from "./docs-library.js";
 
+/** What separates words: anything but letters, digits and `$` (`$in`); `svc_search_docs` is three words, as before. */
+const NOT_WORD = /[^\p{L}\p{N}$]+/u;
+
 /** SPEC §8: the default token budget of `svc_search_docs`. */
 export const DEFAULT_TOKEN_LIMIT = 3000;
 
@@ -33,6 +36,9 @@ export interface DocsSearchResult {
 export class DocsSearch {
   private readonly index = new MiniSearch<DocSection>({
     fields: ["title", "text", "file"],
+    // MiniSearch splits on spaces and punctuation only, so a name in markdown code (`` `readMe` ``)
+    // would be indexed with its backticks and a search for `readMe` would miss it.
+    tokenize: (text) => text.split(NOT_WORD),
     storeFields: [],
     searchOptions: { boost: { title: 3, file: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: "OR" },
   });
@@ -88,12 +94,9 @@ export class DocsSearch {
   /** Names close to `term` that occur in the docs, closest first, spelt as the docs spell them, each once (for "did you mean" answers). */
   suggest(term: string): string[] {
     this.spellings ??= spellingsOf(this.library.sections);
-    // Index terms keep what sticks to a word in markdown (`` `useentity` ``): strip it, then the
-    // same name found several ways is one suggestion.
     const names = this.index
       .autoSuggest(term, { fuzzy: 0.3 })
       .flatMap((suggestion) => suggestion.terms)
-      .map((found) => found.replace(/^[^\p{L}\p{N}_$]+|[^\p{L}\p{N}_$]+$/gu, ""))
       .filter(Boolean);
     const wanted = term.toLowerCase();
     const closest = [...new Set(names)].sort((a, b) => editDistance(wanted, a) - editDistance(wanted, b));
