@@ -3,6 +3,7 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import { equalityKey } from "./bson-order.js";
 import { bsonTypeName } from "./bson-type.js";
 import { convertTarget, convertValue, valueToString } from "./convert.js";
+import { DATE_OPERATORS } from "./date-operators.js";
 import { isDocument } from "./document-path.js";
 import { aggCompare, isTruthy, validateVariableName, withVars } from "./expression-runtime.js";
 import type { EvalCtx, Ev, ExprEnv, OperatorCompiler } from "./expression-types.js";
@@ -10,6 +11,7 @@ import { add, decimalFromParts, decimalParts, divide, multiply, negate, numericK
 import type { DecimalParts } from "./numeric.js";
 import { toJsRegExp } from "./regex.js";
 import { compileSort } from "./sort.js";
+import { STRING_OPERATORS } from "./string-operators.js";
 
 // ---------------------------------------------------------------------------------------------
 // Argument helpers
@@ -1225,6 +1227,8 @@ export const NATIVE_OPERATORS: Readonly<Record<string, OperatorCompiler>> = {
   $regexFindAll: compileRegex("findAll"),
   $literal: compileLiteral,
   $rand: compileRand,
+  ...DATE_OPERATORS,
+  ...STRING_OPERATORS,
 };
 
 
