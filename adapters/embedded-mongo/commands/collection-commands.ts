@@ -8,6 +8,7 @@ import { notOnView } from "../storage/storage.js";
 import type { CollectionOptions } from "../storage/write-ops.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
 import { parseViewDefinition } from "./view-definition.js";
+import { parseCollation } from "../query/collation-spec.js";
 import {
   countArgument,
   documentArgument,
@@ -65,6 +66,12 @@ export const createCommand: CommandHandler = (ctx) => {
       case "capped":
       case "autoIndexId":
         break;
+      case "collation": {
+        const collation = documentArgument(ctx, "collation");
+        if (collation) parseCollation(collation);
+        other[field] = value;
+        break;
+      }
       default:
         other[field] = value;
     }
@@ -97,6 +104,11 @@ function createView(ctx: CommandContext, name: string): Document {
   }
   const view = parseViewDefinition(ctx.view, ctx.db, name, ctx.command["viewOn"], ctx.command["pipeline"]);
   const collation = documentArgument(ctx, "collation");
+  // Reads of a view do not apply its collation yet: refused rather than read with another one.
+  const parsed = collation ? parseCollation(collation) : undefined;
+  if (parsed && parsed.locale !== "simple") {
+    throw new EngineError(ErrorCodes.NotImplemented, "a view's default collation is not supported by the embedded engine");
+  }
   ctx.commit([
     {
       op: "createCollection",

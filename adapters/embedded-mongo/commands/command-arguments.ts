@@ -1,6 +1,7 @@
 import type { Document } from "bson";
 import type { Collation } from "../query/index.js";
 import { bsonTypeName } from "../query/index.js";
+import { parseCollation } from "../query/collation-spec.js";
 import { optionNumber } from "../bson-number.js";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import { assertValidCollectionName } from "../storage/namespace.js";
@@ -68,14 +69,13 @@ export function flagArgument(ctx: CommandContext, field: string, source: Documen
   );
 }
 
-/** The `collation` argument, or the collection default; `{locale: "simple"}` means none. */
+/**
+ * The `collation` argument (validated by {@link parseCollation}), or the collection default.
+ * `{locale: "simple"}` comes back as given, so binary comparison overrides a collection default.
+ */
 export function collationArgument(ctx: CommandContext, source: Document = ctx.command, fallback?: Document): Collation | undefined {
   const value = documentArgument(ctx, "collation", source) ?? fallback;
-  if (value === undefined) return undefined;
-  if (typeof value["locale"] !== "string") {
-    throw new EngineError(ErrorCodes.BadValue, "Missing expected field \"locale\"");
-  }
-  return value["locale"] === "simple" ? undefined : (value as Collation);
+  return value === undefined ? undefined : parseCollation(value);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { WriteOp } from "../storage/write-ops.js";
 import type { CommandHandler } from "./command-context.js";
 import { arrayArgument, countArgument, documentArgument, isPlainDocument, targetCollection } from "./command-arguments.js";
 import { notOnView } from "../storage/storage.js";
+import { parseCollation } from "../query/collation-spec.js";
 
 /**
  * `createIndexes`: builds each index over existing documents (a unique violation fails with
@@ -27,6 +28,8 @@ export const createIndexesCommand: CommandHandler = (ctx) => {
   const toCreate: IndexSpec[] = [];
   for (const raw of requested) {
     if (!isPlainDocument(raw)) throw new EngineError(ErrorCodes.TypeMismatch, "each index specification must be an object");
+    // Validated only: the index keeps the spec as given (listIndexes shows it, stored indexes compare by it).
+    if (isPlainDocument(raw["collation"])) parseCollation(raw["collation"]);
     const withCollation =
       raw["collation"] === undefined && collection?.defaultCollation ? { ...raw, collation: collection.defaultCollation } : raw;
     const spec = parseIndexSpec(withCollation);
