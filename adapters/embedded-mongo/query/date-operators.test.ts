@@ -1,6 +1,6 @@
 import test from "ava";
 import type { ExecutionContext } from "ava";
-import { MongoServerError } from "mongodb";
+import { MongoServerError, Timestamp } from "mongodb";
 import type { Document } from "mongodb";
 import { useFileEngine } from "../test-support/file-engine.js";
 
@@ -105,4 +105,121 @@ test("date parts reject a non-date and an unknown timezone", async (t) => {
   t.is(await errorCode(t, { $year: { date: d("2024-03-01T00:00:00Z"), timezone: 5 } }), 40517);
   t.is(await errorCode(t, { $year: { date: d("2024-03-01T00:00:00Z"), zone: "UTC" } }), 40535);
   t.is(await errorCode(t, { $year: [d("2024-03-01T00:00:00Z"), 1] }), 40536);
+});
+
+test("$dateAdd and $dateSubtract clamp to the month's last day and keep the wall clock in a timezone", async (t) => {
+  const out = await evaluate({
+    eom: { $dateAdd: { startDate: d("2024-01-31T00:00:00Z"), unit: "month", amount: 1 } },
+    manual: { $dateAdd: { startDate: d("2020-10-31T12:10:05Z"), unit: "month", amount: 1 } },
+    leapYear: { $dateAdd: { startDate: d("2024-02-29T00:00:00Z"), unit: "year", amount: 1 } },
+    quarter: { $dateAdd: { startDate: d("2024-11-30T00:00:00Z"), unit: "quarter", amount: 1 } },
+    subtractMonth: { $dateSubtract: { startDate: d("2024-03-31T00:00:00Z"), unit: "month", amount: 1 } },
+    hours: { $dateAdd: { startDate: d("2024-03-01T10:00:00Z"), unit: "hour", amount: -3 } },
+    integralDouble: { $dateAdd: { startDate: d("2024-03-01T10:00:00Z"), unit: "day", amount: 2.0 } },
+    // 2024-03-10 is the spring-forward day in New York: one local day is 23 hours there.
+    dstDay: { $dateAdd: { startDate: d("2024-03-09T17:00:00Z"), unit: "day", amount: 1, timezone: "America/New_York" } },
+    dstHours: { $dateAdd: { startDate: d("2024-03-09T17:00:00Z"), unit: "hour", amount: 24, timezone: "America/New_York" } },
+    fromTimestamp: { $dateAdd: { startDate: new Timestamp({ t: 1709251200, i: 1 }), unit: "second", amount: 1 } },
+  });
+  t.deepEqual(out, {
+    eom: d("2024-02-29T00:00:00Z"),
+    manual: d("2020-11-30T12:10:05Z"),
+    leapYear: d("2025-02-28T00:00:00Z"),
+    quarter: d("2025-02-28T00:00:00Z"),
+    subtractMonth: d("2024-02-29T00:00:00Z"),
+    hours: d("2024-03-01T07:00:00Z"),
+    integralDouble: d("2024-03-03T10:00:00Z"),
+    dstDay: d("2024-03-10T16:00:00Z"),
+    dstHours: d("2024-03-10T17:00:00Z"),
+    fromTimestamp: d("2024-03-01T00:00:01Z"),
+  });
+});
+
+test("$dateAdd is null for a null start, unit, amount or timezone and refuses bad ones", async (t) => {
+  const at = d("2024-03-01T10:00:00Z");
+  const out = await evaluate({
+    start: { $dateAdd: { startDate: "$nope", unit: "day", amount: 1 } },
+    unit: { $dateAdd: { startDate: at, unit: null, amount: 1 } },
+    amount: { $dateAdd: { startDate: at, unit: "day", amount: null } },
+    zone: { $dateSubtract: { startDate: at, unit: "day", amount: 1, timezone: "$nope" } },
+  });
+  t.deepEqual(out, { start: null, unit: null, amount: null, zone: null });
+  t.is(await errorCode(t, { $dateAdd: { startDate: at, unit: "fortnight", amount: 1 } }), 9);
+  t.is(await errorCode(t, { $dateAdd: { startDate: at, unit: "day", amount: 1.5 } }), 5166405);
+  t.is(await errorCode(t, { $dateAdd: { startDate: "2024-03-01", unit: "day", amount: 1 } }), 5166403);
+});
+
+test("$dateTrunc finds the bin boundary in the timezone, with binSize and startOfWeek", async (t) => {
+  const out = await evaluate({
+    dayNY: { $dateTrunc: { date: d("2024-03-01T02:00:00Z"), unit: "day", timezone: "America/New_York" } },
+    monthNY: { $dateTrunc: { date: d("2024-03-01T02:00:00Z"), unit: "month", timezone: "America/New_York" } },
+    yearNY: { $dateTrunc: { date: d("2024-01-01T02:00:00Z"), unit: "year", timezone: "America/New_York" } },
+    hour1: { $dateTrunc: { date: d("2021-03-20T11:30:05Z"), unit: "hour" } },
+    hour2: { $dateTrunc: { date: d("2021-03-20T11:30:05Z"), unit: "hour", binSize: 2 } },
+    years10: { $dateTrunc: { date: d("2019-06-01T00:00:00Z"), unit: "year", binSize: 10 } },
+    months6: { $dateTrunc: { date: d("2021-03-20T11:30:05Z"), unit: "month", binSize: 6 } },
+    quarter: { $dateTrunc: { date: d("2021-05-20T11:30:05Z"), unit: "quarter" } },
+    week: { $dateTrunc: { date: d("2024-03-01T10:00:00Z"), unit: "week" } },
+    // The manual's example: two-week bins starting on Monday in Los Angeles.
+    weeks2: { $dateTrunc: { date: d("2020-05-18T14:10:30Z"), unit: "week", binSize: 2, timezone: "America/Los_Angeles", startOfWeek: "Monday" } },
+    weeks2b: { $dateTrunc: { date: d("2021-01-11T06:31:15Z"), unit: "week", binSize: 2, timezone: "America/Los_Angeles", startOfWeek: "mon" } },
+    missing: { $dateTrunc: { date: "$nope", unit: "day" } },
+    nullStartOfWeek: { $dateTrunc: { date: d("2024-03-01T10:00:00Z"), unit: "week", startOfWeek: null } },
+  });
+  t.deepEqual(out, {
+    dayNY: d("2024-02-29T05:00:00Z"),
+    monthNY: d("2024-02-01T05:00:00Z"),
+    yearNY: d("2023-01-01T05:00:00Z"),
+    hour1: d("2021-03-20T11:00:00Z"),
+    hour2: d("2021-03-20T10:00:00Z"),
+    years10: d("2010-01-01T00:00:00Z"),
+    months6: d("2021-01-01T00:00:00Z"),
+    quarter: d("2021-04-01T00:00:00Z"),
+    week: d("2024-02-25T00:00:00Z"),
+    weeks2: d("2020-05-11T07:00:00Z"),
+    weeks2b: d("2021-01-04T08:00:00Z"),
+    missing: null,
+    nullStartOfWeek: null,
+  });
+});
+
+test("$dateDiff counts unit boundaries passed, as a 64-bit integer", async (t) => {
+  const diff = (startDate: Date, endDate: Date, unit: string, extra: Document = {}) => ({ $dateDiff: { startDate, endDate, unit, ...extra } });
+  const out = await evaluate({
+    years: diff(d("2010-01-01"), d("2011-07-01"), "year"),
+    months: diff(d("2010-01-01"), d("2011-07-01"), "month"),
+    days: diff(d("2010-01-01"), d("2011-07-01"), "day"),
+    oneMonth: diff(d("2010-03-01"), d("2010-04-30"), "month"),
+    sixtyDays: diff(d("2010-03-01"), d("2010-04-30"), "day"),
+    weeksJan: diff(d("2021-01-01"), d("2021-01-31"), "week"),
+    weeksJanMonday: diff(d("2021-01-01"), d("2021-01-31"), "week", { startOfWeek: "Monday" }),
+    weeksFebFriday: diff(d("2021-02-01"), d("2021-02-28"), "week", { startOfWeek: "fri" }),
+    negative: diff(d("2021-02-01"), d("2021-01-01"), "day"),
+    hours: diff(d("2020-11-01T18:23:36Z"), d("2020-11-01T20:00:00Z"), "hour"),
+    // 2024-03-10 in New York is 23 hours long: one day, 23 hours.
+    dstDay: diff(d("2024-03-09T12:00:00Z"), d("2024-03-11T03:00:00Z"), "day", { timezone: "America/New_York" }),
+    dstHours: diff(d("2024-03-10T05:00:00Z"), d("2024-03-11T04:00:00Z"), "hour", { timezone: "America/New_York" }),
+    ms: diff(d("2024-03-01T00:00:00Z"), d("2024-03-01T00:00:01.5Z"), "millisecond"),
+    missing: { $dateDiff: { startDate: "$nope", endDate: d("2024-03-01"), unit: "day" } },
+  });
+  t.deepEqual(out, {
+    years: 1,
+    months: 18,
+    days: 546,
+    oneMonth: 1,
+    sixtyDays: 60,
+    weeksJan: 5,
+    weeksJanMonday: 4,
+    weeksFebFriday: 4,
+    negative: -31,
+    hours: 2,
+    dstDay: 1,
+    dstHours: 23,
+    ms: 1500,
+    missing: null,
+  });
+  const db = shared.client.db(shared.freshDb("long"));
+  const [typed] = await db.aggregate([{ $documents: [{}] }, { $project: { _id: 0, v: diff(d("2010-01-01"), d("2011-01-01"), "day") } }], { promoteLongs: false }).toArray();
+  t.is((typed!.v as { _bsontype?: string })._bsontype, "Long");
+  t.is(await errorCode(t, { $dateDiff: { startDate: "2024", endDate: d("2024-03-01"), unit: "day" } }), 5166307);
 });

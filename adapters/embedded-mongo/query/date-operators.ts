@@ -1,10 +1,11 @@
 import { Int32, Long, ObjectId, Timestamp } from "bson";
-import { EngineError } from "../engine-error.js";
+import { EngineError, ErrorCodes } from "../engine-error.js";
 import { bsonTypeName } from "./bson-type.js";
-import { UTC_ZONE, dayOfWeek, dayOfYear, isoWeekDate, parseZone, sundayWeek, toLocal } from "./date-calendar.js";
-import type { LocalTime, Zone } from "./date-calendar.js";
+import { DAYS_OF_WEEK, TIME_UNITS, UTC_ZONE, addToDate, dateDiff, dayOfWeek, dayOfYear, isoWeekDate, parseZone, sundayWeek, toLocal, truncateDate } from "./date-calendar.js";
+import type { LocalTime, TimeUnit, Zone } from "./date-calendar.js";
 import { isDocument } from "./document-path.js";
 import type { EvalCtx, Ev, ExprEnv, OperatorCompiler } from "./expression-types.js";
+import { toInt64 } from "./numeric.js";
 
 const nullish = (v: unknown): v is null | undefined => v === null || v === undefined;
 
@@ -79,6 +80,163 @@ const DATE_PART_OPERATORS: Record<string, OperatorCompiler> = {
   $isoDayOfWeek: compileDatePart((l) => int(isoWeekDate(l.days).isoDay)),
 };
 
+// ---------------------------------------------------------------------------------------------
+// Object arguments
+
+interface ArgCodes {
+  readonly object: number;
+  readonly unknown: number;
+  /** Required field → the code when it is absent. */
+  readonly required: Readonly<Record<string, number>>;
+}
+
+function objectArgs(name: string, spec: unknown, allowed: readonly string[], codes: ArgCodes): Record<string, unknown> {
+  if (!isDocument(spec)) throw new EngineError(codes.object, `${name} only supports an object as its argument`);
+  for (const k of Object.keys(spec)) {
+    if (!allowed.includes(k)) throw new EngineError(codes.unknown, `Unrecognized argument to ${name}: ${k}`);
+  }
+  for (const [k, code] of Object.entries(codes.required)) {
+    if (!(k in spec)) throw new EngineError(code, `Missing '${k}' parameter to ${name}`);
+  }
+  return spec;
+}
+
+function optional(env: ExprEnv, o: Record<string, unknown>, key: string): Ev | undefined {
+  return key in o ? env.compile(o[key]) : undefined;
+}
+
+/** An integral number that fits 64 bits (mongod's `integral64Bit`), else undefined. */
+function integral(v: unknown): number | undefined {
+  const n = toInt64(v);
+  return n === undefined ? undefined : Number(n);
+}
+
+/** `unit` of `$dateDiff` and `$dateTrunc`. */
+function timeUnit(name: string, v: unknown): TimeUnit {
+  if (typeof v !== "string") throw new EngineError(5439013, `${name} requires 'unit' to be a string, but got ${bsonTypeName(v)}`);
+  if (!TIME_UNITS.has(v)) throw new EngineError(5439014, `${name} parameter 'unit' value cannot be recognized as a time unit: ${v}`);
+  return v as TimeUnit;
+}
+
+/** `startOfWeek` as an ISO day number (1 = Monday), case-insensitive "monday"/"mon"... */
+function startOfWeek(name: string, v: unknown): number {
+  if (typeof v !== "string") throw new EngineError(5439015, `${name} requires 'startOfWeek' to be a string, but got ${bsonTypeName(v)}`);
+  const day = DAYS_OF_WEEK.get(v.toLowerCase());
+  if (day === undefined) throw new EngineError(5439016, `${name} parameter 'startOfWeek' value cannot be recognized as a day of a week: ${v}`);
+  return day;
+}
+
+const SUNDAY = 7;
+
+function dateArg(name: string, param: string, v: unknown): number {
+  const ms = dateMillis(v);
+  if (ms === undefined) throw new EngineError(5166307, `${name} requires '${param}' to be a date, but got ${bsonTypeName(v)}`);
+  return ms;
+}
+
+// ---------------------------------------------------------------------------------------------
+// $dateAdd, $dateSubtract, $dateTrunc, $dateDiff
+
+function compileDateArithmetic(sign: 1 | -1): OperatorCompiler {
+  return (spec, env, name) => {
+    const o = objectArgs(name, spec, ["startDate", "unit", "amount", "timezone"], {
+      object: 5166400,
+      unknown: 5166401,
+      required: { startDate: 5166402, unit: 5166402, amount: 5166402 },
+    });
+    const start = env.compile(o.startDate);
+    const unit = env.compile(o.unit);
+    const amount = env.compile(o.amount);
+    const tz = optional(env, o, "timezone");
+    return (c) => {
+      const s = start(c);
+      if (nullish(s)) return null;
+      const u = unit(c);
+      if (nullish(u)) return null;
+      if (typeof u !== "string") throw new EngineError(5166404, `${name} requires 'unit' to be a string, but got ${bsonTypeName(u)}`);
+      if (!TIME_UNITS.has(u)) throw new EngineError(ErrorCodes.FailedToParse, `unknown time unit value: ${u}`);
+      const a = amount(c);
+      if (nullish(a)) return null;
+      const zone = evalZone(tz, c);
+      if (zone === null) return null;
+      const ms = dateMillis(s);
+      if (ms === undefined) throw new EngineError(5166403, `${name} requires startDate to be convertible to a date`);
+      const n = integral(a);
+      if (n === undefined) throw new EngineError(5166405, `${name} expects integer amount of time units`);
+      return new Date(addToDate(ms, u as TimeUnit, sign * n, zone));
+    };
+  };
+}
+
+function compileDateTrunc(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, ["date", "unit", "binSize", "timezone", "startOfWeek"], {
+    object: 5439007,
+    unknown: 5439008,
+    required: { date: 5439009, unit: 5439010 },
+  });
+  const date = env.compile(o.date);
+  const unit = env.compile(o.unit);
+  const binSize = optional(env, o, "binSize");
+  const tz = optional(env, o, "timezone");
+  const sow = optional(env, o, "startOfWeek");
+  return (c) => {
+    const dv = date(c);
+    if (nullish(dv)) return null;
+    let bin = 1;
+    if (binSize !== undefined) {
+      const b = binSize(c);
+      if (nullish(b)) return null;
+      const n = integral(b);
+      if (n === undefined) throw new EngineError(5439017, `$dateTrunc requires 'binSize' to be a 64-bit integer, but got value of type ${bsonTypeName(b)}`);
+      if (n <= 0) throw new EngineError(5439018, `$dateTrunc requires 'binSize' to be greater than 0, but got value ${n}`);
+      bin = n;
+    }
+    const uv = unit(c);
+    if (nullish(uv)) return null;
+    const u = timeUnit(name, uv);
+    let firstDay = SUNDAY;
+    if (u === "week" && sow !== undefined) {
+      const w = sow(c);
+      if (nullish(w)) return null;
+      firstDay = startOfWeek(name, w);
+    }
+    const zone = evalZone(tz, c);
+    if (zone === null) return null;
+    return new Date(truncateDate(dateArg(name, "date", dv), u, bin, zone, firstDay));
+  };
+}
+
+function compileDateDiff(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, ["startDate", "endDate", "unit", "timezone", "startOfWeek"], {
+    object: 5166301,
+    unknown: 5166302,
+    required: { startDate: 5166303, endDate: 5166304, unit: 5166305 },
+  });
+  const start = env.compile(o.startDate);
+  const end = env.compile(o.endDate);
+  const unit = env.compile(o.unit);
+  const tz = optional(env, o, "timezone");
+  const sow = optional(env, o, "startOfWeek");
+  return (c) => {
+    const s = start(c);
+    if (nullish(s)) return null;
+    const e = end(c);
+    if (nullish(e)) return null;
+    const uv = unit(c);
+    if (nullish(uv)) return null;
+    const u = timeUnit(name, uv);
+    let firstDay = SUNDAY;
+    if (u === "week" && sow !== undefined) {
+      const w = sow(c);
+      if (nullish(w)) return null;
+      firstDay = startOfWeek(name, w);
+    }
+    const zone = evalZone(tz, c);
+    if (zone === null) return null;
+    return Long.fromNumber(dateDiff(dateArg(name, "startDate", s), dateArg(name, "endDate", e), u, zone, firstDay));
+  };
+}
+
 /**
  * The date expression operators implemented natively (`$year`, `$dateAdd`, `$dateTrunc`...), with
  * MongoDB's null handling and calendar rules. Operators not listed here still go to mingo
@@ -89,4 +247,8 @@ const DATE_PART_OPERATORS: Record<string, OperatorCompiler> = {
  */
 export const DATE_OPERATORS: Readonly<Record<string, OperatorCompiler>> = {
   ...DATE_PART_OPERATORS,
+  $dateAdd: compileDateArithmetic(1),
+  $dateSubtract: compileDateArithmetic(-1),
+  $dateTrunc: compileDateTrunc,
+  $dateDiff: compileDateDiff,
 };
