@@ -230,6 +230,19 @@ export function localToInstant(local: number, zone: Zone): number {
   return lateOk && !earlyOk ? late : early;
 }
 
+/**
+ * The instant of local date parts in a zone; parts out of range roll over as in timelib (month 14
+ * is February of the next year, day 0 the last day of the previous month).
+ *
+ * @example
+ * fromLocalParts(2024, 14, 1, 0, 0, 0, 0, UTC_ZONE); // Date.UTC(2025, 1, 1)
+ */
+export function fromLocalParts(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number, zone: Zone): number {
+  const y = year + Math.floor((month - 1) / 12);
+  const days = daysFromCivil(y, mod(month - 1, 12) + 1, 1) + day - 1;
+  return localToInstant(days * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000 + ms, zone);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Units
 

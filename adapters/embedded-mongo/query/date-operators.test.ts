@@ -223,3 +223,42 @@ test("$dateDiff counts unit boundaries passed, as a 64-bit integer", async (t) =
   t.is((typed!.v as { _bsontype?: string })._bsontype, "Long");
   t.is(await errorCode(t, { $dateDiff: { startDate: "2024", endDate: d("2024-03-01"), unit: "day" } }), 5166307);
 });
+
+test("$dateToParts and $dateFromParts, natural and ISO 8601, in a timezone", async (t) => {
+  const at = d("2017-01-01T01:29:09.123Z");
+  const out = await evaluate({
+    parts: { $dateToParts: { date: at } },
+    nyParts: { $dateToParts: { date: at, timezone: "America/New_York" } },
+    isoParts: { $dateToParts: { date: at, iso8601: true } },
+    missing: { $dateToParts: { date: "$nope" } },
+    nullIso: { $dateToParts: { date: at, iso8601: null } },
+    fromParts: { $dateFromParts: { year: 2017, month: 2, day: 8, hour: 12 } },
+    rolled: { $dateFromParts: { year: 2016, month: 14, day: 1, hour: 0, minute: 0, second: 0 } },
+    dayZero: { $dateFromParts: { year: 2024, month: 3, day: 0 } },
+    fromIso: { $dateFromParts: { isoWeekYear: 2017, isoWeek: 6, isoDayOfWeek: 3, hour: 12 } },
+    inZone: { $dateFromParts: { year: 2016, month: 12, day: 31, hour: 23, minute: 46, second: 12, timezone: "America/New_York" } },
+    inOffset: { $dateFromParts: { year: 2017, month: 2, day: 8, timezone: "+0530" } },
+    missingPart: { $dateFromParts: { year: "$nope" } },
+    nullZone: { $dateFromParts: { year: 2024, timezone: null } },
+  });
+  t.deepEqual(out, {
+    parts: { year: 2017, month: 1, day: 1, hour: 1, minute: 29, second: 9, millisecond: 123 },
+    nyParts: { year: 2016, month: 12, day: 31, hour: 20, minute: 29, second: 9, millisecond: 123 },
+    isoParts: { isoWeekYear: 2016, isoWeek: 52, isoDayOfWeek: 7, hour: 1, minute: 29, second: 9, millisecond: 123 },
+    missing: null,
+    nullIso: null,
+    fromParts: d("2017-02-08T12:00:00Z"),
+    rolled: d("2017-02-01T00:00:00Z"),
+    dayZero: d("2024-02-29T00:00:00Z"),
+    fromIso: d("2017-02-08T12:00:00Z"),
+    inZone: d("2017-01-01T04:46:12Z"),
+    inOffset: d("2017-02-07T18:30:00Z"),
+    missingPart: null,
+    nullZone: null,
+  });
+  t.is(await errorCode(t, { $dateFromParts: { year: 10000 } }), 40523);
+  t.is(await errorCode(t, { $dateFromParts: { year: 2024, month: 1.5 } }), 40515);
+  t.is(await errorCode(t, { $dateFromParts: { year: 2024, isoWeek: 2 } }), 40489);
+  t.is(await errorCode(t, { $dateFromParts: { month: 2 } }), 40516);
+  t.is(await errorCode(t, { $dateToParts: { date: "2024" } }), 16006);
+});

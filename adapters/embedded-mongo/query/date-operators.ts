@@ -1,7 +1,7 @@
 import { Int32, Long, ObjectId, Timestamp } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import { bsonTypeName } from "./bson-type.js";
-import { DAYS_OF_WEEK, TIME_UNITS, UTC_ZONE, addToDate, dateDiff, dayOfWeek, dayOfYear, isoWeekDate, parseZone, sundayWeek, toLocal, truncateDate } from "./date-calendar.js";
+import { DAYS_OF_WEEK, TIME_UNITS, UTC_ZONE, addToDate, dateDiff, dayOfWeek, dayOfYear, daysFromIsoWeekDate, fromLocalParts, isoWeekDate, parseZone, sundayWeek, toLocal, truncateDate } from "./date-calendar.js";
 import type { LocalTime, TimeUnit, Zone } from "./date-calendar.js";
 import { isDocument } from "./document-path.js";
 import type { EvalCtx, Ev, ExprEnv, OperatorCompiler } from "./expression-types.js";
@@ -237,6 +237,88 @@ function compileDateDiff(spec: unknown, env: ExprEnv, name: string): Ev {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// $dateToParts, $dateFromParts
+
+function compileDateToParts(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, ["date", "timezone", "iso8601"], { object: 40524, unknown: 40520, required: { date: 40522 } });
+  const date = env.compile(o.date);
+  const tz = optional(env, o, "timezone");
+  const iso = optional(env, o, "iso8601");
+  return (c) => {
+    const v = date(c);
+    const zone = evalZone(tz, c);
+    if (zone === null) return null;
+    let iso8601 = false;
+    if (iso !== undefined) {
+      const f = iso(c);
+      if (nullish(f)) return null;
+      if (typeof f !== "boolean") throw new EngineError(40521, `iso8601 must evaluate to a bool, found ${bsonTypeName(f)}`);
+      iso8601 = f;
+    }
+    if (nullish(v)) return null;
+    const l = toLocal(coerceToDate(v), zone);
+    const time = { hour: int(l.hour), minute: int(l.minute), second: int(l.second), millisecond: int(l.millisecond) };
+    if (!iso8601) return { year: int(l.year), month: int(l.month), day: int(l.day), ...time };
+    const w = isoWeekDate(l.days);
+    return { isoWeekYear: int(w.isoYear), isoWeek: int(w.isoWeek), isoDayOfWeek: int(w.isoDay), ...time };
+  };
+}
+
+const DATE_FROM_PARTS_FIELDS = ["year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"];
+// Parts mongod bounds to 16 bits, so rolling over them stays cheap.
+const BOUNDED_PARTS = new Set(["month", "day", "hour", "minute", "isoWeek", "isoDayOfWeek"]);
+
+function compileDateFromParts(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, DATE_FROM_PARTS_FIELDS, { object: 40519, unknown: 40518, required: {} });
+  const iso = "isoWeekYear" in o;
+  if (!("year" in o) && !iso) throw new EngineError(40516, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present");
+  if ("year" in o && ("isoWeekYear" in o || "isoWeek" in o || "isoDayOfWeek" in o)) throw new EngineError(40489, "$dateFromParts does not allow mixing natural dates with ISO dates");
+  if (iso && ("month" in o || "day" in o)) throw new EngineError(40525, "$dateFromParts does not allow mixing ISO dates with natural dates");
+  const part = (field: string, fallback: number): ((c: EvalCtx) => number | null) => {
+    if (!(field in o)) return () => fallback;
+    const ev = env.compile(o[field]);
+    return (c) => {
+      const v = ev(c);
+      if (nullish(v)) return null;
+      const n = integral(v);
+      if (n === undefined) throw new EngineError(40515, `'${field}' must evaluate to an integer, found ${bsonTypeName(v)}`);
+      if (BOUNDED_PARTS.has(field) && (n < -32768 || n > 32767)) {
+        throw new EngineError(31034, `'${field}' must evaluate to a value in the range [-32768, 32767]; value ${n} is not in range`);
+      }
+      return n;
+    };
+  };
+  const [hour, minute, second, ms] = [part("hour", 0), part("minute", 0), part("second", 0), part("millisecond", 0)];
+  const [year, first, third] = iso ? [part("isoWeekYear", 1970), part("isoWeek", 1), part("isoDayOfWeek", 1)] : [part("year", 1970), part("month", 1), part("day", 1)];
+  const tz = optional(env, o, "timezone");
+  // mongod reads the time parts, then the timezone, then the date parts, stopping at the first null.
+  const all = (c: EvalCtx, parts: ((c: EvalCtx) => number | null)[]): number[] | null => {
+    const out: number[] = [];
+    for (const p of parts) {
+      const n = p(c);
+      if (n === null) return null;
+      out.push(n);
+    }
+    return out;
+  };
+  return (c) => {
+    const time = all(c, [hour, minute, second, ms]);
+    if (time === null) return null;
+    const zone = evalZone(tz, c);
+    if (zone === null) return null;
+    const date = all(c, [year, first, third]);
+    if (date === null) return null;
+    const [y, a, b] = date as [number, number, number];
+    const [h, mi, s, l] = time as [number, number, number, number];
+    if (y < 1 || y > 9999) {
+      throw new EngineError(iso ? 31095 : 40523, `'${iso ? "isoWeekYear" : "year"}' must evaluate to an integer in the range 1 to 9999, found ${y}`);
+    }
+    if (!iso) return new Date(fromLocalParts(y, a, b, h, mi, s, l, zone));
+    return new Date(fromLocalParts(1970, 1, 1 + daysFromIsoWeekDate(y, a, b), h, mi, s, l, zone));
+  };
+}
+
 /**
  * The date expression operators implemented natively (`$year`, `$dateAdd`, `$dateTrunc`...), with
  * MongoDB's null handling and calendar rules. Operators not listed here still go to mingo
@@ -251,4 +333,6 @@ export const DATE_OPERATORS: Readonly<Record<string, OperatorCompiler>> = {
   $dateSubtract: compileDateArithmetic(-1),
   $dateTrunc: compileDateTrunc,
   $dateDiff: compileDateDiff,
+  $dateToParts: compileDateToParts,
+  $dateFromParts: compileDateFromParts,
 };
