@@ -262,3 +262,81 @@ test("$dateToParts and $dateFromParts, natural and ISO 8601, in a timezone", asy
   t.is(await errorCode(t, { $dateFromParts: { month: 2 } }), 40516);
   t.is(await errorCode(t, { $dateToParts: { date: "2024" } }), 16006);
 });
+
+test("$dateToString: every format specifier, the default format, timezones and onNull", async (t) => {
+  const at = d("2014-01-01T08:15:39.736Z");
+  const out = await evaluate({
+    ymd: { $dateToString: { format: "%Y-%m-%d", date: at } },
+    ny: { $dateToString: { format: "%H:%M:%S:%L%z", date: at, timezone: "America/New_York" } },
+    offset: { $dateToString: { format: "%H:%M:%S:%L%z", date: at, timezone: "+04:30" } },
+    minutesNY: { $dateToString: { format: "%Z", date: at, timezone: "America/New_York" } },
+    minutes430: { $dateToString: { format: "%Z", date: at, timezone: "+04:30" } },
+    weeks: { $dateToString: { format: "%U %w %u %V %G %j %%", date: d("1998-11-01T00:00:00Z") } },
+    isoYear: { $dateToString: { format: "%G-W%V-%u", date: d("2021-01-01T00:00:00Z") } },
+    saturday: { $dateToString: { format: "%w", date: d("2024-01-06T10:00:00Z") } },
+    dflt: { $dateToString: { date: at } },
+    dfltZone: { $dateToString: { date: at, timezone: "+05:30" } },
+    missing: { $dateToString: { date: "$nope" } },
+    onNull: { $dateToString: { date: "$nope", onNull: "none" } },
+    nullZone: { $dateToString: { date: at, timezone: null } },
+  });
+  t.deepEqual(out, {
+    ymd: "2014-01-01",
+    ny: "03:15:39:736-0500",
+    offset: "12:45:39:736+0430",
+    minutesNY: "-300",
+    minutes430: "270",
+    weeks: "44 1 7 44 1998 305 %",
+    isoYear: "2020-W53-5",
+    saturday: "7",
+    dflt: "2014-01-01T08:15:39.736Z",
+    dfltZone: "2014-01-01T13:45:39.736",
+    missing: null,
+    onNull: "none",
+    nullZone: null,
+  });
+  t.is(await errorCode(t, { $dateToString: { date: at, format: "%Q" } }), 18536);
+  t.is(await errorCode(t, { $dateToString: { date: "2014-01-01" } }), 16006);
+});
+
+test("$dateFromString reads offsets and space-separated times; unparseable strings are ConversionFailure unless onError", async (t) => {
+  const out = await evaluate({
+    noZone: { $dateFromString: { dateString: "2017-02-08T12:10:40.787" } },
+    inZone: { $dateFromString: { dateString: "2017-02-08T12:10:40.787", timezone: "America/New_York" } },
+    dateOnly: { $dateFromString: { dateString: "2017-02-08" } },
+    dateOnlyOffset: { $dateFromString: { dateString: "2017-02-08", timezone: "-05:00" } },
+    usFormat: { $dateFromString: { dateString: "06-15-2018", format: "%m-%d-%Y" } },
+    euFormat: { $dateFromString: { dateString: "15-06-2018", format: "%d-%m-%Y" } },
+    colonOffset: { $dateFromString: { dateString: "2024-03-01T10:00:00+02:00" } },
+    offset: { $dateFromString: { dateString: "2024-03-01T10:00:00+0200" } },
+    msOffset: { $dateFromString: { dateString: "2024-03-01T10:00:00.000-05:00" } },
+    space: { $dateFromString: { dateString: "2024-03-01 10:00:00" } },
+    zulu: { $dateFromString: { dateString: "2024-03-01T10:00:00Z" } },
+    formatZone: { $dateFromString: { dateString: "2024-03-01 10:00 +0530", format: "%Y-%m-%d %H:%M %z" } },
+    onError: { $dateFromString: { dateString: "20177-02-09T03:35:02.055", onError: "$s" } },
+    badFormat: { $dateFromString: { dateString: "2024-13-01", format: "%Y-%m-%d", onError: "bad" } },
+    onNull: { $dateFromString: { dateString: "$nope", onNull: new Date(0) } },
+    missing: { $dateFromString: { dateString: "$nope" } },
+  }, { s: "20177-02-09T03:35:02.055" });
+  t.deepEqual(out, {
+    noZone: d("2017-02-08T12:10:40.787Z"),
+    inZone: d("2017-02-08T17:10:40.787Z"),
+    dateOnly: d("2017-02-08T00:00:00Z"),
+    dateOnlyOffset: d("2017-02-08T05:00:00Z"),
+    usFormat: d("2018-06-15T00:00:00Z"),
+    euFormat: d("2018-06-15T00:00:00Z"),
+    colonOffset: d("2024-03-01T08:00:00Z"),
+    offset: d("2024-03-01T08:00:00Z"),
+    msOffset: d("2024-03-01T15:00:00Z"),
+    space: d("2024-03-01T10:00:00Z"),
+    zulu: d("2024-03-01T10:00:00Z"),
+    formatZone: d("2024-03-01T04:30:00Z"),
+    onError: "20177-02-09T03:35:02.055",
+    badFormat: "bad",
+    onNull: d("1970-01-01T00:00:00Z"),
+    missing: null,
+  });
+  t.is(await errorCode(t, { $dateFromString: { dateString: "not a date" } }), 241);
+  t.is(await errorCode(t, { $dateFromString: { dateString: "2024-03-01T10:00:00Z", timezone: "America/New_York" } }), 241);
+  t.is(await errorCode(t, { $dateFromString: { dateString: "2024-03-01", format: "%Y-%m-%d %Q" } }), 18536);
+});

@@ -1,7 +1,27 @@
 import { Int32, Long, ObjectId, Timestamp } from "bson";
 import { EngineError, ErrorCodes } from "../engine-error.js";
 import { bsonTypeName } from "./bson-type.js";
-import { DAYS_OF_WEEK, TIME_UNITS, UTC_ZONE, addToDate, dateDiff, dayOfWeek, dayOfYear, daysFromIsoWeekDate, fromLocalParts, isoWeekDate, parseZone, sundayWeek, toLocal, truncateDate } from "./date-calendar.js";
+import {
+  DAYS_OF_WEEK,
+  FROM_STRING_SPECIFIERS,
+  TIME_UNITS,
+  TO_STRING_SPECIFIERS,
+  UTC_ZONE,
+  addToDate,
+  dateDiff,
+  dayOfWeek,
+  dayOfYear,
+  daysFromIsoWeekDate,
+  formatDate,
+  fromLocalParts,
+  isoWeekDate,
+  parseDateString,
+  parseZone,
+  sundayWeek,
+  toLocal,
+  truncateDate,
+  validateFormat,
+} from "./date-calendar.js";
 import type { LocalTime, TimeUnit, Zone } from "./date-calendar.js";
 import { isDocument } from "./document-path.js";
 import type { EvalCtx, Ev, ExprEnv, OperatorCompiler } from "./expression-types.js";
@@ -319,6 +339,60 @@ function compileDateFromParts(spec: unknown, env: ExprEnv, name: string): Ev {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// $dateToString, $dateFromString
+
+/** Evaluates `format` eagerly (a bad one fails even for a null date): undefined when absent, null when null. */
+function evalFormat(ev: Ev | undefined, c: EvalCtx, typeCode: number, name: string, allowed: ReadonlySet<string>): string | null | undefined {
+  if (ev === undefined) return undefined;
+  const f = ev(c);
+  if (nullish(f)) return null;
+  if (typeof f !== "string") throw new EngineError(typeCode, `${name} requires that 'format' be a string, found: ${bsonTypeName(f)}`);
+  validateFormat(f, allowed);
+  return f;
+}
+
+function compileDateToString(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, ["date", "format", "timezone", "onNull"], { object: 18629, unknown: 18534, required: { date: 18628 } });
+  const date = env.compile(o.date);
+  const format = optional(env, o, "format");
+  const tz = optional(env, o, "timezone");
+  const onNull = optional(env, o, "onNull");
+  return (c) => {
+    const v = date(c);
+    const f = evalFormat(format, c, 18533, name, TO_STRING_SPECIFIERS);
+    const zone = evalZone(tz, c);
+    if (nullish(v)) return onNull === undefined ? null : onNull(c);
+    if (zone === null || f === null) return null;
+    return formatDate(f ?? (zone.isUtc ? "%Y-%m-%dT%H:%M:%S.%LZ" : "%Y-%m-%dT%H:%M:%S.%L"), coerceToDate(v), zone);
+  };
+}
+
+function compileDateFromString(spec: unknown, env: ExprEnv, name: string): Ev {
+  const o = objectArgs(name, spec, ["dateString", "format", "timezone", "onNull", "onError"], { object: 40540, unknown: 40541, required: { dateString: 40542 } });
+  const dateString = env.compile(o.dateString);
+  const format = optional(env, o, "format");
+  const tz = optional(env, o, "timezone");
+  const onNull = optional(env, o, "onNull");
+  const onError = optional(env, o, "onError");
+  return (c) => {
+    const s = dateString(c);
+    const f = evalFormat(format, c, 40684, name, FROM_STRING_SPECIFIERS);
+    const zone = evalZone(tz, c);
+    if (nullish(s)) return onNull === undefined ? null : onNull(c);
+    try {
+      if (typeof s !== "string") {
+        throw new EngineError(ErrorCodes.ConversionFailure, `$dateFromString requires that 'dateString' be a string, found: ${bsonTypeName(s)}`);
+      }
+      if (zone === null || f === null) return null;
+      return new Date(parseDateString(s, f, zone));
+    } catch (e) {
+      if (onError !== undefined && e instanceof EngineError && e.code === ErrorCodes.ConversionFailure) return onError(c);
+      throw e;
+    }
+  };
+}
+
 /**
  * The date expression operators implemented natively (`$year`, `$dateAdd`, `$dateTrunc`...), with
  * MongoDB's null handling and calendar rules. Operators not listed here still go to mingo
@@ -335,4 +409,6 @@ export const DATE_OPERATORS: Readonly<Record<string, OperatorCompiler>> = {
   $dateDiff: compileDateDiff,
   $dateToParts: compileDateToParts,
   $dateFromParts: compileDateFromParts,
+  $dateToString: compileDateToString,
+  $dateFromString: compileDateFromString,
 };
