@@ -109,7 +109,7 @@ const collatorCache = new Map<string, StringComparator | undefined>();
  */
 export function stringComparator(collation: Collation | undefined): StringComparator | undefined {
   if (collation === undefined || collation === null || collation.locale === "simple") return undefined;
-  const key = `${collation.locale}|${collation.strength ?? 3}|${collation.caseLevel === true}|${collation.caseFirst ?? "off"}|${collation.numericOrdering === true}`;
+  const key = `${collation.locale}|${collation.strength ?? 3}|${collation.caseLevel === true}|${collation.caseFirst}|${collation.alternate}|${collation.numericOrdering === true}`;
   if (collatorCache.has(key)) return collatorCache.get(key);
   const strength = Number(collation.strength ?? 3);
   let sensitivity: "base" | "accent" | "case" | "variant";
@@ -122,12 +122,15 @@ export function stringComparator(collation: Collation | undefined): StringCompar
   } catch {
     locale = "en";
   }
+  // Options the collation leaves out keep the locale's own defaults, as on mongod (Danish sorts
+  // upper case first, Thai ignores punctuation); `alternate: "shifted"` (with the default
+  // `maxVariable: "punct"`) is what Intl calls ignorePunctuation.
   const collator = new Intl.Collator(locale, {
     sensitivity,
     usage: "sort",
     numeric: collation.numericOrdering === true,
-    caseFirst: collation.caseFirst === "upper" || collation.caseFirst === "lower" ? collation.caseFirst : "false",
-    ignorePunctuation: false,
+    ...(collation.caseFirst === undefined ? {} : { caseFirst: collation.caseFirst === "off" ? "false" : collation.caseFirst }),
+    ...(collation.alternate === undefined ? {} : { ignorePunctuation: collation.alternate === "shifted" }),
   });
   const fn: StringComparator = (a, b) => {
     const c = collator.compare(a, b);

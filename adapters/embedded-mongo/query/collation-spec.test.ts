@@ -63,12 +63,24 @@ test("{locale: \"simple\"} compares binary, overriding the collection's default 
   t.deepEqual(await c.distinct("n", {}, { collation: { locale: "simple" } }), ["A", "a"]);
 });
 
+test("alternate: \"shifted\" ignores spaces and punctuation; options left out keep the locale's defaults", async (t) => {
+  const c = await collectionOf("shifted", ["a-b", "ab", "a b", "AB"]);
+  t.deepEqual(await names(c.find({ n: "ab" }).collation({ locale: "en", strength: 1, alternate: "shifted" })), ["AB", "a b", "a-b", "ab"]);
+  t.deepEqual(await names(c.find({ n: "ab" }).collation({ locale: "en", strength: 1, alternate: "non-ignorable" })), ["AB", "ab"]);
+  // Danish sorts upper case first unless caseFirst says otherwise (ICU's locale data, as on mongod).
+  const cases = await collectionOf("danish", ["a", "A"]);
+  const sorted = async (collation: CollationOptions) => (await cases.find({}, { projection: { _id: 0 } }).sort({ n: 1 }).collation(collation).toArray()).map((doc) => doc["n"]);
+  t.deepEqual(await sorted({ locale: "da" }), ["A", "a"]);
+  t.deepEqual(await sorted({ locale: "da", caseFirst: "lower" }), ["a", "A"]);
+  t.deepEqual(await sorted({ locale: "en" }), ["a", "A"]);
+});
+
 // Engine-only: the options below are valid for mongod, which honours them; the engine's
 // comparison cannot, so it refuses them (docs/embedded-mongo.md) instead of answering otherwise.
 test("valid options the engine cannot honour fail with NotImplemented naming the option", async (t) => {
   const c = await collectionOf("unsupported", ["a-b", "ab", "a b", "AB"]);
   const cases: Array<[Document, RegExp]> = [
-    [{ locale: "en", strength: 1, alternate: "shifted" }, /alternate: "shifted"/],
+    [{ locale: "en", strength: 1, alternate: "shifted", maxVariable: "space" }, /maxVariable: "space"/],
     [{ locale: "fr", backwards: true }, /backwards: true/],
     [{ locale: "en", normalization: true }, /normalization: true/],
     [{ locale: "en", strength: 4 }, /strength 4/],
@@ -81,7 +93,7 @@ test("valid options the engine cannot honour fail with NotImplemented naming the
     t.is(error?.code, ErrorCodes.NotImplemented, message.source);
     t.regex(error?.message ?? "", message);
   }
-  const index = await t.throwsAsync(c.createIndex({ n: 1 }, { collation: { locale: "en", alternate: "shifted" } }), { instanceOf: MongoServerError });
+  const index = await t.throwsAsync(c.createIndex({ n: 1 }, { collation: { locale: "en", backwards: true } }), { instanceOf: MongoServerError });
   t.is(index?.code, ErrorCodes.NotImplemented);
   const db = shared.client.db(shared.freshDb("view"));
   const view = await t.throwsAsync(

@@ -40,14 +40,14 @@ const ENUM_FIELDS: Readonly<Record<string, readonly string[]>> = {
  * 40414, a wrong type 14, a strength outside 1-5 or an unknown enum value 2, a locale the manual
  * does not list 2 (`Field 'locale' is invalid in: ...`). Valid options the engine's
  * `Intl.Collator` comparison cannot honour are refused with NotImplemented (238) rather than
- * compared another way: strength 4 or 5, `caseLevel` above strength 1, `alternate: "shifted"`,
- * `backwards: true`, `normalization: true`, a locale variant (`@collation=...`) and a locale this
+ * compared another way: strength 4 or 5, `caseLevel` above strength 1, `alternate: "shifted"`
+ * with `maxVariable: "space"`, `backwards: true`, `normalization: true`, a locale variant (`@collation=...`) and a locale this
  * Node.js build has no collation data for.
  *
  * @example
  * parseCollation({locale: "en", strength: 2}); // {locale: "en", strength: 2}
  * parseCollation({locale: "en", strength: 6}); // throws BadValue (2)
- * parseCollation({locale: "en", alternate: "shifted"}); // throws NotImplemented (238)
+ * parseCollation({locale: "en", backwards: true}); // throws NotImplemented (238)
  */
 export function parseCollation(spec: Document): Collation | undefined {
   for (const [field, value] of Object.entries(spec)) checkField(field, value);
@@ -64,7 +64,7 @@ export function parseCollation(spec: Document): Collation | undefined {
   if (Intl.Collator.supportedLocalesOf([base.replace(/_/g, "-")]).length === 0) unsupported(`locale '${base}'`);
   if (strength > 3) unsupported(`strength ${strength}`, " (strengths 1 to 3 are)");
   if (spec["caseLevel"] === true && strength !== 1) unsupported("caseLevel: true", ` with strength ${strength} (only with strength 1)`);
-  if (spec["alternate"] === "shifted") unsupported(`alternate: "shifted"`);
+  if (spec["alternate"] === "shifted" && spec["maxVariable"] === "space") unsupported(`alternate: "shifted" with maxVariable: "space"`, ` (with "punct", the default, it is)`);
   if (spec["backwards"] === true) unsupported("backwards: true");
   if (spec["normalization"] === true) unsupported("normalization: true");
   // A fractional strength counts as its integer part, as mongod reads it.

@@ -12,7 +12,7 @@ import type { Collation } from "./types.js";
  * delegated operator declares the BSON type MongoDB gives its result.
  * - `"int"`: integral results are Int32 (Long beyond int32), others Double (string lengths, date parts);
  * - `"double"`: always Double (trigonometry, `$median`...);
- * - `"long"`: integral results are Long (`$dateDiff`, `$toHashedIndexKey`).
+ * - `"long"`: integral results are Long (`$toHashedIndexKey`).
  */
 export type NumberTyping = "int" | "double" | "long";
 
@@ -36,7 +36,7 @@ const DOUBLE_RESULT = new Set([
   "$median",
   "$percentile",
 ]);
-const LONG_RESULT = new Set(["$dateDiff", "$toHashedIndexKey"]);
+const LONG_RESULT = new Set(["$toHashedIndexKey"]);
 
 /**
  * Values mingo must not see as numbers: Long beyond 2^53 and Decimal128 cannot become JS numbers
@@ -139,7 +139,7 @@ const MINGO_CONTEXT: Context = Context.init({
  * True when mingo implements an expression operator we can delegate to.
  *
  * @example
- * hasMingoOperator("$dateToString"); // true
+ * hasMingoOperator("$substrCP"); // true
  */
 export function hasMingoOperator(name: string): boolean {
   return typeof ops[name] === "function";

@@ -33,9 +33,9 @@ export type CompiledExpression = (doc: unknown, scope?: EvalScope) => unknown;
 /**
  * Compiles an aggregation expression once. BSON-aware operators (arithmetic with MongoDB's numeric
  * promotion, comparisons in BSON order with the collation, conditionals, arrays, objects, type
- * conversions, set operators, `$sum`/`$avg`/`$min`/`$max`...) are implemented natively; string,
- * date and trigonometric operators are delegated to mingo with exact value conversion (see
- * expression-fallback.ts). Unknown operators throw InvalidPipelineOperator (168).
+ * conversions, set operators, `$sum`/`$avg`/`$min`/`$max`, dates...) are implemented natively;
+ * the remaining string operators and trigonometry are delegated to mingo with exact value
+ * conversion (see expression-fallback.ts). Unknown operators throw InvalidPipelineOperator (168).
  *
  * @example
  * const total = compileExpression({ $multiply: ["$price", "$qty"] });
