@@ -135,7 +135,7 @@ test("strings: native and delegated to mingo with typed results", (t) => {
   t.deepEqual(ev({ $regexFind: { input: "ab12", regex: "(\\d)(\\d)" } }), { match: "12", idx: new Int32(2), captures: ["1", "2"] });
 });
 
-test("dates delegate to mingo; results get MongoDB's types", (t) => {
+test("date operators give MongoDB's result types", (t) => {
   const d = new Date("2020-05-17T10:20:30.400Z");
   t.is(typed(ev({ $year: "$d" }, { d })), "Int32(2020)");
   t.is(ev({ $dateToString: { format: "%Y-%m-%d", date: "$d" } }, { d }), "2020-05-17");
