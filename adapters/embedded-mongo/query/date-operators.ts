@@ -3,26 +3,22 @@ import { EngineError, ErrorCodes } from "../engine-error.js";
 import { bsonTypeName } from "./bson-type.js";
 import {
   DAYS_OF_WEEK,
-  FROM_STRING_SPECIFIERS,
   TIME_UNITS,
-  TO_STRING_SPECIFIERS,
   UTC_ZONE,
   addToDate,
   dateDiff,
   dayOfWeek,
   dayOfYear,
   daysFromIsoWeekDate,
-  formatDate,
   fromLocalParts,
   isoWeekDate,
-  parseDateString,
   parseZone,
   sundayWeek,
   toLocal,
   truncateDate,
-  validateFormat,
 } from "./date-calendar.js";
 import type { LocalTime, TimeUnit, Zone } from "./date-calendar.js";
+import { FROM_STRING_SPECIFIERS, TO_STRING_SPECIFIERS, formatDate, parseDateString, validateFormat } from "./date-format.js";
 import { isDocument } from "./document-path.js";
 import type { EvalCtx, Ev, ExprEnv, OperatorCompiler } from "./expression-types.js";
 import { toInt64 } from "./numeric.js";
