@@ -210,16 +210,19 @@ function compileDateTrunc(spec: unknown, env: ExprEnv, name: string): Ev {
     const uv = unit(c);
     if (nullish(uv)) return null;
     const u = timeUnit(name, uv);
-    let firstDay = SUNDAY;
-    if (u === "week" && sow !== undefined) {
-      const w = sow(c);
-      if (nullish(w)) return null;
-      firstDay = startOfWeek(name, w);
-    }
+    const firstDay = weekStart(name, u, sow, c);
+    if (firstDay === null) return null;
     const zone = evalZone(tz, c);
     if (zone === null) return null;
     return new Date(truncateDate(dateArg(name, "date", dv), u, bin, zone, firstDay));
   };
+}
+
+/** The first day of the week for unit "week" (`startOfWeek`, Sunday by default); null when `startOfWeek` is null. */
+function weekStart(name: string, unit: TimeUnit, sow: Ev | undefined, c: EvalCtx): number | null {
+  if (unit !== "week" || sow === undefined) return SUNDAY;
+  const w = sow(c);
+  return nullish(w) ? null : startOfWeek(name, w);
 }
 
 function compileDateDiff(spec: unknown, env: ExprEnv, name: string): Ev {
@@ -241,12 +244,8 @@ function compileDateDiff(spec: unknown, env: ExprEnv, name: string): Ev {
     const uv = unit(c);
     if (nullish(uv)) return null;
     const u = timeUnit(name, uv);
-    let firstDay = SUNDAY;
-    if (u === "week" && sow !== undefined) {
-      const w = sow(c);
-      if (nullish(w)) return null;
-      firstDay = startOfWeek(name, w);
-    }
+    const firstDay = weekStart(name, u, sow, c);
+    if (firstDay === null) return null;
     const zone = evalZone(tz, c);
     if (zone === null) return null;
     return Long.fromNumber(dateDiff(dateArg(name, "startDate", s), dateArg(name, "endDate", e), u, zone, firstDay));
