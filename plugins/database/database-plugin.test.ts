@@ -95,3 +95,13 @@ test.serial("a user model on a connection svc does not open fails the auth start
   t.true(hasErrorCode(error, DatabaseErrors.MODEL_ON_OTHER_CONNECTION), error?.message);
   t.regex(error!.message, /User.*authPlugin userModel.*mongoose\.model/s);
 });
+
+test.serial("a connection that fails names the database without its secrets", async (t) => {
+  // `bogus` makes the driver refuse the string at once, before any network wait.
+  const uri = "mongodb://app:p@ss@127.0.0.1:1/app?tlsCertificateKeyFilePassword=s3cretPW&bogus=1";
+  const app = new SvcApp({ env: { NODE_ENV: "test" }, database: { uri }, logger: silent, handleSignals: false });
+  const error = await t.throwsAsync(() => app.build());
+  t.true(hasErrorCode(error, DatabaseErrors.CONNECT_FAILED), error?.message);
+  t.regex(error!.message, /127\.0\.0\.1:1\/app/);
+  t.notRegex(error!.message, /p@ss|ss@|s3cretPW/);
+});
