@@ -1,7 +1,7 @@
 import type { SvcConfig } from "../../kernel/config.js";
 import { bool, readEnvironment, str } from "../../kernel/environment.js";
 import { durationSeconds } from "./duration.js";
-import { developmentAuthEnvironment } from "./development-secrets.js";
+import { developmentAuthEnvironment, type DevelopmentDefaults } from "./development-secrets.js";
 import { AuthErrors } from "./errors.js";
 
 /** Secrets shorter than this are refused in production. */
@@ -28,6 +28,8 @@ export interface AuthEnvironment {
     readonly url: string;
     readonly providers: Readonly<Partial<Record<"github" | "google" | "apple", { clientId: string; clientSecret: string }>>>;
   };
+  /** Present when a development run filled in variables nobody set (generated secrets, the development issuer). */
+  readonly developmentDefaults?: DevelopmentDefaults;
 }
 
 /** Values given in code (plugin options) win over variables. */
@@ -59,11 +61,11 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
   const isSession = provider === "session-auth";
   // Development only (never production or tests): unset secrets come from a generated file, so
   // sign-ins survive restarts without any set-up.
-  const environment =
+  const development =
     config.nodeEnv === "development"
       ? developmentAuthEnvironment(config.env, { jwt: isJwt, sessionAuth: isSession && !overrides.sessionAuthSecret })
-      : config.env;
-  const env = readEnvironment(environment, {
+      : { env: config.env, filled: undefined };
+  const env = readEnvironment(development.env, {
     TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     TOKEN_ISSUER: str({ default: undefined, requiredWhen: () => isJwt }),
     REFRESH_TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
@@ -123,5 +125,5 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
       if ((value ?? "").length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
     }
   }
-  return { provider, signupDisabled: env.SIGNUP_DISABLED, jwt, sessionAuth };
+  return { provider, signupDisabled: env.SIGNUP_DISABLED, jwt, sessionAuth, developmentDefaults: development.filled };
 }

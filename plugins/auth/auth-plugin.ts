@@ -8,6 +8,7 @@ import type { RequestUser } from "../../contracts/request-user.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { startedService } from "../../kernel/started-service.js";
 import { readAuthEnvironment, type AuthEnvironment, type AuthProvider } from "./auth-environment.js";
+import { developmentDefaultsWarning } from "./development-secrets.js";
 import type { AuthRuntime } from "./auth-runtime.js";
 import { AuthErrors } from "./errors.js";
 import type { GitHubAuthOptions } from "./github/github-auth-options.js";
@@ -100,6 +101,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         sessionAuthSecret: options.sessionAuth?.secret,
         sessionAuthUrl: options.sessionAuth?.baseURL,
       });
+      if (env.developmentDefaults) ctx.logger.warn(developmentDefaultsWarning(env.developmentDefaults));
       profileFields = profileFieldSchemas(options.userModel.schema, checkProfileFields(options.profileFields ?? []));
       ctx.container.bind(PASSWORD_HASHER, { useFactory: () => createScryptHasher() });
       ctx.container.bind(AUTHENTICATOR, startedService(() => runtime?.authenticator, AuthErrors.NOT_STARTED));

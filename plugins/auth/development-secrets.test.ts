@@ -7,6 +7,7 @@ import { ConfigErrors } from "../../kernel/environment.js";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
 import { TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { tempDir } from "../../test/support/temp-dir.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import { AuthErrors } from "./index.js";
 import { loadDevelopmentSecrets } from "./development-secrets.js";
 
@@ -16,12 +17,12 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const PASSWORD = "correct horse battery staple";
 
 /** An app with the auth plugin and only the given variables (no secrets unless given). */
-async function appWith(env: Record<string, string>): Promise<SvcApp> {
+async function appWith(env: Record<string, string>, logger: SvcLogger = silent): Promise<SvcApp> {
   const database = await startTestDatabase();
   return new SvcApp({
     env,
     database: { uri: database.uri, dbName: database.dbName },
-    logger: silent,
+    logger,
     handleSignals: false,
   }).register(authPlugin({ userModel: TestUser }));
 }
@@ -91,4 +92,42 @@ test("another provider's secrets are added to the file, keeping the ones already
   t.truthy(both.SESSION_AUTH_SECRET);
   t.deepEqual(loadDevelopmentSecrets(file, ["SESSION_AUTH_SECRET"]), both);
   if (process.platform !== "win32") t.is(statSync(file).mode & 0o777, 0o600);
+});
+
+/** A logger that keeps its warnings. */
+function warningsLog(): SvcLogger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { ...silent, warnings, warn: (message: string) => void warnings.push(message) };
+}
+
+test("a run on generated secrets says so once, and what production must set", async (t) => {
+  const file = path.join(tempDir(t, "svc-dev-secrets-"), "secrets.json");
+  // No NODE_ENV at all: the case a forgotten deployment setting produces.
+  const log = warningsLog();
+  const app = await appWith({ SVC_DEV_SECRETS_FILE: file }, log);
+  t.teardown(() => app.stop());
+  await app.build();
+  const lines = log.warnings.filter((line) => line.includes("development defaults"));
+  t.is(lines.length, 1, log.warnings.join("\n"));
+  for (const part of ["TOKEN_SECRET", "REFRESH_TOKEN_SECRET", "SESSION_SECRET", file, "TOKEN_ISSUER=svc-development", "NODE_ENV=production"]) {
+    t.true(lines[0]!.includes(part), part);
+  }
+});
+
+test("no warning when the developer set every auth variable", async (t) => {
+  const log = warningsLog();
+  const app = await appWith(
+    {
+      NODE_ENV: "development",
+      SVC_DEV_SECRETS_FILE: path.join(tempDir(t, "svc-dev-secrets-"), "secrets.json"),
+      TOKEN_ISSUER: "blog",
+      TOKEN_SECRET: "token-secret-set-by-the-developer-0123456789",
+      REFRESH_TOKEN_SECRET: "refresh-secret-set-by-the-developer-012345",
+      SESSION_SECRET: "session-secret-set-by-the-developer-012345",
+    },
+    log,
+  );
+  t.teardown(() => app.stop());
+  await app.build();
+  t.false(log.warnings.some((line) => line.includes("development defaults")), log.warnings.join("\n"));
 });
