@@ -86,11 +86,14 @@ test("misuse exits non-zero with its message", async (t) => {
     ["a schema URL nobody answers", ["--schema", "http://127.0.0.1:9/openapi.json", "--out", out], /Cannot read the OpenAPI document at http:\/\/127\.0\.0\.1:9\/openapi\.json/],
     ["a schema that is not OpenAPI", ["--schema", badConfig, "--out", out], /not an OpenAPI document/],
     ["a config with an unknown key", ["--config", badConfig], /Config .*config\.json: unknown key colections/],
+    ["an --out that is a directory", ["--schema", FIXTURE, "--out", dir], /SYNC_CODEGEN_WRITE_FAILED: Cannot write .*: EISDIR/],
+    ["an --out under a file", ["--schema", FIXTURE, "--out", path.join(plain, "hooks.ts")], /SYNC_CODEGEN_WRITE_FAILED: Cannot write .*plain\.json\/hooks\.ts/],
   ];
   const results = await Promise.all(cases.map(([, args]) => codegen(args)));
   for (const [index, [name, , message]] of cases.entries()) {
     t.is(results[index]!.code, 1, name);
     t.regex(results[index]!.stderr, message, name);
+    t.regex(results[index]!.stderr, /^svc-syncdb-codegen: SYNC_CODEGEN_[A-Z_]+: /, `${name}: the command's prefix and the code`);
     t.notRegex(results[index]!.stderr, /\n\s+at /, `${name}: no stack trace`);
   }
   await t.throwsAsync(readFile(out, "utf8"), { code: "ENOENT" }, "nothing was written");

@@ -110,16 +110,20 @@ async function generate(argv: readonly string[], io: CodegenIo): Promise<number>
     ...(config.importFrom ? { importFrom: config.importFrom } : {}),
     source: schema,
   });
-  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-  await writeFile(out, source);
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, source);
+  } catch (error) {
+    throw SyncCodegenErrors.WRITE_FAILED(out, error instanceof Error ? error.message : String(error));
+  }
   io.out(`svc-syncdb-codegen: wrote ${out}`);
   return 0;
 }
 
 /**
  * Runs the generator as the command does: parses `argv`, reads the document, writes the file.
- * Resolves with the exit code: 0, or 1 after printing why (misuse, unreadable schema, a
- * collection the document cannot describe).
+ * Resolves with the exit code: 0, or 1 after printing why as `svc-syncdb-codegen: <code>: <message>`
+ * (misuse, unreadable schema, a collection the document cannot describe, an unwritable `--out`).
  *
  * @example
  * process.exitCode = await runCodegen(["--schema", "http://localhost:3000/openapi.json", "--out", "src/sync-hooks.ts"], { out: console.log, error: console.error });
@@ -129,7 +133,8 @@ export async function runCodegen(argv: readonly string[], io: CodegenIo): Promis
     return await generate(argv, io);
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
-    io.error(error.message);
+    // One shape for every refusal, whichever layer raised it: the command's name, the code, why.
+    io.error(`svc-syncdb-codegen: ${error.code}: ${error.message}`);
     if (error.code === SyncCodegenErrors.USAGE.code) io.error(USAGE);
     return 1;
   }
