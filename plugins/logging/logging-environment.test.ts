@@ -51,6 +51,15 @@ test("the error tracker DSN is required only when tracking is on", (t) => {
   t.true(error!.message.includes("ERRORTRACKER_DSN"));
 });
 
+test("a blank error tracker DSN with tracking on fails like an unset one", (t) => {
+  for (const dsn of ["", "   "]) {
+    const error = t.throws(() => readLoggingEnvironment({ USE_ERRORTRACKER_LOGGING: "true", ERRORTRACKER_DSN: dsn }), undefined, JSON.stringify(dsn));
+    t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
+    t.true(error!.message.includes("ERRORTRACKER_DSN"));
+  }
+  t.is(readLoggingEnvironment({ ERRORTRACKER_DSN: "" }).errorTracker.dsn, undefined, "tracking off: a blank DSN is just unset");
+});
+
 test("a wrong logging variable fails the app in the register phase", (t) => {
   const app = new SvcApp({ env: { NODE_ENV: "test", SLOW_REQUEST_THRESHOLD_MS: "soon" }, database: false, logger: silent, handleSignals: false });
   const error = t.throws(() => app.kernel.register());
