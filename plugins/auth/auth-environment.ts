@@ -1,5 +1,5 @@
 import type { SvcConfig } from "../../kernel/config.js";
-import { bool, readEnvironment, str } from "../../kernel/environment.js";
+import { bool, makeValidator, readEnvironment, str, type Environment } from "../../kernel/environment.js";
 import { durationSeconds } from "./duration.js";
 import { developmentAuthEnvironment, type DevelopmentDefaults } from "./development-secrets.js";
 import { AuthErrors } from "./errors.js";
@@ -45,8 +45,10 @@ const optional = { default: undefined };
 
 /**
  * Reads the auth variables from the app's environment. Missing or malformed variables fail the
- * start with one `CONFIG_INVALID_ENVIRONMENT` error naming each of them; equal secrets and, in
- * production, short secrets fail with `AUTH_SAME_SECRETS` and `AUTH_WEAK_SECRET`.
+ * start with one `CONFIG_INVALID_ENVIRONMENT` error naming each of them (a blank value counts as
+ * unset, and `SESSION_AUTH_URL` must be an http(s) URL); equal secrets and, in production, secrets
+ * shorter than 32 characters besides surrounding spaces fail with `AUTH_SAME_SECRETS` and
+ * `AUTH_WEAK_SECRET`.
  *
  * @example
  * const env = readAuthEnvironment(ctx.config);
@@ -65,7 +67,7 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
     config.nodeEnv === "development"
       ? developmentAuthEnvironment(config.env, { jwt: isJwt, sessionAuth: isSession && !overrides.sessionAuthSecret })
       : { env: config.env, filled: undefined };
-  const env = readEnvironment(development.env, {
+  const env = readEnvironment(blanksUnset(development.env), {
     TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     TOKEN_ISSUER: str({ default: undefined, requiredWhen: () => isJwt }),
     REFRESH_TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
@@ -74,7 +76,7 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
     REFRESH_TOKEN_EXPIRES_IN: durationSeconds({ default: 30 * 86_400 }),
     SIGNUP_DISABLED: bool({ default: false }),
     SESSION_AUTH_SECRET: str({ default: undefined, requiredWhen: () => isSession && !overrides.sessionAuthSecret }),
-    SESSION_AUTH_URL: str({ default: undefined, requiredWhen: () => isSession && !overrides.sessionAuthUrl }),
+    SESSION_AUTH_URL: httpUrl({ default: undefined, requiredWhen: () => isSession && !overrides.sessionAuthUrl }),
     GITHUB_CLIENT_ID: str(optional),
     GITHUB_CLIENT_SECRET: str(optional),
     GOOGLE_CLIENT_ID: str(optional),
@@ -122,8 +124,24 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
 
   if (config.isProduction) {
     for (const [name, value] of secrets) {
-      if ((value ?? "").length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
+      // Spaces around a secret add nothing an attacker has to guess.
+      if ((value ?? "").trim().length < MIN_PRODUCTION_SECRET_LENGTH) throw AuthErrors.WEAK_SECRET(name, MIN_PRODUCTION_SECRET_LENGTH);
     }
   }
   return { provider, signupDisabled: env.SIGNUP_DISABLED, jwt, sessionAuth, developmentDefaults: development.filled };
+}
+
+/** This API's public URL (better-auth's `baseURL`): an absolute http(s) URL. */
+const httpUrl = makeValidator<string>((input: string) => {
+  const protocol = URL.canParse(input) ? new URL(input).protocol : undefined;
+  if (protocol !== "http:" && protocol !== "https:") throw new Error(`must be an http(s) URL, got "${input}"`);
+  return input;
+});
+
+/**
+ * The environment with blank values removed: `TOKEN_ISSUER=` in a .env file (or only spaces)
+ * means "not set", so a required variable fails by name instead of signing with nothing.
+ */
+function blanksUnset(env: Environment): Environment {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.trim() ? value : undefined]));
 }
