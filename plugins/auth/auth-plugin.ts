@@ -101,7 +101,14 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         sessionAuthSecret: options.sessionAuth?.secret,
         sessionAuthUrl: options.sessionAuth?.baseURL,
       });
-      if (env.developmentDefaults) ctx.logger.warn(developmentDefaultsWarning(env.developmentDefaults));
+      if (env.developmentDefaults) {
+        // On the embedded database this is the ordinary development start: a note. With a real
+        // database it may be a server deployed without NODE_ENV=production: a warning.
+        const realDatabase = [ctx.config.env["DB_URI"], ctx.config.env["DB_CONNECTION"]].some((uri) => (uri ?? "").trim() !== "");
+        const message = developmentDefaultsWarning(env.developmentDefaults);
+        if (realDatabase) ctx.logger.warn(message);
+        else ctx.logger.info(message);
+      }
       profileFields = profileFieldSchemas(options.userModel.schema, checkProfileFields(options.profileFields ?? []));
       ctx.container.bind(PASSWORD_HASHER, { useFactory: () => createScryptHasher() });
       ctx.container.bind(AUTHENTICATOR, startedService(() => runtime?.authenticator, AuthErrors.NOT_STARTED));

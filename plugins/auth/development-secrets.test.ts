@@ -94,17 +94,18 @@ test("another provider's secrets are added to the file, keeping the ones already
   if (process.platform !== "win32") t.is(statSync(file).mode & 0o777, 0o600);
 });
 
-/** A logger that keeps its warnings. */
-function warningsLog(): SvcLogger & { warnings: string[] } {
+/** A logger that keeps its warnings and its info lines. */
+function warningsLog(): SvcLogger & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];
-  return { ...silent, warnings, warn: (message: string) => void warnings.push(message) };
+  const infos: string[] = [];
+  return { ...silent, warnings, infos, warn: (message: string) => void warnings.push(message), info: (message: string) => void infos.push(message) };
 }
 
-test("a run on generated secrets says so once, and what production must set", async (t) => {
+test("a run on generated secrets against a real database warns once, saying what production must set", async (t) => {
   const file = path.join(tempDir(t, "svc-dev-secrets-"), "secrets.json");
-  // No NODE_ENV at all: the case a forgotten deployment setting produces.
+  // No NODE_ENV at all, and DB_URI set: the case a forgotten deployment setting produces.
   const log = warningsLog();
-  const app = await appWith({ SVC_DEV_SECRETS_FILE: file }, log);
+  const app = await appWith({ SVC_DEV_SECRETS_FILE: file, DB_URI: "mongodb://db.example.com/app" }, log);
   t.teardown(() => app.stop());
   await app.build();
   const lines = log.warnings.filter((line) => line.includes("development defaults"));
@@ -112,6 +113,15 @@ test("a run on generated secrets says so once, and what production must set", as
   for (const part of ["TOKEN_SECRET", "REFRESH_TOKEN_SECRET", "SESSION_SECRET", file, "TOKEN_ISSUER=svc-development", "NODE_ENV=production"]) {
     t.true(lines[0]!.includes(part), part);
   }
+});
+
+test("on the embedded database (DB_URI unset) the same notice is an info line, not a warning", async (t) => {
+  const log = warningsLog();
+  const app = await appWith({ SVC_DEV_SECRETS_FILE: path.join(tempDir(t, "svc-dev-secrets-"), "secrets.json") }, log);
+  t.teardown(() => app.stop());
+  await app.build();
+  t.false(log.warnings.some((line) => line.includes("development defaults")), log.warnings.join("\n"));
+  t.is(log.infos.filter((line) => line.includes("development defaults")).length, 1, log.infos.join("\n"));
 });
 
 test("no warning when the developer set every auth variable", async (t) => {
