@@ -58,6 +58,49 @@ test("svc-db rejects a bad port with its usage", async (t) => {
   t.regex(errors, /usage: svc-db/);
 });
 
+/** Runs `svc-db` with `args` to its exit. */
+async function runSvcDbToExit(args: string[]): Promise<{ code: number | null; errors: string }> {
+  const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000); // it started instead of refusing
+  let errors = "";
+  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  clearTimeout(timer);
+  return { code, errors };
+}
+
+test("svc-db accepts only a decimal --port from 0 to 65535 (-1 gets that message too) and has no --host option", async (t) => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--port", "1e3"], /^svc-db: invalid --port "1e3" \(a decimal integer from 0 to 65535\)$/m],
+    [["--port", "0x10"], /^svc-db: invalid --port "0x10"/m],
+    [["--port="], /^svc-db: invalid --port ""/m],
+    [["--port", "-1"], /^svc-db: invalid --port "-1"/m],
+    [["--port", "65536"], /^svc-db: invalid --port "65536"/m],
+    [["--host", "127.0.0.1", "--port", "0"], /^svc-db: Unknown option '--host'/m],
+    [["--dbpath", "--port", "0"], /^svc-db: Option '--dbpath' argument is ambiguous\. .*'--dbpath=-XYZ'\.\nusage: svc-db/m],
+  ];
+  const results = await Promise.all(cases.map(([args]) => runSvcDbToExit(args)));
+  for (const [index, [args, message]] of cases.entries()) {
+    t.is(results[index]!.code, 1, args.join(" "));
+    t.regex(results[index]!.errors, message, args.join(" "));
+    t.regex(results[index]!.errors, /usage: svc-db/, args.join(" "));
+  }
+});
+
+test("svc-db reports a port in use or an address it cannot bind in one line, without a stack trace", async (t) => {
+  const quiet = () => {};
+  const taken = await startEmbeddedMongo({ logger: { error: quiet, warn: quiet, info: quiet, debug: quiet } });
+  t.teardown(() => taken.stop());
+  const [inUse, badAddress] = await Promise.all([
+    runSvcDbToExit(["--port", String(taken.port)]),
+    runSvcDbToExit(["--port", "0", "--bind_ip", "192.0.2.1"]),
+  ]);
+  t.is(inUse.code, 1);
+  t.is(inUse.errors, `svc-db: listen EADDRINUSE: address already in use 127.0.0.1:${taken.port}\n`);
+  t.is(badAddress.code, 1);
+  t.regex(badAddress.errors, /^svc-db: listen EADDRNOTAVAIL: address not available 192\.0\.2\.1\n$/);
+});
+
 test("svc-db --dbpath keeps the data across a SIGTERM restart", async (t) => {
   const dbPath = tempDir(t, "svc-db-cli-");
   const first = await startSvcDb(["--port", "0", "--dbpath", dbPath, "--journal-fsync", "always"]);

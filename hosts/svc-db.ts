@@ -17,7 +17,7 @@ const USAGE = `usage: svc-db [--dbpath <dir>] [--port <n>] [--bind_ip <host>] [-
               [--journal-fsync always|interval|never] [--journalCommitInterval <ms>] [--quiet]
 
   --dbpath                 data directory (locked, journaled, recovered at start); in-memory when omitted
-  --port                   TCP port (default 27017; 0 picks a free one)
+  --port                   TCP port, 0 to 65535 (default 27017; 0 picks a free one)
   --bind_ip                interface to listen on (default 127.0.0.1)
   --replSet                replica set name reported by hello (default svc-rs)
   --journal-fsync          when acknowledged writes reach the disk (default always: fsync before each reply)
@@ -34,8 +34,9 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
     console.log(USAGE);
     process.exit(0);
   }
-  const port = values.port === undefined ? 27017 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`svc-db: invalid --port ${values.port}`);
+  // Decimal digits only: Number() would also take "", "1e3" and "0x10".
+  const port = values.port === undefined ? 27017 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
+  if (!(port <= 65535)) throw new UsageError(`svc-db: invalid --port "${values.port}" (a decimal integer from 0 to 65535)`);
   const fsync = values["journal-fsync"];
   if (fsync !== undefined && fsync !== "always" && fsync !== "interval" && fsync !== "never") {
     throw new UsageError(`svc-db: invalid --journal-fsync ${fsync} (always, interval or never)`);
@@ -53,7 +54,7 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
   const running = await startEmbeddedMongo({
     dbPath: values.dbpath,
     port,
-    host: values.bind_ip ?? values.host ?? "127.0.0.1",
+    host: values.bind_ip ?? "127.0.0.1",
     logger,
     ...(values.replSet ? { replicaSetName: values.replSet } : {}),
     journal: { ...(fsync ? { fsync } : {}), ...(fsyncIntervalMs ? { fsyncIntervalMs } : {}) },
@@ -66,25 +67,42 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
   return { uri: running.uri, stop: () => running.stop() };
 }
 
+const OPTIONS = {
+  dbpath: { type: "string" },
+  port: { type: "string" },
+  bind_ip: { type: "string" },
+  replSet: { type: "string" },
+  "journal-fsync": { type: "string" },
+  journalCommitInterval: { type: "string" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * parseArgs calls `--port -1` "ambiguous" (the value looks like an option); no option starts
+ * with a digit, so `-<digit>...` after a value-taking option is joined to it and judged as a value.
+ */
+function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.startsWith("--") ? argv[i]!.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name && OPTIONS[name as keyof typeof OPTIONS]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      args.push(`--${name}=${next}`);
+      i++;
+    } else {
+      args.push(argv[i]!);
+    }
+  }
+  return args;
+}
+
 function parseCommandLine(argv: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...argv],
-      options: {
-        dbpath: { type: "string" },
-        port: { type: "string" },
-        bind_ip: { type: "string" },
-        host: { type: "string" },
-        replSet: { type: "string" },
-        "journal-fsync": { type: "string" },
-        journalCommitInterval: { type: "string" },
-        quiet: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
+    return parseArgs({ args: joinNegativeNumbers(argv), options: OPTIONS, strict: true }).values;
   } catch (error) {
-    throw new UsageError(`svc-db: ${(error as Error).message}`);
+    // One line: parseArgs words its "ambiguous" refusal over three.
+    throw new UsageError(`svc-db: ${(error as Error).message.replaceAll("\n", " ")}`);
   }
 }
 

@@ -20,7 +20,6 @@ export class WireServer {
 
   constructor(private readonly engine: Engine) {
     this.server = createServer((socket) => this.accept(socket));
-    this.server.on("error", (error) => engine.logger.error("embedded-mongo: server error", error));
   }
 
   /** Starts listening; resolves with the bound address (port 0 → an ephemeral port). */
@@ -30,6 +29,9 @@ export class WireServer {
       this.server.once("error", onError);
       this.server.listen({ port, host, exclusive: true }, () => {
         this.server.off("error", onError);
+        // Only now: a failed listen (port in use, no such address) is the rejection above, and
+        // logging it as well would print its stack before the caller's own message.
+        this.server.on("error", (error) => this.engine.logger.error("embedded-mongo: server error", error));
         const address = this.server.address();
         if (address === null || typeof address === "string") {
           reject(new Error("embedded-mongo: could not read the listening address"));
