@@ -17,7 +17,10 @@ export interface HttpStackOptions {
   cors?: CorsOptions | false;
   /** Largest accepted JSON body (bytes or a size string); larger → 413. Default `1mb`. */
   bodyLimit?: string | number;
-  /** express's `trust proxy` setting, needed behind a load balancer for real client IPs. */
+  /**
+   * express's `trust proxy` setting, needed behind a load balancer for real client IPs (`req.ip`,
+   * which the auth plugin's per-IP limits count by). Default `TRUST_PROXY` (false).
+   */
   trustProxy?: boolean | number | string;
   /** Host middleware added with `addMiddleware`, run after authentication and logging. */
   middleware?: readonly RequestHandler[];
@@ -54,7 +57,7 @@ export const STACK_ORDER = [
 export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {}): { app: Express; router: Router } {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", options.trustProxy ?? false);
+  app.set("trust proxy", options.trustProxy ?? kernel.config.trustProxy);
 
   const router = express.Router();
   kernel.container.bind(HTTP_ROUTER, { useValue: router });

@@ -54,3 +54,24 @@ test("plugins' variables are left to the plugins: the kernel keeps the raw envir
   t.is(config.env.SLACK_WEBHOOKS, "{not json");
   t.true(Object.isFrozen(config.env));
 });
+
+test("TRUST_PROXY takes express's trust proxy settings in text form", (t) => {
+  t.is(loadConfig({}).trustProxy, false);
+  t.is(loadConfig({ TRUST_PROXY: " " }).trustProxy, false, "blank counts as unset");
+  t.is(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  t.is(loadConfig({ TRUST_PROXY: "FALSE" }).trustProxy, false);
+  t.is(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2, "a hop count, not the address 2");
+  t.is(loadConfig({ TRUST_PROXY: "loopback, uniquelocal" }).trustProxy, "loopback,uniquelocal");
+  t.is(
+    loadConfig({ TRUST_PROXY: "10.0.0.1,10.0.0.0/8,192.168.0.0/255.255.0.0,fc00::/7,::1,linklocal" }).trustProxy,
+    "10.0.0.1,10.0.0.0/8,192.168.0.0/255.255.0.0,fc00::/7,::1,linklocal",
+  );
+});
+
+for (const value of ["yes", "loopbak", "10.0.0.0/33", "10.0.0.0/0", "fc00::/129", "10.0.0.0/255.0.255.0", "10.0.0.1,,10.0.0.2", "1.5"]) {
+  test(`TRUST_PROXY=${value} is refused naming the variable`, (t) => {
+    const error = t.throws(() => loadConfig({ TRUST_PROXY: value }));
+    t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
+    t.true(error!.message.includes("TRUST_PROXY"));
+  });
+}

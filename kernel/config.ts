@@ -1,4 +1,5 @@
-import { bool, listenPort, readEnvironment, str, type Environment } from "./environment.js";
+import { isIP } from "node:net";
+import { bool, listenPort, makeValidator, readEnvironment, str, type Environment } from "./environment.js";
 
 export type NodeEnv = "development" | "production" | "test";
 
@@ -20,6 +21,12 @@ export interface SvcConfig {
    * production, and undefined — all interfaces — in production.
    */
   readonly host?: string;
+  /**
+   * `TRUST_PROXY`, default false: express's `trust proxy` — `true`, a hop count, or a
+   * comma-separated list of addresses, CIDR ranges and `loopback`/`linklocal`/`uniquelocal`. The
+   * hosts' `trustProxy` option takes precedence.
+   */
+  readonly trustProxy: boolean | number | string;
   /** `ENABLE_API_DOCS_UI`, default false: serve the interactive API docs at `/docs`. */
   readonly enableApiDocsUi: boolean;
   /** The raw environment this config was read from, for plugins that read their own variables. */
@@ -40,6 +47,7 @@ export function loadConfig(environment: Environment = process.env): SvcConfig {
     PORT: listenPort({ default: 3000 }),
     WEBSOCKET_PORT: listenPort({ default: undefined }),
     HOST: str({ default: undefined }),
+    TRUST_PROXY: trustProxySetting({ default: false }),
     ENABLE_API_DOCS_UI: bool({ default: false }),
   });
   const nodeEnv = env.NODE_ENV as NodeEnv;
@@ -53,7 +61,52 @@ export function loadConfig(environment: Environment = process.env): SvcConfig {
     port: env.PORT,
     websocketPort: env.WEBSOCKET_PORT,
     host,
+    trustProxy: env.TRUST_PROXY,
     enableApiDocsUi: env.ENABLE_API_DOCS_UI,
     env: Object.freeze({ ...environment }),
   });
+}
+
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * `TRUST_PROXY` in the text forms express's `trust proxy` takes. Checked here, not left to express:
+ * express reads `"1"` as an address and a misspelt range only fails at the first request.
+ */
+const trustProxySetting = makeValidator<boolean | number | string>((input: string) => {
+  const value = input.trim();
+  // Blank counts as unset, as for HOST.
+  if (value === "" || value.toLowerCase() === "false") return false;
+  if (value.toLowerCase() === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyEntry(entry));
+  if (wrong.length > 0) {
+    throw new Error(
+      `must be true, false, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, ` +
+        `linklocal or uniquelocal; ${wrong.map((entry) => `"${entry}"`).join(", ")} is none of these`,
+    );
+  }
+  return entries.join(",");
+});
+
+/** A range name, an address, or an address with a prefix length (or, for IPv4, a netmask). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const slash = entry.lastIndexOf("/");
+  const version = isIP(slash < 0 ? entry : entry.slice(0, slash));
+  if (version === 0) return false;
+  if (slash < 0) return true;
+  const range = entry.slice(slash + 1);
+  const max = version === 4 ? 32 : 128;
+  if (/^\d+$/.test(range)) return Number(range) >= 1 && Number(range) <= max;
+  return version === 4 && isNetmask(range);
+}
+
+/** A dotted IPv4 netmask: ones, then zeros, at least one one (`255.255.255.0`). */
+function isNetmask(text: string): boolean {
+  if (isIP(text) !== 4) return false;
+  const bits = text.split(".").reduce((sum, octet) => sum * 256 + Number(octet), 0);
+  const zeros = 2 ** 32 - 1 - bits; // a valid mask's complement is 2^n - 1
+  return bits !== 0 && (zeros & (zeros + 1)) === 0;
 }
