@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Model } from "mongoose";
+import mongoose, { type Model } from "mongoose";
 import type { UserModel } from "../../plugins/auth/index.js";
 import { appAccounts } from "../app-accounts.js";
+import { toAPIError } from "../error-response.js";
 import type { SvcApp } from "../svc-app.js";
 import { CommandErrors } from "./errors.js";
 
@@ -32,7 +33,9 @@ export interface CreateAdminUserResult {
  * `ACCOUNTS` port, so the auth plugin's hasher and password policy apply (`AUTH_WEAK_PASSWORD`),
  * and a reset ends the user's existing sign-ins. The app is built (started) if needed and left
  * running: the caller stops it. Needs `authPlugin` with the JWT provider
- * (`APP_ACCOUNTS_UNAVAILABLE`); a soft-deleted user is refused (`COMMAND_USER_DELETED`).
+ * (`APP_ACCOUNTS_UNAVAILABLE`); a soft-deleted user is refused (`COMMAND_USER_DELETED`); what the
+ * user model refuses (a malformed email, a missing required field, a field it does not have) is
+ * the `VALIDATION_*` error REST answers with.
  *
  * @example
  * const result = await createAdminUser(app, { userModel: User, email: "ada@example.com" });
@@ -60,6 +63,21 @@ export async function createAdminUser(app: SvcApp, options: CreateAdminUserOptio
     await userModel.updateOne({ _id: existing._id }, { $set: { admin: true } });
     return { id, email, created: false, disabled: existing.disabled === true, generatedPassword };
   }
-  const user = await accounts.createPasswordUser({ ...options.fields, email, admin: true }, password);
+  let user: Awaited<ReturnType<typeof accounts.createPasswordUser>>;
+  try {
+    user = await accounts.createPasswordUser({ ...options.fields, email, admin: true }, password);
+  } catch (error) {
+    throw modelRefusal(error);
+  }
   return { id: user.id, email, created: true, disabled: user.disabled === true, generatedPassword };
+}
+
+/**
+ * The user model's own refusals as the coded errors a REST create gets (`VALIDATION_FAILED`,
+ * `VALIDATION_CAST_FAILED`, `VALIDATION_UNKNOWN_FIELD`) rather than mongoose's uncoded message;
+ * anything else passes through.
+ */
+function modelRefusal(error: unknown): unknown {
+  const { ValidationError, CastError, StrictModeError } = mongoose.Error;
+  return error instanceof ValidationError || error instanceof CastError || error instanceof StrictModeError ? toAPIError(error) : error;
 }

@@ -114,6 +114,25 @@ test("a password outside the policy fails with the auth plugin's code and change
   t.like(await me(t, ada), { admin: false });
 });
 
+test("fields the user model refuses fail with the validation codes, not a raw mongoose message", async (t) => {
+  const badEmail = await run(["create-admin", "--email", "not-an-email", "--field", "name=Ada"]);
+  t.is(badEmail.code, 1);
+  t.regex(badEmail.stderr, /^VALIDATION_FAILED: Validation failed \(email: .+\)\n$/);
+
+  const email = uniqueTestEmail("fields");
+  const unknown = await run(["create-admin", "--email", email, "--field", "name=Ada", "--field", "nosuch=1"]);
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /^VALIDATION_UNKNOWN_FIELD: .*nosuch/);
+
+  const missing = await run(["create-admin", "--email", email]);
+  t.is(missing.code, 1);
+  t.regex(missing.stderr, /^VALIDATION_FAILED: Validation failed \(name: is required\)\n$/);
+  const app = await projectApp();
+  t.teardown(() => app.stop());
+  await app.build();
+  t.is(await User.countDocuments({ email }), 0, "nothing was created");
+});
+
 test("a soft-deleted user is not brought back as an admin", async (t) => {
   const app = await projectApp();
   t.teardown(() => app.stop());
