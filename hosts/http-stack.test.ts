@@ -44,3 +44,32 @@ test("behind a proxy (TRUST_PROXY=1), failed logins are limited per client, not 
   t.is(errorCode(await login("203.0.113.1").expect(429)), AuthErrors.RATE_LIMITED.code);
   await login("203.0.113.2").expect(401);
 });
+
+test("every request that gets an answer is logged once with its status, those refused before the routes too", async (t) => {
+  const { http, logs } = await authTestApp(t, {}, {}, undefined, { bodyLimit: 1024 });
+  const secret = "Unlogged-Passphrase-5e1d";
+  const cases: Array<[string, number, (id: string) => request.Test]> = [
+    ["malformed JSON", 400, (id) => request(http).post("/auth/login").set("X-Request-ID", id).type("json").send(`{"password":"${secret}",`)],
+    ["body too large", 413, (id) => request(http).post("/auth/login").set("X-Request-ID", id).send({ password: secret, pad: "x".repeat(2000) })],
+    ["too many query parameters", 413, (id) => request(http).get(`/auth/me?${"a=1&".repeat(1001)}`).set("X-Request-ID", id)],
+    ["invalid bearer token", 401, (id) => request(http).get("/auth/me").set("X-Request-ID", id).set("Authorization", "Bearer not-a-token")],
+    ["CORS preflight", 204, (id) =>
+      request(http).options("/auth/login").set("X-Request-ID", id).set("Origin", "https://app.example.com").set("Access-Control-Request-Method", "POST")],
+    ["wrong password", 401, (id) => request(http).post("/auth/login").set("X-Request-ID", id).send({ email: uniqueEmail(), password: secret })],
+  ];
+  for (const [name, status, send] of cases) {
+    const id = `log-${name.replaceAll(" ", "-")}`;
+    await send(id).expect(status);
+    // The line is written on the response's "finish", which may follow the client's read.
+    const lines = await eventually(() => logs.lines.filter((line) => line.requestId === id && "durationMs" in line));
+    t.is(lines.length, 1, name);
+    t.is(lines[0]?.status, status, name);
+  }
+  t.false(logs.text().includes(secret), "passwords stay redacted");
+});
+
+async function eventually<T>(read: () => T[]): Promise<T[]> {
+  for (let attempt = 0; attempt < 50 && read().length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 20)); // and no second line follows
+  return read();
+}

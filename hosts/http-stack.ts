@@ -29,12 +29,12 @@ export interface HttpStackOptions {
 /** The names of the stack's layers, in order — what the parity test compares. */
 export const STACK_ORDER = [
   "svcCorrelation",
+  "svcRequestLogging",
   "svcQueryLimit",
   "svcValidationContext",
   "svcCors",
   "svcJsonBody",
   "svcAuthentication",
-  "svcRequestLogging",
   "svcHostMiddleware",
   "svcRoutes",
   "svcOpenApi",
@@ -45,9 +45,10 @@ export const STACK_ORDER = [
 
 /**
  * Builds the one middleware stack both hosts use, in this order: request context and
- * correlation, CORS, JSON body parser (size-limited), authentication hook, request-logging hook,
- * host middleware, plugin routes, `GET /openapi.json`, `GET /docs` (when enabled), JSON 404 and
- * the error handler (the validation context for manual validators rides along with the first).
+ * correlation, request-logging hook, query-parameter limit, CORS, JSON body parser (size-limited),
+ * authentication hook, host middleware, plugin routes, `GET /openapi.json`, `GET /docs` (when
+ * enabled), JSON 404 and the error handler (the validation context for manual validators rides
+ * along after the query limit).
  * The hooks are filled from the kernel's container once plugins have
  * registered, so a plugin can take a slot without the host knowing about it.
  *
@@ -81,6 +82,10 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   for (const handler of options.middleware ?? []) hostMiddleware.use(handler);
 
   app.use(correlationMiddleware());
+  // Logging hooks the response's end, so it goes before every layer that can answer: a malformed
+  // body, a 413, a bad bearer token or a CORS preflight is logged like any other request. It reads
+  // the body and the user when the response ends, by which time the later layers have set them.
+  app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
   app.use(named("svcQueryLimit", queryParameterLimit));
   app.use(
     validationContextMiddleware(() => ({ settings: validatorSettingsOf(kernel.container), logger: kernel.pluginContext.logger })),
@@ -94,7 +99,6 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   );
   app.use(named("svcJsonBody", jsonBody));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
-  app.use(slot("svcRequestLogging", () => kernel.container.tryResolve(REQUEST_LOGGING_MIDDLEWARE)));
   app.use(named("svcHostMiddleware", hostMiddleware));
   app.use(named("svcRoutes", router));
   app.use(
