@@ -66,6 +66,11 @@ test("the command line: mongod's options are understood, the rest ignored and li
   t.false(parseMongodCommandLine(["--dbpath", "/tmp/db", "--storageEngine", "wiredTiger"]).inMemory);
   t.throws(() => parseMongodCommandLine(["--port", "http"]), { message: /invalid --port/ });
   t.throws(() => parseMongodCommandLine(["--dbpath"]), { message: /needs a value/ });
+  t.false(parseMongodCommandLine(["--setParameter", "enableTestCommands=false"]).enableTestCommands);
+  t.false(parseMongodCommandLine(["--setParameter=enableTestCommands=0"]).enableTestCommands);
+  for (const value of ["enableTestCommands=yes", "enableTestCommands=", "enableTestCommands"]) {
+    t.throws(() => parseMongodCommandLine(["--setParameter", value]), { message: 'svc-mongod: Bad value for parameter "enableTestCommands": Value is not a valid boolean' }, value);
+  }
 });
 
 test("--version prints mongod's first line, which mongodb-memory-server parses", (t) => {

@@ -8,7 +8,7 @@ export interface MongodCommandLine {
   readonly replSet: string | undefined;
   /** `ephemeralForTest`/`inMemory` keep data in memory; any other engine journals to `dbPath`. */
   readonly inMemory: boolean;
-  /** `--setParameter enableTestCommands=0|1`; undefined: the engine's default. */
+  /** `--setParameter enableTestCommands=0|1|false|true`; undefined: the engine's default. */
   readonly enableTestCommands: boolean | undefined;
   /** Options accepted and ignored (reported on start). */
   readonly ignored: readonly string[];
@@ -86,7 +86,7 @@ export function parseMongodCommandLine(argv: readonly string[]): MongodCommandLi
       case "--setParameter": {
         const value = required();
         const [key, setting] = value.split("=");
-        if (key === "enableTestCommands") enableTestCommands = setting === "1" || setting === "true";
+        if (key === "enableTestCommands") enableTestCommands = mongodBoolean(key, setting);
         else ignored.push(`${name} ${value}`);
         break;
       }
@@ -107,6 +107,16 @@ export function parseMongodCommandLine(argv: readonly string[]): MongodCommandLi
     enableTestCommands,
     ignored,
   };
+}
+
+/**
+ * A boolean server parameter as mongod reads one: `1`/`true` or `0`/`false`, anything else
+ * refused in mongod's words (rather than quietly read as false).
+ */
+function mongodBoolean(parameter: string, setting: string | undefined): boolean {
+  if (setting === "1" || setting === "true") return true;
+  if (setting === "0" || setting === "false") return false;
+  throw new Error(`svc-mongod: Bad value for parameter "${parameter}": Value is not a valid boolean`);
 }
 
 /**
