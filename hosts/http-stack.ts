@@ -15,7 +15,11 @@ import { createModelRegistry } from "./model-registry.js";
 export interface HttpStackOptions {
   /** CORS settings (`cors` package); `false` sends no CORS headers. Default: any origin, no credentials. */
   cors?: CorsOptions | false;
-  /** Largest accepted JSON body (bytes or a size string); larger → 413. Default `1mb`. */
+  /**
+   * Largest accepted JSON body: a number of bytes or a size string (`"512kb"`, `"1.5mb"`); larger
+   * → 413. Default `1mb`. Anything else, or a size that is not above zero, stops `build()` with
+   * `HOST_BODY_LIMIT_INVALID`.
+   */
   bodyLimit?: string | number;
   /**
    * express's `trust proxy` setting, needed behind a load balancer for real client IPs (`req.ip`,
@@ -95,7 +99,7 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   // Other media types are left unread: webhook and form routes read them their own way, and
   // routes that take JSON answer them with 415 (`requireJsonBody`).
   const jsonBody = decodingFailuresAsClientErrors(
-    express.json({ limit: options.bodyLimit ?? "1mb", strict: true, type: [...JSON_MEDIA_TYPES], verify: captureRawBody }),
+    express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: true, type: [...JSON_MEDIA_TYPES], verify: captureRawBody }),
   );
   app.use(named("svcJsonBody", jsonBody));
   app.use(slot("svcAuthentication", () => kernel.container.tryResolve(AUTHENTICATION_MIDDLEWARE)));
@@ -123,6 +127,33 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
     }),
   );
   return { app, router };
+}
+
+/** What `bodyLimit` is unless given. */
+export const DEFAULT_BODY_LIMIT = "1mb";
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40, pb: 2 ** 50 };
+
+/**
+ * `bodyLimit` as a byte count: a positive whole number, or a size string in the syntax
+ * body-parser reads (the `bytes` package: `"512kb"`, `"1.5mb"`, `"2048"`); undefined for anything
+ * else. Checked before body-parser sees it, which reads `"1 megabyte"` as 1 byte and lets 0 or -1
+ * refuse every body.
+ *
+ * @example
+ * bodyLimitBytes("1.5kb"); // 1536
+ * bodyLimitBytes("abc");   // undefined
+ */
+export function bodyLimitBytes(limit: string | number): number | undefined {
+  let bytes: number;
+  if (typeof limit === "number") {
+    bytes = limit;
+  } else {
+    const match = /^(\d+(?:\.\d+)?) *(b|kb|mb|gb|tb|pb)?$/i.exec(limit.trim());
+    if (!match) return undefined;
+    bytes = Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? "b").toLowerCase()]!);
+  }
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
 }
 
 /** More query parameters than this is a 413, as for a form body. */

@@ -73,6 +73,22 @@ test("an oversized body gets 413 in the error shape", async (t) => {
   t.truthy(response.body.requestId);
 });
 
+test("bodyLimit takes bytes or a size string like body-parser, fractions included", async (t) => {
+  const { app, http } = await build({ bodyLimit: "1.5kb" });
+  t.teardown(() => app.stop());
+  t.is((await request(http).post("/widgets").send({ blob: "x".repeat(1400) })).status, 201);
+  t.is((await request(http).post("/widgets").send({ blob: "x".repeat(1600) })).status, 413, "1.5kb is 1536 bytes");
+});
+
+for (const bodyLimit of ["abc", "1 megabyte", "-1mb", "", 0, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+  test(`bodyLimit ${typeof bodyLimit === "string" ? JSON.stringify(bodyLimit) : String(bodyLimit)} stops build() with a coded error`, async (t) => {
+    const app = new SvcApp({ env, database: false, logger: silent, bodyLimit });
+    t.teardown(() => app.stop());
+    const error = await t.throwsAsync(app.build());
+    t.true(hasErrorCode(error, HostErrors.BODY_LIMIT_INVALID), error?.message);
+  });
+}
+
 test("more than 1000 query parameters get 413, never a list with the rest dropped", async (t) => {
   const { app, http } = await build();
   t.teardown(() => app.stop());

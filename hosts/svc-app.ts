@@ -18,7 +18,7 @@ import { mcpPlugin } from "../plugins/mcp/mcp-plugin.js";
 import { notifiersPlugin } from "../plugins/notifiers/notifiers-plugin.js";
 import { warnWhenAuthenticationMissing } from "./authentication-warning.js";
 import { answerClientErrors } from "./client-error-answers.js";
-import { createHttpStack, type HttpStackOptions } from "./http-stack.js";
+import { bodyLimitBytes, createHttpStack, DEFAULT_BODY_LIMIT, type HttpStackOptions } from "./http-stack.js";
 import { toAPIError } from "./error-response.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
@@ -41,6 +41,10 @@ export const HostErrors = defineErrors("HOST", {
     message: (where: string) => `Cannot listen on ${where}: another process is using that port (stop it, or choose another with PORT=<n>)`,
   },
   LISTEN_FAILED: { message: (where: string, reason: string) => `Cannot listen on ${where}: ${reason}` },
+  BODY_LIMIT_INVALID: {
+    message: (given: string) =>
+      `bodyLimit must be a number of bytes above 0 or a size string such as "512kb" or "1.5mb", not ${given}`,
+  },
 });
 
 export interface SvcAppOptions extends HttpStackOptions {
@@ -180,7 +184,10 @@ export class SvcApp {
     // A stopped kernel cannot start again: handing back the old app would serve stopped plugins.
     if (this.stopping) return Promise.reject(HostErrors.STOPPED("build()"));
     this.built ??= (async () => {
-      const { app } = createHttpStack(this.kernel, { ...this.options, middleware: this.middleware });
+      const given = this.options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+      const bodyLimit = bodyLimitBytes(given);
+      if (bodyLimit === undefined) throw HostErrors.BODY_LIMIT_INVALID(typeof given === "string" ? JSON.stringify(given) : String(given));
+      const { app } = createHttpStack(this.kernel, { ...this.options, bodyLimit, middleware: this.middleware });
       this.kernel.register();
       for (const apply of this.overrides) apply(this.kernel);
       await this.kernel.start();
