@@ -170,7 +170,7 @@ const queryParameterLimit: RequestHandler = (req, _res, next) => {
   let parameters = 1;
   for (let index = req.url.indexOf("&", start); index >= 0; index = req.url.indexOf("&", index + 1)) {
     if (++parameters > MAX_QUERY_PARAMETERS) {
-      return next(HttpErrors.PAYLOAD_TOO_LARGE({ detail: `The query string has more than ${MAX_QUERY_PARAMETERS} parameters` }));
+      return next(HttpErrors.TOO_MANY_QUERY_PARAMETERS({ detail: `The query string has more than ${MAX_QUERY_PARAMETERS} parameters` }));
     }
   }
   next();

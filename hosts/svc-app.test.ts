@@ -93,7 +93,8 @@ test("more than 1000 query parameters get 413, never a list with the rest droppe
   const { app, http } = await build();
   t.teardown(() => app.stop());
   const response = await request(http).get(`/widgets?${"&".repeat(1000)}done=true`).expect(413);
-  t.is(response.body.errors[0].code, "HTTP_PAYLOAD_TOO_LARGE");
+  t.is(response.body.errors[0].code, "HTTP_TOO_MANY_QUERY_PARAMETERS");
+  t.is(response.body.errors[0].title, "Too many query parameters", "not a body's title");
   t.regex(response.body.errors[0].detail, /more than 1000 parameters/);
   t.truthy(response.body.requestId);
   // 1000 is still served (here by the 404 of an unknown route: the limit is not the route's).

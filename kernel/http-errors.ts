@@ -16,6 +16,8 @@ export const HttpErrors = defineErrors("HTTP", {
   /** The signed-in user may not do this. */
   FORBIDDEN: { status: 403, title: "Forbidden" },
   PAYLOAD_TOO_LARGE: { status: 413, title: "Request body too large" },
+  /** The query string has more parameters than the host reads (1000): the rest would be dropped. */
+  TOO_MANY_QUERY_PARAMETERS: { status: 413, title: "Too many query parameters" },
   /** The body is not valid JSON (or its framing is broken). */
   MALFORMED_BODY: { status: 400, title: "Malformed JSON body" },
   /** The body's `Content-Encoding` (gzip, deflate, br) is supported, but its bytes do not decode. */
