@@ -154,3 +154,14 @@ test("the durability barrier is awaited before replying to writes only", async (
   await runOk(engine, "a", { update: "c", updates: [{ q: { _id: 2 }, u: { $set: { x: 1 } } }] });
   t.is(flushes, 1);
 });
+
+test("a document over 16 MB is a BadValue (2) write error of its own; the others of an unordered insert land", async (t) => {
+  const engine = engineFor(t);
+  const big = "x".repeat(16 * 1024 * 1024);
+  const reply = await runOk(engine, "a", { insert: "big", documents: [{ _id: 1 }, { _id: 2, s: big }, { _id: 3 }], ordered: false });
+  t.is(reply["n"], 2);
+  const [error] = reply["writeErrors"] as Document[];
+  t.is(error!["index"], 1);
+  t.is(error!["code"], 2);
+  t.regex(String(error!["errmsg"]), /^object to insert too large\. size in bytes: \d+, max size: 16777216$/);
+});

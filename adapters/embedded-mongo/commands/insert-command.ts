@@ -44,10 +44,8 @@ export function prepareInsertDocument(value: unknown): Document {
   if (!isPlainDocument(value)) throw new EngineError(ErrorCodes.TypeMismatch, "document to insert must be an object");
   const size = calculateObjectSize(value);
   if (size > MAX_BSON_OBJECT_SIZE) {
-    throw new EngineError(
-      ErrorCodes.BSONObjectTooLarge,
-      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
-    );
+    // mongod answers BadValue here; BSONObjectTooLarge (10334) is for a document an update grows.
+    throw new EngineError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
   }
   const keys = Object.keys(value);
   if (keys[0] === "_id") {
