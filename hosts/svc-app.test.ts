@@ -3,7 +3,9 @@ import express from "express";
 import request from "supertest";
 import { HTTP_ROUTER } from "../contracts/http.js";
 import { APIError } from "../kernel/api-error.js";
+import { ConfigErrors } from "../kernel/environment.js";
 import { hasErrorCode } from "../kernel/errors.js";
+import { KernelErrors } from "../kernel/kernel-errors.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
 import { STACK_ORDER, stackLayerNames } from "./http-stack.js";
 import { HostErrors, SvcApp } from "./svc-app.js";
@@ -235,4 +237,55 @@ test("graceful shutdown lets an in-flight request finish, then refuses new conne
   await stopping;
   t.deepEqual(stopped, ["slow"]);
   await t.throwsAsync(() => fetch(`${running.url}/slow`));
+});
+
+/** A logger that keeps what it was given. */
+function recordingLogger() {
+  const lines: Array<{ level: string; message: string; meta?: Record<string, unknown> }> = [];
+  const at = (level: string) => (message: string, meta?: Record<string, unknown>) => void lines.push({ level, message, meta });
+  return { lines, logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } };
+}
+
+test("a failed start() logs one error line with the code and message, then rejects with the error", async (t) => {
+  const { lines, logger } = recordingLogger();
+  const app = new SvcApp({ env: { NODE_ENV: "test", SLOW_REQUEST_THRESHOLD_MS: "3s" }, database: false, logger, handleSignals: false, port: 0 });
+  t.teardown(() => app.stop());
+  const error = await t.throwsAsync(app.start());
+  t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
+  const errors = lines.filter((line) => line.level === "error");
+  t.is(errors.length, 1);
+  t.is(errors[0]!.message, `Start-up failed: ${error!.message}`);
+  t.deepEqual(errors[0]!.meta, { code: ConfigErrors.INVALID_ENVIRONMENT.code }, "no stack for a coded error");
+});
+
+test("a plugin's uncoded start failure is logged with its stack", async (t) => {
+  const { lines, logger } = recordingLogger();
+  const app = new SvcApp({ env, database: false, logger, handleSignals: false, port: 0 }).register({
+    name: "flaky",
+    start() {
+      throw new TypeError("cannot read the weather");
+    },
+  });
+  t.teardown(() => app.stop());
+  const error = await t.throwsAsync(app.start());
+  t.true(hasErrorCode(error, KernelErrors.PHASE_FAILED));
+  const errors = lines.filter((line) => line.level === "error");
+  t.is(errors.length, 1);
+  t.is(errors[0]!.meta?.code, KernelErrors.PHASE_FAILED.code);
+  t.regex(String(errors[0]!.meta?.stack), /^TypeError: cannot read the weather\n\s+at /);
+});
+
+test("a malformed PORT fails new SvcApp() with one error line too", (t) => {
+  const { lines, logger } = recordingLogger();
+  const error = t.throws(() => new SvcApp({ env: { NODE_ENV: "test", PORT: "http" }, database: false, logger }));
+  t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
+  t.deepEqual(lines, [{ level: "error", message: `Start-up failed: ${error!.message}`, meta: { code: ConfigErrors.INVALID_ENVIRONMENT.code } }]);
+});
+
+test("build() failures are not logged: tests that expect them see only the rejection", async (t) => {
+  const { lines, logger } = recordingLogger();
+  const app = new SvcApp({ env: { NODE_ENV: "test", SLOW_REQUEST_THRESHOLD_MS: "3s" }, database: false, logger });
+  t.teardown(() => app.stop());
+  await t.throwsAsync(app.build());
+  t.deepEqual(lines.filter((line) => line.level === "error"), []);
 });

@@ -121,8 +121,16 @@ export class SvcApp {
   constructor(options: SvcAppOptions = {}) {
     this.options = options;
     const logger = options.logger ?? globalLogger;
+    let config: SvcConfig;
+    try {
+      config = options.config ?? loadConfig(options.env ?? process.env);
+    } catch (error) {
+      // `new SvcApp().start()` in a main: a malformed PORT or HOST is a failed start as well.
+      logStartFailure(logger, error);
+      throw error;
+    }
     this.kernel = new SvcKernel({
-      config: options.config ?? loadConfig(options.env ?? process.env),
+      config,
       logger,
       info: options.info,
       timeouts: options.timeouts,
@@ -197,8 +205,21 @@ export class SvcApp {
     return this.built;
   }
 
-  /** Builds, then listens on `port` (default `PORT`, 3000); resolves once listening. */
+  /**
+   * Builds, then listens on `port` (default `PORT`, 3000); resolves once listening. A failure is
+   * logged as one error line through the app's logger, then rejected, so a `main` need not print
+   * it again.
+   */
   async start(): Promise<RunningApp> {
+    try {
+      return await this.buildAndListen();
+    } catch (error) {
+      logStartFailure(this.kernel.pluginContext.logger, error);
+      throw error;
+    }
+  }
+
+  private async buildAndListen(): Promise<RunningApp> {
     if (this.stopping) throw HostErrors.STOPPED("start()");
     if (this.running) return this.running;
     const app = await this.build();
@@ -297,6 +318,27 @@ export class SvcApp {
     process.off("SIGTERM", this.signalHandler);
     this.signalHandler = undefined;
   }
+}
+
+/**
+ * The one line a failed start writes: the message and code of a coded error (its stack is the
+ * framework's, not a clue), the stack of anything else — a plugin's own throw included, which a
+ * coded error wraps as its cause. Production logs are JSON lines; Node's uncaught-exception dump is
+ * a dozen lines of text.
+ */
+function logStartFailure(logger: SvcLogger, error: unknown): void {
+  const code = codeOf(error);
+  const uncoded = code === undefined ? error : (error as Error).cause;
+  const stack = uncoded instanceof Error && codeOf(uncoded) === undefined ? uncoded.stack : undefined;
+  const meta: Record<string, unknown> = {};
+  if (code !== undefined) meta.code = code;
+  if (stack !== undefined) meta.stack = stack;
+  logger.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`, meta);
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code: unknown = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : undefined;
 }
 
 function toPlugin(value: SvcPlugin | Router, nextName: () => string): SvcPlugin {
