@@ -18,8 +18,9 @@ export interface RequestLoggingOptions {
 }
 
 /**
- * The request-logging hook of the middleware stack (it runs after authentication, so the user is
- * known). When the response finishes it writes one line — method, full URL (`req.originalUrl`, so
+ * The request-logging hook of the middleware stack. It runs right after correlation, before the
+ * body parser and authentication, so requests they refuse are logged too; the user is read when
+ * the response finishes, by which time authentication has run. Then it writes one line — method, full URL (`req.originalUrl`, so
  * router mount prefixes are included: `/todos/123`, not `/123`; secret query parameters
  * redacted), status, duration, the body with every secret-looking field (`password`, tokens,
  * secrets, API keys, cookies, one-time codes...) redacted at any depth, and `app_version` — in
