@@ -69,7 +69,7 @@ async function runSvcDbToExit(args: string[]): Promise<{ code: number | null; er
   return { code, errors };
 }
 
-test("svc-db accepts only a decimal --port from 0 to 65535 (-1 gets that message too) and has no --host option", async (t) => {
+test("svc-db accepts only a decimal --port from 0 to 65535 (-1 gets that message too) and a decimal --journalCommitInterval, and has no --host option", async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [["--port", "1e3"], /^svc-db: invalid --port "1e3" \(a decimal integer from 0 to 65535\)$/m],
     [["--port", "0x10"], /^svc-db: invalid --port "0x10"/m],
@@ -78,6 +78,8 @@ test("svc-db accepts only a decimal --port from 0 to 65535 (-1 gets that message
     [["--port", "65536"], /^svc-db: invalid --port "65536"/m],
     [["--host", "127.0.0.1", "--port", "0"], /^svc-db: Unknown option '--host'/m],
     [["--dbpath", "--port", "0"], /^svc-db: Option '--dbpath' argument is ambiguous\. .*'--dbpath=-XYZ'\.\nusage: svc-db/m],
+    [["--journalCommitInterval", "1e3", "--port", "0"], /^svc-db: invalid --journalCommitInterval "1e3" \(a decimal number of milliseconds above 0\)$/m],
+    [["--journalCommitInterval", "0", "--port", "0"], /^svc-db: invalid --journalCommitInterval "0"/m],
   ];
   const results = await Promise.all(cases.map(([args]) => runSvcDbToExit(args)));
   for (const [index, [args, message]] of cases.entries()) {

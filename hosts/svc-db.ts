@@ -41,9 +41,10 @@ export async function runSvcDb(argv: readonly string[]): Promise<{ uri: string; 
   if (fsync !== undefined && fsync !== "always" && fsync !== "interval" && fsync !== "never") {
     throw new UsageError(`svc-db: invalid --journal-fsync ${fsync} (always, interval or never)`);
   }
-  const fsyncIntervalMs = values.journalCommitInterval === undefined ? undefined : Number(values.journalCommitInterval);
+  const interval = values.journalCommitInterval;
+  const fsyncIntervalMs = interval === undefined ? undefined : /^\d{1,9}$/.test(interval) ? Number(interval) : NaN;
   if (fsyncIntervalMs !== undefined && !(fsyncIntervalMs > 0)) {
-    throw new UsageError(`svc-db: invalid --journalCommitInterval ${values.journalCommitInterval}`);
+    throw new UsageError(`svc-db: invalid --journalCommitInterval "${interval}" (a decimal number of milliseconds above 0)`);
   }
   const logger: EngineLogger = {
     error: (message, ...details) => console.error(message, ...details),
