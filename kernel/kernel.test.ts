@@ -1,6 +1,7 @@
 import test from "ava";
 import { ContainerErrors, token } from "./container.js";
 import { loadConfig } from "./config.js";
+import { ConfigErrors, num, readEnvironment } from "./environment.js";
 import { hasErrorCode } from "./errors.js";
 import { KernelErrors } from "./kernel-errors.js";
 import { SvcKernel } from "./kernel.js";
@@ -161,4 +162,36 @@ test("a coded error from a plugin's phase keeps its code and names the plugin", 
   t.true(hasErrorCode(error, ContainerErrors.NOT_BOUND), String(error));
   t.regex(error!.message, /^Plugin "consumer" failed to start: .*test\.Missing/);
   t.regex(error!.stack!, /^SvcError: Plugin "consumer" failed to start: /);
+});
+
+test("every plugin's malformed variables are reported in one CONFIG_INVALID_ENVIRONMENT, each naming its plugin", async (t) => {
+  const { plugin } = recorder();
+  const env = { NODE_ENV: "test", LOG_SLOW_MS: "three", TIMEOUT: "soon", RETRIES: "many" };
+  const reading = (name: string, spec: Record<string, ReturnType<typeof num>>): SvcPlugin =>
+    plugin(name, { register: () => void readEnvironment(env, spec) });
+  const kernel = new SvcKernel({ config: loadConfig(env), logger: silent });
+  kernel
+    .add(reading("logging", { LOG_SLOW_MS: num() }))
+    .add(plugin("uses-logging", { dependsOn: ["logging"], register: () => { throw new Error("a consequence of the bad logging settings"); } }))
+    .add(reading("http", { TIMEOUT: num(), RETRIES: num() }));
+  const error = await t.throwsAsync(kernel.start());
+  t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT), error?.message);
+  t.regex(error!.message, /LOG_SLOW_MS: .*\(plugin "logging"\)/);
+  t.regex(error!.message, /TIMEOUT: .*\(plugin "http"\)/);
+  t.regex(error!.message, /RETRIES: .*\(plugin "http"\)/);
+  t.notRegex(error!.message, /consequence/);
+});
+
+test("one misconfigured plugin keeps the usual message naming it; other errors before it are thrown as they were", async (t) => {
+  const { plugin } = recorder();
+  const env = { NODE_ENV: "test", TIMEOUT: "soon" };
+  const single = new SvcKernel({ config: loadConfig(env), logger: silent }).add(plugin("http", { register: () => void readEnvironment(env, { TIMEOUT: num() }) }));
+  const error = await t.throwsAsync(single.start());
+  t.true(hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT));
+  t.regex(error!.message, /^Plugin "http" failed to register: Invalid environment configuration:\n {2}TIMEOUT: /);
+  const first = new SvcKernel({ config: loadConfig(env), logger: silent })
+    .add(plugin("database", { register: () => { throw KernelErrors.ASYNC_REGISTER("database"); } }))
+    .add(plugin("http", { dependsOn: ["database"], register: () => void readEnvironment(env, { TIMEOUT: num() }) }));
+  const thrown = await t.throwsAsync(first.start());
+  t.true(hasErrorCode(thrown, KernelErrors.ASYNC_REGISTER), thrown?.message);
 });

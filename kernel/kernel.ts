@@ -1,11 +1,12 @@
 import { SvcContainer, type Token } from "./container.js";
 import { loadConfig, type SvcConfig } from "./config.js";
+import { ConfigErrors } from "./environment.js";
 import { orderByDependencies } from "./dependency-order.js";
 import { KernelErrors } from "./kernel-errors.js";
 import { Lifecycle, type LifecycleState } from "./lifecycle.js";
 import { LOGGER, type SvcLogger } from "./logger.js";
 import { OpenApiRegistry } from "./openapi-registry.js";
-import { SvcError } from "./svc-error.js";
+import { hasErrorCode, SvcError } from "./svc-error.js";
 import type { PluginContext, SvcPlugin } from "./plugin.js";
 import { CONFIG, KERNEL, OPENAPI } from "./tokens.js";
 import { withTimeout } from "./with-timeout.js";
@@ -101,6 +102,8 @@ export class SvcKernel {
     this.lifecycle.assert(["created"], "register plugins");
     const ordered = orderByDependencies(this.plugins);
     this.plugins.splice(0, this.plugins.length, ...ordered);
+    // Malformed variables of every plugin are reported together, so one attempt shows them all.
+    const misconfigured: Array<{ plugin: string; error: SvcError }> = [];
     for (const plugin of this.plugins) {
       try {
         // `async register()` type-checks (a promise fits a `void` return) but its bindings would
@@ -111,9 +114,14 @@ export class SvcKernel {
           throw KernelErrors.ASYNC_REGISTER(plugin.name);
         }
       } catch (error) {
-        throw wrapPhaseError("register", plugin.name, error);
+        if (hasErrorCode(error, ConfigErrors.INVALID_ENVIRONMENT)) misconfigured.push({ plugin: plugin.name, error });
+        // After a misconfigured plugin, other errors may only be its consequences: the
+        // configuration is reported, and the rest shows once it is fixed.
+        else if (misconfigured.length === 0) throw wrapPhaseError("register", plugin.name, error);
       }
     }
+    if (misconfigured.length === 1) throw wrapPhaseError("register", misconfigured[0]!.plugin, misconfigured[0]!.error);
+    if (misconfigured.length > 1) throw combinedConfigurationError(misconfigured);
     this.lifecycle.transition("registered", "register plugins");
   }
 
@@ -182,6 +190,17 @@ function wrapPhaseError(phase: string, name: string, error: unknown): Error {
   const wrapped = KernelErrors.PHASE_FAILED(phase, name, describeError(error));
   if (error !== undefined) Object.defineProperty(wrapped, "cause", { value: error });
   return wrapped;
+}
+
+/** One CONFIG_INVALID_ENVIRONMENT listing every plugin's malformed variables, each line naming its plugin. */
+function combinedConfigurationError(misconfigured: ReadonlyArray<{ plugin: string; error: SvcError }>): SvcError {
+  const problems = misconfigured.flatMap(({ plugin, error }) =>
+    error.message
+      .split("\n")
+      .slice(1)
+      .map((line) => `${line} (plugin "${plugin}")`),
+  );
+  return ConfigErrors.INVALID_ENVIRONMENT(problems.join("\n"));
 }
 
 function namingPlugin(error: SvcError, phase: string, name: string): SvcError {
