@@ -340,3 +340,91 @@ test("$dateFromString reads offsets and space-separated times; unparseable strin
   t.is(await errorCode(t, { $dateFromString: { dateString: "2024-03-01T10:00:00Z", timezone: "America/New_York" } }), 241);
   t.is(await errorCode(t, { $dateFromString: { dateString: "2024-03-01", format: "%Y-%m-%d %Q" } }), 18536);
 });
+
+/** A deterministic pseudo-random generator (mulberry32), so a failure can be replayed. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let r = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Independent references: JavaScript's own UTC calendar, and strftime's/ISO 8601's definitions.
+function isoWeekOf(date: Date): { week: number; year: number } {
+  const day = date.getUTCDay() || 7;
+  const thursday = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 4 - day));
+  const year = thursday.getUTCFullYear();
+  return { week: Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 / 7) + 1, year };
+}
+
+function addMonthsClamped(date: Date, months: number): Date {
+  const target = date.getUTCMonth() + months;
+  const year = date.getUTCFullYear() + Math.floor(target / 12);
+  const month = ((target % 12) + 12) % 12;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const out = new Date(date.getTime());
+  out.setUTCFullYear(year, month, Math.min(date.getUTCDate(), last));
+  return out;
+}
+
+test("date parts, $dateToString, month arithmetic and day truncation agree with independent references on 2,000 random instants", async (t) => {
+  const random = seeded(20261128);
+  const edges = ["1600-02-29T23:59:59.999Z", "1900-03-01T00:00:00Z", "2000-12-31T12:00:00Z", "2021-01-01T00:00:00Z", "2024-01-31T08:00:00Z", "2100-02-28T00:00:00.001Z"].map(d);
+  const dates = [...edges, ...Array.from({ length: 2_000 - edges.length }, () => new Date(Date.UTC(1600, 0, 1) + Math.floor(random() * (Date.UTC(2400, 0, 1) - Date.UTC(1600, 0, 1)))))];
+  const months = dates.map(() => Math.floor(random() * 49) - 24);
+  const db = shared.client.db(shared.freshDb("references"));
+  const rows = await db
+    .aggregate([
+      { $documents: dates.map((at, i) => ({ i, at, months: months[i] })) },
+      {
+        $project: {
+          _id: 0,
+          i: 1,
+          parts: [{ $year: "$at" }, { $month: "$at" }, { $dayOfMonth: "$at" }, { $hour: "$at" }, { $minute: "$at" }, { $second: "$at" }, { $millisecond: "$at" }],
+          dayOfWeek: { $dayOfWeek: "$at" },
+          dayOfYear: { $dayOfYear: "$at" },
+          isoDayOfWeek: { $isoDayOfWeek: "$at" },
+          isoWeek: { $isoWeek: "$at" },
+          isoWeekYear: { $isoWeekYear: "$at" },
+          week: { $week: "$at" },
+          iso: { $dateToString: { date: "$at", format: "%Y-%m-%dT%H:%M:%S.%LZ" } },
+          shiftedHour: { $hour: { date: "$at", timezone: "+05:30" } },
+          shiftedDay: { $dayOfMonth: { date: "$at", timezone: "+05:30" } },
+          added: { $dateAdd: { startDate: "$at", unit: "month", amount: "$months" } },
+          day: { $dateTrunc: { date: "$at", unit: "day" } },
+        },
+      },
+    ])
+    .toArray();
+  t.is(rows.length, dates.length);
+  let checked = 0;
+  for (const row of rows) {
+    const at = dates[row["i"] as number]!;
+    const label = at.toISOString();
+    const yearStart = Date.UTC(at.getUTCFullYear(), 0, 1);
+    const dayOfYear = Math.floor((at.getTime() - yearStart) / 86_400_000) + 1;
+    const shifted = new Date(at.getTime() + 5.5 * 3_600_000);
+    const expected = {
+      parts: [at.getUTCFullYear(), at.getUTCMonth() + 1, at.getUTCDate(), at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds()],
+      dayOfWeek: at.getUTCDay() + 1,
+      dayOfYear,
+      isoDayOfWeek: at.getUTCDay() || 7,
+      isoWeek: isoWeekOf(at).week,
+      isoWeekYear: isoWeekOf(at).year,
+      // strftime %U: weeks start on Sunday; days before the year's first Sunday are week 0.
+      week: Math.floor((dayOfYear - 1 + 7 - at.getUTCDay()) / 7),
+      iso: at.toISOString(),
+      shiftedHour: shifted.getUTCHours(),
+      shiftedDay: shifted.getUTCDate(),
+      added: addMonthsClamped(at, months[row["i"] as number]!).toISOString(),
+      day: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())).toISOString(),
+    };
+    const actual = { ...row, isoWeekYear: Number(row["isoWeekYear"]), added: (row["added"] as Date).toISOString(), day: (row["day"] as Date).toISOString() };
+    delete (actual as Document)["i"];
+    t.deepEqual(actual, expected, label);
+    checked++;
+  }
+  t.is(checked, dates.length);
+});
