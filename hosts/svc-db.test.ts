@@ -8,6 +8,7 @@ import { MongoClient } from "mongodb";
 import { createEmbeddedConnector } from "../adapters/database/embedded.js";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { runBinToExit } from "../test/support/run-bin.js";
 
 /** Starts `svc-db` with `args`; resolves with the process, its URI and the listening line. */
 async function startSvcDb(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; uri: string; line: string }> {
@@ -60,13 +61,8 @@ test("svc-db rejects a bad port with its usage", async (t) => {
 
 /** Runs `svc-db` with `args` to its exit. */
 async function runSvcDbToExit(args: string[]): Promise<{ code: number | null; errors: string }> {
-  const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000); // it started instead of refusing
-  let errors = "";
-  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  const [code] = (await once(child, "exit")) as [number | null];
-  clearTimeout(timer);
-  return { code, errors };
+  const { code, stderr } = await runBinToExit("svc-db", args);
+  return { code, errors: stderr };
 }
 
 test("svc-db accepts only a decimal --port from 0 to 65535 (-1 gets that message too) and a decimal --journalCommitInterval, and has no --host option", async (t) => {

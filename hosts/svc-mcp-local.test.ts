@@ -1,31 +1,15 @@
 import test from "ava";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectStdio, DOCS_CLIENT_KINDS } from "./mcp/test-support/docs-clients.js";
 import { checkDocsServer } from "./mcp/test-support/docs-server-checks.js";
+import { runBinToExit } from "../test/support/run-bin.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const docsDir = path.join(root, "docs");
 
-/** Runs the executable with `args` to its exit (or kills it after 60 s: it started instead of exiting). */
-async function runBin(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(root, "hosts", "svc-mcp-local.ts"), ...args], {
-    env: { ...process.env, NODE_ENV: "test", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const [code] = (await once(child, "exit")) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
 const RUNTIME_TOOLS = ["application_info", "database_schema", "database_query", "read_logs", "last_error", "get_rtk_state", "evaluate", "navigate"];
 
 // Serial: each client spawns the executable (the pinned one twice: its era probe runs on a sibling process).
@@ -55,15 +39,15 @@ test.serial("svc-mcp-local exits with the reason when its docs folder lacks the 
 
 test.serial("svc-mcp-local --help prints the environment it reads; any other argument is refused with the usage", async (t) => {
   t.timeout(180_000);
-  const help = await runBin(["--help"]);
+  const help = await runBinToExit("svc-mcp-local", ["--help"]);
   t.is(help.code, 0);
   for (const variable of ["SVC_MCP_DOCS_DIR", "SVC_MCP_EVAL", "NODE_ENV", "DB_URI", "DB_CONNECTION", "SVC_LOG_DIR", "SVC_MCP_CDP_URL", "SVC_MCP_CHROMIUM"]) {
     t.true(help.stdout.includes(variable), variable);
   }
   t.regex(help.stdout, /^usage: svc-mcp-local/);
-  t.is((await runBin(["-h"])).code, 0);
+  t.is((await runBinToExit("svc-mcp-local", ["-h"])).code, 0);
   // stdin stays open: without the check the server would wait for a client instead of exiting.
-  const refused = await runBin(["--bogus"]);
+  const refused = await runBinToExit("svc-mcp-local", ["--bogus"]);
   t.is(refused.code, 1, refused.stderr);
   t.regex(refused.stderr, /^svc-mcp-local: .*--bogus.*\nusage: svc-mcp-local/);
   t.is(refused.stdout, "", "nothing on the protocol stream");

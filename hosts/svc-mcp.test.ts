@@ -1,6 +1,4 @@
 import test from "ava";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -11,25 +9,11 @@ import { connectHttp, DOCS_CLIENT_KINDS } from "./mcp/test-support/docs-clients.
 import { checkDocsServer } from "./mcp/test-support/docs-server-checks.js";
 import { spawnSvcMcp } from "./mcp/test-support/spawn-svc-mcp.js";
 import { runSvcMcp } from "./svc-mcp.js";
+import { runBinToExit } from "../test/support/run-bin.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const docsDir = path.join(root, "docs");
 
-/** Runs the executable with `args` to its exit (or kills it after 60 s: it started instead of exiting). */
-async function runBin(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(root, "hosts", "svc-mcp.ts"), ...args], {
-    env: { ...process.env, NODE_ENV: "test", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const [code] = (await once(child, "exit")) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
 
 async function emptyDir(t: { teardown: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "svc-mcp-cwd-"));
@@ -122,13 +106,13 @@ test.serial("svc-mcp refuses to start on a bad PORT or a docs folder without the
 
 test.serial("svc-mcp --help prints the environment it reads; any other argument is refused with the usage", async (t) => {
   t.timeout(180_000);
-  const help = await runBin(["--help"]);
+  const help = await runBinToExit("svc-mcp", ["--help"]);
   t.is(help.code, 0);
   for (const variable of ["PORT", "MCP_HOST", "HOST", "SVC_MCP_ALLOWED_HOSTS", "SVC_MCP_DOCS_DIR"]) t.true(help.stdout.includes(variable), variable);
   t.regex(help.stdout, /^usage: svc-mcp/);
-  t.is((await runBin(["-h"])).code, 0);
+  t.is((await runBinToExit("svc-mcp", ["-h"])).code, 0);
   for (const args of [["--port", "9000", "--bogus"], ["serve"]]) {
-    const refused = await runBin(args, { PORT: "0", MCP_HOST: "127.0.0.1" });
+    const refused = await runBinToExit("svc-mcp", args, { PORT: "0", MCP_HOST: "127.0.0.1" });
     t.is(refused.code, 1, `${args.join(" ")}: ${refused.stdout}${refused.stderr}`);
     t.regex(refused.stderr, /^svc-mcp: .+\nusage: svc-mcp/);
     t.notRegex(refused.stdout, /listening/);
