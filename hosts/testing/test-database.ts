@@ -89,11 +89,13 @@ export async function resetTestDatabase(): Promise<void> {
   );
 }
 
+// A driver client, as for resets: a mongoose connection would be closed under the drop by an app
+// stopping at the same time (`mongoose.disconnect()` closes every mongoose connection).
 async function dropDatabase(uri: string, dbName: string): Promise<void> {
-  const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
+  const client = await new mongoose.mongo.MongoClient(uri).connect();
   try {
-    await connection.dropDatabase();
+    await client.db(dbName).dropDatabase();
   } finally {
-    await connection.close();
+    await client.close();
   }
 }
