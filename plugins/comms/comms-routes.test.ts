@@ -65,6 +65,22 @@ test("an active token cannot be claimed by another user; an inactive one can", a
   t.false("deviceName" in claimed.body.data, "the previous owner's device label does not pass to the new owner");
 });
 
+test("a registration sent several times at once is one token, refreshed: never a 409 for its own owner", async (t) => {
+  const { http } = await shared;
+  const [ada, bob] = await Promise.all([signup(http), signup(http)]);
+  const token = deviceToken();
+  const answers = await Promise.all([1, 2, 3, 4].map(() => request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind: "expo" })));
+  t.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 200, 201]);
+  t.is(new Set(answers.map((answer) => answer.body.data.id)).size, 1);
+  t.is(await pushTokenModel().countDocuments({ token }), 1);
+  // Another user racing for it still gets the 409: the retry after the duplicate is the owner's only.
+  const other = deviceToken();
+  const raced = await Promise.all([request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: other, kind: "expo" }), request(http).post("/comms/pushTokens").set(auth(bob)).send({ token: other, kind: "expo" })]);
+  t.deepEqual(raced.map((answer) => answer.status).sort(), [201, 409]);
+  const loser = raced.find((answer) => answer.status === 409)!;
+  t.is(errorCode(loser), CommsErrors.TOKEN_CLAIMED.code);
+});
+
 test("other users' tokens are invisible: 404 on read and delete, absent from lists (admins included)", async (t) => {
   const { http } = await shared;
   const [ada, bob, admin] = await Promise.all([signup(http), signup(http), signup(http, true)]);

@@ -69,7 +69,7 @@ export function mountPushTokenWrites(
     // One atomic step per rule: the caller's own token is refreshed (keeping its label unless a
     // new one is sent); another user's inactive token is claimed, and nothing of the previous
     // owner's (the device label) stays on it. An active token of another user matches neither.
-    const claimed =
+    const claim = async () =>
       (await model.findOneAndUpdate({ token: body.token, ownerId: user.id }, { $set: changes, $unset: reactivated }, { returnDocument: "after" }).lean()) ??
       (await model
         .findOneAndUpdate(
@@ -78,6 +78,7 @@ export function mountPushTokenWrites(
           { returnDocument: "after" },
         )
         .lean());
+    const claimed = await claim();
     if (claimed) {
       res.json({ data: shape(claimed) });
       return;
@@ -87,8 +88,12 @@ export function mountPushTokenWrites(
       res.location(`${req.baseUrl}${options.basePath}/pushTokens/${String(created._id)}`);
       res.status(201).json({ data: shape(created.toObject()) });
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw CommsErrors.TOKEN_CLAIMED({ detail: "This device token is active for another user; it can be claimed once deactivated" });
-      throw error;
+      if (!isDuplicateKeyError(error)) throw error;
+      // Another request created the token in the meantime: a client's retried registration, or
+      // the device registering twice at start-up. If that was the caller's, this is a refresh.
+      const raced = await claim();
+      if (!raced) throw CommsErrors.TOKEN_CLAIMED({ detail: "This device token is active for another user; it can be claimed once deactivated" });
+      res.json({ data: shape(raced) });
     }
   };
   const deactivate: RequestHandler = async (req, res) => {
