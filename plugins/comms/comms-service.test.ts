@@ -268,6 +268,31 @@ test("checkVerification is never retried, even on a transient failure", async (t
   t.is(checks, 1);
 });
 
+test("a verification started on a fallback provider is approved by it: an earlier provider's 'no such verification' hands over", async (t) => {
+  let primaryChecks = 0;
+  // Down when the code was sent; up again at the check, it knows no such verification (Twilio Verify's 404).
+  const primary = {
+    name: "primary",
+    startVerification: async () => ({ accepted: false, errorCode: "provider-unavailable", errorClass: "transient" as const, isPermanentFailure: false }),
+    checkVerification: async () => {
+      primaryChecks++;
+      return { accepted: true, isPermanentFailure: false, approved: false };
+    },
+  };
+  const { comms } = await commsTestApp(t, { verification: [primary, new ConsoleVerificationSender({ code: "424242" })] });
+  const service = comms.getCommsService();
+  t.true((await service.startVerification({ to: "+14155550100", channel: "sms" })).accepted);
+  const wrong = await service.checkVerification({ to: "+14155550100", code: "000000" });
+  t.like(wrong, { accepted: true, approved: false, status: "sent" }, "no provider approves: an answered no, not a failure");
+  const right = await service.checkVerification({ to: "+14155550100", code: "424242" });
+  t.like(right, { accepted: true, approved: true });
+  t.is(primaryChecks, 2, "each provider sees a code once");
+  const row = await rowOf(service, right.messageId);
+  t.like(row, { provider: "console", metadata: { approved: true } });
+  t.deepEqual(row!.attempts.map((attempt) => [attempt.provider, attempt.isRetry]), [["primary", false], ["console", false]]);
+  t.false((await service.checkVerification({ to: "+14155550100", code: "424242" })).approved, "a used code is not approved again");
+});
+
 test("push: only failed tokens are retried, permanent failures deactivate their token, the row is partial", async (t) => {
   const suffix = new Types.ObjectId().toHexString();
   const [ok, dead, flaky] = ["ok", "dead", "flaky"].map((name) => `${name}-${suffix}`);

@@ -228,16 +228,30 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
       return safely("checkVerification", () => ({ ...failure(PROVIDER_THROW), approved: false }), async () => {
         const context = contextFor("verification", "check", check);
         const hooks = new HookRunner(logger, context.messageId);
-        // Never retried (SPEC §7); a provider that cannot answer at all hands over to the next.
-        const outcome = await runProviderChain<VerificationSender, VerificationCheckResult>(providers.verification, (verifier) => verifier.checkVerification(check), {
-          now,
-          retry: false,
-          onThrow: () => ({ ...PROVIDER_THROW, approved: false }),
-          notConfigured: () => ({ ...notConfigured(), approved: false }),
-        });
-        const approved = outcome.result.accepted && outcome.result.approved === true;
-        const result = { ...outcome.result, approved };
-        return finish(hooks, context, result, result.accepted ? "sent" : "failed", { attempts: outcome.attempts, provider: outcome.provider, metadata: { approved } });
+        // Never retried (SPEC §7). A provider that does not approve hands over to the next: the
+        // start may have fallen back to a later provider, and the earlier one, up again, answers
+        // that it knows no such verification. Each provider sees the code once.
+        let answered: { result: VerificationCheckResult; provider: string } | undefined;
+        const outcome = await runProviderChain<VerificationSender, VerificationCheckResult>(
+          providers.verification,
+          async (verifier) => {
+            const checked = await verifier.checkVerification(check);
+            if (checked?.accepted === true && answered === undefined) answered = { result: checked, provider: verifier.name };
+            return checked;
+          },
+          {
+            now,
+            retry: false,
+            onThrow: () => ({ ...PROVIDER_THROW, approved: false }),
+            notConfigured: () => ({ ...notConfigured(), approved: false }),
+            settles: (checked) => (checked.accepted && checked.approved === true) || checked.errorClass === "permanent",
+          },
+        );
+        // Not approved anywhere: a provider's "no" is the answer, rather than a later one's outage.
+        const final = outcome.result.accepted && outcome.result.approved === true ? { result: outcome.result, provider: outcome.provider } : (answered ?? { result: outcome.result, provider: outcome.provider });
+        const approved = final.result.accepted && final.result.approved === true;
+        const result = { ...final.result, approved };
+        return finish(hooks, context, result, result.accepted ? "sent" : "failed", { attempts: outcome.attempts, provider: final.provider, metadata: { approved } });
       });
     },
     sendPushToUser(userId, notification) {

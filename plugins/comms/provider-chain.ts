@@ -37,8 +37,8 @@ export const PROVIDER_THROW: SendResult = failedResult(SEND_ERROR_CODES.provider
 /**
  * Sends through an ordered list of providers (SPEC §6.3, §7 plus fallbacks): a transient failure
  * is retried once inline (`beforeRetry` first; at most one retry per send), then a transient or
- * config failure moves to the next provider; a permanent failure or an acceptance ends the run.
- * With `retry: false` (verification checks) nothing is called twice.
+ * config failure moves to the next provider; a permanent failure or an acceptance ends the run
+ * (`settles` says otherwise for verification checks). With `retry: false` nothing is called twice.
  *
  * @example
  * const { result, attempts } = await runProviderChain(mailers, (m) => m.sendMail(mail), { now, retry: true, onThrow: () => PROVIDER_THROW });
@@ -46,8 +46,17 @@ export const PROVIDER_THROW: SendResult = failedResult(SEND_ERROR_CODES.provider
 export async function runProviderChain<P extends { readonly name: string }, R extends SendResult>(
   providers: readonly P[],
   call: (provider: P) => Promise<R>,
-  options: { now: () => Date; retry: boolean; onThrow: () => R; notConfigured: () => R; callbacks?: ChainCallbacks<R> },
+  options: {
+    now: () => Date;
+    retry: boolean;
+    onThrow: () => R;
+    notConfigured: () => R;
+    callbacks?: ChainCallbacks<R>;
+    /** Whether a result ends the run (default: accepted, permanent, or unclassified). */
+    settles?: (result: R) => boolean;
+  },
 ): Promise<ChainOutcome<R>> {
+  const settles = options.settles ?? ((result: R) => result.accepted || result.errorClass === "permanent" || result.errorClass === undefined);
   const attempts: CommsAttempt[] = [];
   if (providers.length === 0) return { result: options.notConfigured(), attempts };
   let attempt = 0;
@@ -68,7 +77,7 @@ export async function runProviderChain<P extends { readonly name: string }, R ex
       await options.callbacks?.beforeRetry?.(attempt + 1, result);
       result = await once(candidate, true);
     }
-    if (result.accepted || result.errorClass === "permanent" || result.errorClass === undefined) break;
+    if (settles(result)) break;
   }
   return { result: result!, provider: provider?.name, attempts };
 }
