@@ -122,7 +122,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       service = undefined;
       await retention?.stop();
       retention = undefined;
-      await stopping?.flushLog();
+      // Sends still waiting on a provider queue their rows after this point: settle waits for them.
+      await stopping?.settle();
       await messageLog.stop?.(ctx);
       await tokenReads.stop?.(ctx);
     },

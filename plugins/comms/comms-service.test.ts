@@ -7,6 +7,7 @@ import { ConfigErrors } from "../../kernel/environment.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { ScriptErrors } from "../scripts/index.js";
 import {
+  acceptedResult,
   commsMessageModel,
   commsPlugin,
   CommsErrors,
@@ -18,6 +19,7 @@ import {
   REDACTED,
   SEND_ERROR_CODES,
   type CommsHookContext,
+  type Mailer,
   type SendResult,
 } from "./index.js";
 import { commsTestApp } from "../../test/support/comms-test-app.js";
@@ -50,6 +52,25 @@ test("an accepted mail is logged with recipients redacted and the mail fields ke
   t.is(row!.metadata!.consoleUrl, "https://console.example/primary-1");
   t.is(row!.attempts.length, 1);
   t.like(row!.attempts[0], { provider: "primary", attempt: 1, isRetry: false, outcome: "accepted" });
+});
+
+test("stop waits for a send still waiting on its provider, so its row is written before the database closes", async (t) => {
+  let answer: (() => void) | undefined;
+  const slow: Mailer = {
+    name: "slow",
+    sendMail: () => new Promise<SendResult>((resolve) => (answer = () => resolve(acceptedResult({ providerMessageId: "slow-1" })))),
+  };
+  const { app, comms, logs } = await commsTestApp(t, { mail: slow });
+  const sending = comms.getCommsService().sendMail(mail);
+  while (!answer) await new Promise((resolve) => setImmediate(resolve));
+  const stopping = app.stop();
+  setTimeout(() => answer!(), 100);
+  await stopping;
+  const result = await sending;
+  t.true(result.accepted);
+  t.false(logs.text().includes("not written"), "no row was lost");
+  await commsTestApp(t, {}); // the database, open again
+  t.like(await commsMessageModel().findById(result.messageId).lean(), { status: "sent", providerMessageId: "slow-1" });
 });
 
 test("app.override(MAILERS) before build replaces the plugin's mailers", async (t) => {

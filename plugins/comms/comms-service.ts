@@ -83,13 +83,26 @@ interface ServiceDependencies {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How long the plugin's stop waits for sends still talking to a provider (the HTTP server's default grace). */
+const SETTLE_WAIT_MS = 10_000;
+
+/** What the plugin needs beyond the public service: the log, and a drain for its stop. */
+export interface StoppableCommsService extends CommsService {
+  readonly log: DeliveryLog;
+  /**
+   * Waits (up to `waitMs`) for the calls in flight — a send waiting on its provider has not queued
+   * its row yet — then writes every queued row. The plugin's stop runs it before the database closes.
+   */
+  settle(waitMs?: number): Promise<void>;
+}
+
 /**
  * Builds the service the plugin hands out once started.
  *
  * @example
  * const service = createCommsService({ options, providers, messages: commsMessageModel(), tokens: pushTokenModel(), logger });
  */
-export function createCommsService(dependencies: ServiceDependencies): CommsService & { readonly log: DeliveryLog } {
+export function createCommsService(dependencies: ServiceDependencies): StoppableCommsService {
   const { options, providers, messages, tokens, logger } = dependencies;
   const now = options.now ?? (() => new Date());
   const redactRecipients = options.redactRecipients !== false;
@@ -199,7 +212,17 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
     return finish(hooks, finalContext, outcome.result, outcome.result.accepted ? "sent" : "failed", { attempts: outcome.attempts, provider: outcome.provider });
   }
 
-  async function safely<R>(what: string, fallback: () => R, call: () => Promise<R>): Promise<R> {
+  const inFlight = new Set<Promise<unknown>>();
+
+  function safely<R>(what: string, fallback: () => R, call: () => Promise<R>): Promise<R> {
+    const running = guarded(what, fallback, call);
+    inFlight.add(running);
+    // `guarded` never rejects, so neither does this.
+    void running.finally(() => inFlight.delete(running));
+    return running;
+  }
+
+  async function guarded<R>(what: string, fallback: () => R, call: () => Promise<R>): Promise<R> {
     try {
       return await call();
     } catch (error) {
@@ -210,7 +233,7 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
     }
   }
 
-  const service: CommsService & { readonly log: DeliveryLog } = {
+  const service: StoppableCommsService = {
     log,
     sendMail(message) {
       const withFrom = message && typeof message === "object" && message.from === undefined && options.defaultFrom ? { ...message, from: options.defaultFrom } : message;
@@ -329,6 +352,19 @@ export function createCommsService(dependencies: ServiceDependencies): CommsServ
       });
     },
     flushLog: () => log.flush(),
+    async settle(waitMs = SETTLE_WAIT_MS) {
+      const running = [...inFlight];
+      if (running.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const gaveUp = await Promise.race([
+          Promise.all(running).then(() => false),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), waitMs))),
+        ]);
+        clearTimeout(timer);
+        if (gaveUp) logger.warn(`Comms: ${inFlight.size} call(s) still waiting on a provider or hook after ${waitMs} ms at stop; their delivery-log rows are not written`);
+      }
+      await log.flush();
+    },
   };
   return service;
 }
