@@ -62,6 +62,15 @@ test.serial("an unverified sender is a config failure; a network failure is tran
   t.like(await mailer().sendMail({ to: "b@example.com", text: "x" }), { errorClass: "transient", errorCode: "network" });
 });
 
+test.serial("a SendGrid that does not answer is a transient network failure after timeoutMs, not a send that hangs", async (t) => {
+  nock(API).post("/v3/mail/send").delay(5_000).reply(202, "", { "x-message-id": "late" });
+  const started = Date.now();
+  const result = await new SendGridMailer({ apiKey: "SG.k", fromEmail: "team@example.com", timeoutMs: 200, env: { NODE_ENV: "test" } }).sendMail({ to: "b@example.com", text: "x" });
+  t.like(result, { accepted: false, errorCode: "network", errorClass: "transient" });
+  t.true(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
+  nock.cleanAll();
+});
+
 test("the adapter refuses to exist without an API key (SPEC §7)", (t) => {
   t.true(hasErrorCode(t.throws(() => new SendGridMailer({ env: {} })), MailAdapterErrors.API_KEY_REQUIRED.code));
   t.notThrows(() => new SendGridMailer({ env: { MAIL_ADAPTER_API_KEY: "SG.from-env" } }));

@@ -24,6 +24,8 @@ export interface SendGridMailerOptions {
   webhookVerificationKey?: string;
   /** How old a signed webhook may be (default 600 s): older ones are refused as replays. */
   webhookToleranceSeconds?: number;
+  /** How long a send waits for SendGrid's answer (default 30 000 ms; the library itself waits forever): then a transient `network` failure. */
+  timeoutMs?: number;
   /** Where `MAIL_ADAPTER_API_KEY` and `NODE_ENV` are read (default `process.env`). */
   env?: Environment;
   /** The provider name in the delivery log (default `sendgrid`). */
@@ -59,6 +61,7 @@ export class SendGridMailer implements Mailer {
     this.name = options.name ?? "sendgrid";
     this.client = new MailService();
     this.client.setApiKey(apiKey.trim());
+    this.client.setTimeout(options.timeoutMs ?? 30_000);
     this.fromEmail = options.fromEmail;
     this.fromName = options.fromName;
     this.sandboxMode = options.sandboxMode ?? env.NODE_ENV === "test";

@@ -80,6 +80,32 @@ test.serial("a gone subscription is permanent (the token gets deactivated); a ma
   t.like(results[2], { accepted: true });
 });
 
+test.serial("a push service that does not answer is a transient network failure: the adapter waits 30 s by default, timeoutMs otherwise", async (t) => {
+  const silent = createServer({ cert, key }, () => undefined); // takes the request, never answers
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+  t.teardown(() => void silent.closeAllConnections());
+  t.teardown(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const token = JSON.stringify({ endpoint: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/push/silent`, keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") } });
+  const quick = new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 200 });
+  const [result] = await quick.sendPush({ targets: [{ token, kind: "webpush" }], title: "Hi" });
+  t.like(result, { accepted: false, errorCode: "network", errorClass: "transient" });
+  // The default: the library's request carries a timeout (web-push sets none of its own).
+  const original = webpush.sendNotification;
+  let timeout: unknown;
+  webpush.sendNotification = ((_subscription: unknown, _payload: unknown, options?: { timeout?: number }) => {
+    timeout = options?.timeout;
+    return Promise.resolve({ statusCode: 201, body: "", headers: {} });
+  }) as typeof webpush.sendNotification;
+  try {
+    await new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid } }).sendPush({ targets: [{ token, kind: "webpush" }], title: "Hi" });
+  } finally {
+    webpush.sendNotification = original;
+  }
+  t.is(timeout, 30_000);
+});
+
 test("the adapter needs VAPID details", (t) => {
   t.true(hasErrorCode(t.throws(() => new WebPushSender({ env: {} })), PushAdapterErrors.VAPID_REQUIRED.code));
   t.false(sender().supports("expo"));

@@ -22,6 +22,7 @@ export interface WebPushOptions {
   ttlSeconds?: number;
   /** The HTTPS agent for push-service requests (a proxy, or a private CA). */
   agent?: Agent;
+  /** How long each push service may take to answer (default 30 000 ms; the library itself waits forever): then a transient `network` failure. */
   timeoutMs?: number;
   env?: Environment;
   /** The provider name in the delivery log (default `webpush`). */
@@ -74,7 +75,7 @@ export class WebPushSender implements PushSender {
         TTL: this.options.ttlSeconds ?? 86_400,
         contentEncoding: "aes128gcm",
         ...(this.options.agent ? { agent: this.options.agent } : {}),
-        ...(this.options.timeoutMs ? { timeout: this.options.timeoutMs } : {}),
+        timeout: this.options.timeoutMs ?? 30_000,
       });
       const location = response?.headers?.location;
       return acceptedResult({ providerMessageId: typeof location === "string" && location !== "" ? location : randomUUID() });
