@@ -1,7 +1,13 @@
 import test from "ava";
 import { ObjectId } from "bson";
+import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { TokenMap } from "../../test/support/token-map-authentication.js";
 import type { RuleOperator } from "./flag-types.js";
+import { featureFlagsPlugin } from "./index.js";
 import { compileFieldRule } from "./rule-match.js";
+
+test.after.always(() => stopTestDatabase());
 
 const oid = new ObjectId();
 const user = {
@@ -102,4 +108,34 @@ test("only the user's own fields are read: inherited properties (constructor, __
   // A user object without a prototype is read the same way.
   const bare = Object.assign(Object.create(null) as Record<string, unknown>, { plan: "pro" });
   t.true(compileFieldRule({ field: "plan", operator: "eq", value: "pro" })(bare));
+});
+
+test("only ISO dates compare as dates: a rule value like \"5\" or \"beta 2\" never matches a Date field (over HTTP)", async (t) => {
+  const tokens = new TokenMap();
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "rule-match-test" }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const admin = tokens.user("rule-admin", { admin: true }).auth;
+  const trial = tokens.user("rule-trial", { trialEnds: new Date("2024-06-01T00:00:00Z") }).auth;
+  // Date.parse reads each of these non-dates as a day in 2001, before the user's trialEnds.
+  const values = ["5", "beta 2", "March 7", "2020-06-01", "2024-06-01T00:00", "2024-06-01T00:00:00.000Z", "2024-06-01T02:00:00+02:00"];
+  const keys = values.map((_, index) => `rule-iso-${process.pid}-${index}`);
+  for (const [index, value] of values.entries()) {
+    const operator = index < 4 ? "gt" : "eq";
+    await request(http)
+      .post("/feature-flags/flags")
+      .set("Authorization", admin)
+      .send({ key: keys[index], name: value, type: "boolean", enabled: true, rolloutPercentage: 0, rules: [{ field: "trialEnds", operator, value, enabled: true }] })
+      .expect(201);
+  }
+  let data: Record<string, { defaultVariant: string }> = {};
+  for (let attempt = 0; attempt < 500 && !keys.every((key) => key in data); attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    data = (await request(http).get("/feature-flags/flagConfiguration").set("Authorization", trial).expect(200)).body.data;
+  }
+  t.deepEqual(
+    Object.fromEntries(values.map((value, index) => [value, data[keys[index]!]?.defaultVariant])),
+    // A date-time without an offset is UTC on every server.
+    { "5": "off", "beta 2": "off", "March 7": "off", "2020-06-01": "on", "2024-06-01T00:00": "on", "2024-06-01T00:00:00.000Z": "on", "2024-06-01T02:00:00+02:00": "on" },
+  );
 });

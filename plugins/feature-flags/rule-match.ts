@@ -63,11 +63,24 @@ function operand(value: unknown): Operand {
   const kind = kindOf(value);
   const normalised: Operand = { kind, value: kind === Kind.None ? "" : primitiveOf(value, kind) };
   // An ISO date string in a rule compares as a date against users' Date fields.
-  if (kind === Kind.String) {
-    const time = Date.parse(normalised.value as string);
-    if (!Number.isNaN(time)) normalised.asDate = time;
-  }
+  if (kind === Kind.String) normalised.asDate = isoTime(normalised.value as string);
   return normalised;
+}
+
+// Date.parse alone also reads "5", "beta 2" or "March 7" as dates (in 2001), so a rule value that
+// is no date at all would be compared with users' Date fields.
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * The epoch milliseconds of an ISO 8601 date (`2024-06-01`) or date-time, else undefined. A
+ * date-time without an offset is read as UTC, like a bare date, so a rule means the same on every
+ * server whatever its time zone (Date.parse would read it in the server's local time).
+ */
+function isoTime(text: string): number | undefined {
+  const match = ISO_DATE.exec(text);
+  if (!match) return undefined;
+  const time = Date.parse(match[1] === undefined && text.includes("T") ? `${text}Z` : text);
+  return Number.isNaN(time) ? undefined : time;
 }
 
 /** The operand's value comparable with a user value of `kind`, or undefined on type mismatch. */
