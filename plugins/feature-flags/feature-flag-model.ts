@@ -18,6 +18,10 @@ export interface FeatureFlagDocument extends FlagDefinition {
 
 export type FeatureFlagModel = Model<FeatureFlagDocument> & FindOneOrNoneStatics<HydratedDocument<FeatureFlagDocument>>;
 
+// Users fall into whole-percent buckets (0-99), so 0.5 % would reach 1 % of users and weights
+// 33.33/33.33/33.34 would split 34/33/33: a fraction cannot mean what it says.
+const wholePercent = { validator: Number.isInteger, message: "must be a whole number: users are bucketed in whole percents" };
+
 const ruleSchema = new Schema(
   {
     field: { type: String, trim: true, description: "User field the rule reads, in dot notation (field rules)" },
@@ -33,7 +37,7 @@ const ruleSchema = new Schema(
 const variantSchema = new Schema(
   {
     key: { type: String, required: true, trim: true, description: "Variant identifier returned by evaluation" },
-    weight: { type: Number, required: true, min: 0, max: 100, description: "Share of users (0-100) assigned this variant" },
+    weight: { type: Number, required: true, min: 0, max: 100, validate: wholePercent, description: "Share of users (0-100) assigned this variant" },
   },
   { _id: false, strict: "throw" },
 );
@@ -47,7 +51,7 @@ const schema = new Schema<FeatureFlagDocument>(
     enabled: { type: Boolean, default: false, description: "Whether the flag is evaluated for users at all" },
     archived: { type: Boolean, default: false, description: "Archived flags are excluded from evaluation" },
     defaultVariant: { type: String, description: "on/off for boolean flags, a variant key for variant flags; defaults to off / the first variant" },
-    rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, description: "Share of users (0-100) a boolean flag is on for when no rule matches" },
+    rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, validate: wholePercent, description: "Share of users (0-100) a boolean flag is on for when no rule matches" },
     rules: { type: [ruleSchema], default: [], description: "Targeting rules, evaluated in order; the first match wins" },
     variants: { type: [variantSchema], default: [], description: "Variants of a variant flag with weights summing to 100" },
   },

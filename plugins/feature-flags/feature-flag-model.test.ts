@@ -1,0 +1,35 @@
+import test from "ava";
+import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { TokenMap } from "../../test/support/token-map-authentication.js";
+import { featureFlagModel, featureFlagsPlugin } from "./index.js";
+
+test.after.always(() => stopTestDatabase());
+
+test("rollout percentages and variant weights are whole numbers: a fraction is 400 VALIDATION_FAILED, nothing written", async (t) => {
+  const tokens = new TokenMap();
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-model-test", changeDetection: "poll" }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const admin = tokens.user("model-admin", { admin: true }).auth;
+  const key = (label: string) => `model-${label}-${process.pid}`;
+  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, ...body });
+
+  // Buckets are whole: 0.5 % would have reached 1 % of users, 33.33/33.33/33.34 split 34/33/33.
+  const canary = await create({ key: key("canary"), type: "boolean", rolloutPercentage: 0.5 }).expect(400);
+  t.is(canary.body.errors[0].code, "VALIDATION_FAILED");
+  t.is(canary.body.errors[0].source.pointer, "/rolloutPercentage");
+  t.regex(canary.body.errors[0].detail, /whole number/);
+  const thirds = await create({
+    key: key("thirds"),
+    type: "variant",
+    variants: [{ key: "a", weight: 33.33 }, { key: "b", weight: 33.33 }, { key: "c", weight: 33.34 }],
+  }).expect(400);
+  t.is(thirds.body.errors[0].source.pointer, "/variants/0/weight");
+  t.is(await featureFlagModel().countDocuments({ key: { $in: [key("canary"), key("thirds")] } }), 0);
+
+  await create({ key: key("whole"), type: "variant", variants: [{ key: "a", weight: 33 }, { key: "b", weight: 33 }, { key: "c", weight: 34 }] }).expect(201);
+  const flag = await create({ key: key("one"), type: "boolean", rolloutPercentage: 1 }).expect(201);
+  const patched = await request(http).patch(`/feature-flags/flags/${flag.body.data.id}`).set("Authorization", admin).send({ rolloutPercentage: 99.5 }).expect(400);
+  t.is(patched.body.errors[0].source.pointer, "/rolloutPercentage");
+});
