@@ -1,6 +1,12 @@
 import test from "ava";
+import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { TokenMap } from "../../test/support/token-map-authentication.js";
 import { compileFlag } from "./evaluate-flag.js";
 import { flagConfigurationFor, flagConfigurationJson, legacyEvaluationFor } from "./flag-configuration.js";
+import { featureFlagsPlugin } from "./index.js";
+
+test.after.always(() => stopTestDatabase());
 
 const flags = [
   compileFlag({ key: "on-for-all", type: "boolean", enabled: true, rolloutPercentage: 100 }),
@@ -38,4 +44,27 @@ test("the serialized configuration equals the object form for every user", (t) =
     t.deepEqual(JSON.parse(flagConfigurationJson(flags, user)), { data: flagConfigurationFor(flags, user) });
   }
   t.is(flagConfigurationJson([], { id: "x" }), '{"data":{}}');
+});
+
+test("every variant key is in the served configuration, even one named __proto__ or toString", async (t) => {
+  const tokens = new TokenMap();
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-configuration-test" }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const admin = tokens.user("configuration-admin", { admin: true }).auth;
+  const user = tokens.user("configuration-user").auth;
+  const key = `configuration-proto-${process.pid}`;
+  await request(http)
+    .post("/feature-flags/flags")
+    .set("Authorization", admin)
+    .send({ key, name: "Proto", type: "variant", enabled: true, variants: [{ key: "__proto__", weight: 100 }, { key: "toString", weight: 0 }] })
+    .expect(201);
+  let entry: { variants: Record<string, string>; defaultVariant: string } | undefined;
+  for (let attempt = 0; attempt < 500 && !entry; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    entry = (await request(http).get("/feature-flags/flagConfiguration").set("Authorization", user).expect(200)).body.data[key];
+  }
+  // The resolved variant must be one of the listed ones, or an in-memory provider cannot resolve it.
+  t.is(entry?.defaultVariant, "__proto__");
+  t.deepEqual(Object.entries(entry?.variants ?? {}), [["__proto__", "__proto__"], ["toString", "toString"]]);
 });

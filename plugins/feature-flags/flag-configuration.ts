@@ -34,13 +34,9 @@ export function flagConfigurationFor(flags: Iterable<CompiledFlag>, user: FlagUs
 }
 
 function entryFor(flag: CompiledFlag, variant: string): FlagConfigurationEntry {
-  const variants: Record<string, boolean | string> = {};
-  if (flag.type === "boolean") {
-    variants.on = true;
-    variants.off = false;
-  } else {
-    for (const key of flag.variantKeys) variants[key] = key;
-  }
+  // fromEntries defines own properties: assigning would drop a variant named "__proto__".
+  const variants: Record<string, boolean | string> =
+    flag.type === "boolean" ? { on: true, off: false } : Object.fromEntries(flag.variantKeys.map((key) => [key, key]));
   return { variants, defaultVariant: variant, disabled: false };
 }
 
