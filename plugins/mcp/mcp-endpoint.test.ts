@@ -322,3 +322,21 @@ function cardRouter() {
 function modelRouterWithoutMcp() {
   return modelRouter("/notes", McpNote, { permissions: { list: [Permissions.IsAny] } });
 }
+
+test.serial("the tool list never changes, so no listChanged is advertised and a subscriptions/listen stream ends at once (stop is not held)", async (t) => {
+  const app = await mcpTestApp(t);
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const post = (method: string, params: Record<string, unknown>) =>
+    fetch(app.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+    });
+  const discovered = (await (await post("server/discover", {})).json()) as { result: { capabilities: { tools?: { listChanged?: boolean } } } };
+  t.not(discovered.result.capabilities.tools?.listChanged, true);
+  // A client asking anyway gets the acknowledgement with nothing honoured and the stream's end, not a stream held open.
+  const listen = await post("subscriptions/listen", { notifications: { toolsListChanged: true } });
+  const body = await Promise.race([listen.text(), new Promise<string>((resolve) => setTimeout(() => resolve("still open after 3 s"), 3000))]);
+  t.regex(body, /"resultType":"complete"/);
+  t.regex(body, /"notifications":\{\}/);
+});

@@ -43,7 +43,10 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   const handler = createMcpHandler(
     (context) => {
       const caller = context.authInfo?.extra as CallerInfo | undefined;
-      const server = new McpServer({ name: options.serverInfo.name, version: options.serverInfo.version });
+      // The tool list is fixed once the app has started: advertising `listChanged` (the SDK's default)
+      // would have clients hold a `subscriptions/listen` stream open that never carries anything,
+      // and an open stream holds the app's stop for its whole grace period.
+      const server = new McpServer({ name: options.serverInfo.name, version: options.serverInfo.version }, { capabilities: { tools: { listChanged: false } } });
       // A `tools/call` needs only the tool it names: an app with many models registers one tool
       // per call rather than all of them (an unknown name gets them all, and the SDK's answer).
       const tools = options.tools();
