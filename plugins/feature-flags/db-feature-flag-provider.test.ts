@@ -1,8 +1,14 @@
 import test from "ava";
 import { ErrorCode, OpenFeature, ProviderEvents } from "@openfeature/server-sdk";
+import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
+import { TokenMap } from "../../test/support/token-map-authentication.js";
 import { DbFeatureFlagProvider, type FlagSource } from "./db-feature-flag-provider.js";
 import { compileFlag, type CompiledFlag } from "./evaluate-flag.js";
 import { flagBucket } from "./flag-bucket.js";
+import { featureFlagsPlugin } from "./index.js";
+
+test.after.always(() => stopTestDatabase());
 
 function sourceOf(...flags: CompiledFlag[]): FlagSource {
   const byKey = new Map(flags.map((flag) => [flag.key, flag]));
@@ -63,4 +69,31 @@ test("through the OpenFeature API under a domain, with configuration-changed eve
   );
   provider.emitConfigurationChanged(["beta"]);
   t.deepEqual(await changed, ["beta"]);
+});
+
+// Serial: another test here clears every OpenFeature provider when it ends.
+test.serial("the context's targetingKey decides the bucket, even beside a user's id (a flag created over HTTP)", async (t) => {
+  const tokens = new TokenMap();
+  const domain = "provider-targeting-key-test";
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: domain }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const key = `per-organisation-${process.pid}`;
+  await request(http)
+    .post("/feature-flags/flags")
+    .set("Authorization", tokens.user("provider-admin", { admin: true }).auth)
+    .send({ key, name: "Per organisation", type: "boolean", enabled: true, rolloutPercentage: 50 })
+    .expect(201);
+  // An organisation in the rollout and a member of it who, bucketed alone, would be out.
+  const organisation = Array.from({ length: 100 }, (_, index) => `org-${index}`).find((id) => flagBucket(key, id) < 50)!;
+  const member = Array.from({ length: 100 }, (_, index) => `user-${index}`).find((id) => flagBucket(key, id) >= 50)!;
+  const client = OpenFeature.getClient(domain);
+  let details = await client.getBooleanDetails(key, false, { targetingKey: organisation, id: member, plan: "pro" });
+  for (let attempt = 0; attempt < 500 && details.errorCode === ErrorCode.FLAG_NOT_FOUND; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    details = await client.getBooleanDetails(key, false, { targetingKey: organisation, id: member, plan: "pro" });
+  }
+  t.deepEqual([details.value, details.reason], [true, "SPLIT"]);
+  // Without a targetingKey the context's id still buckets, as before.
+  t.false(await client.getBooleanValue(key, true, { id: member }));
 });

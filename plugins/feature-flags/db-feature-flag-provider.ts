@@ -84,7 +84,10 @@ export class DbFeatureFlagProvider implements Provider {
       };
     } else {
       const user = context as FlagUser;
-      const evaluation = flag.evaluate(user, flagUserId(user));
+      // targetingKey is OpenFeature's name for whom to bucket (a user, an organisation...); the
+      // context's id fields are only the fallback, so spreading a user into it cannot override it.
+      const subject = typeof context.targetingKey === "string" && context.targetingKey !== "" ? context.targetingKey : flagUserId(user);
+      const evaluation = flag.evaluate(user, subject);
       // A disabled variant flag has no value (null); OpenFeature callers get their default.
       const value = (evaluation.value ?? defaultValue) as T;
       result = { value, reason: evaluation.reason, variant: evaluation.variant };
