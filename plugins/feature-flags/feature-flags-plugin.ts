@@ -70,6 +70,14 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
   let cache: FlagCache | undefined;
   let provider: DbFeatureFlagProvider | undefined;
   let live: LiveUpdates | undefined;
+  // Keys signed-in clients may know: flags active at some time since start (flagConfiguration
+  // listed them). A flag never active — a draft, an archived one — is admin business, so its
+  // changes are not broadcast; once active, its later changes are (clients must drop it).
+  const published = new Set<string>();
+  const publishable = (flags: FlagCache, key: string): boolean => {
+    if (flags.get(key)?.active === true) published.add(key);
+    return published.has(key);
+  };
 
   return {
     name: "feature-flags",
@@ -94,10 +102,11 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
         onSegmentProblem: warnSegmentProblemsOnce(logger),
         onChange: (keys) => {
           provider?.emitConfigurationChanged(keys);
-          live?.notify(keys);
+          live?.notify(keys.filter((key) => publishable(started, key)));
         },
       });
       await started.start();
+      for (const flag of started.flags()) if (flag.active) published.add(flag.key);
       cache = started;
 
       provider = new DbFeatureFlagProvider(started, {

@@ -113,10 +113,36 @@ test.serial("a socket with a bad token is refused with the app's error shape, an
   const key = uniqueKey("forged");
   const member = await client(await signup());
   await member.next("featureFlagsSubscribed");
-  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "F", type: "boolean" }).expect(201);
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key, name: "F", type: "boolean", enabled: true }).expect(201);
   await member.next("featureFlagsChanged", isKey(key));
   t.false(forged.connected);
   t.deepEqual(forgedEvents, []);
+});
+
+test.serial("sockets never hear of a flag that was never active (a draft or an archived flag); once active, of every change", async (t) => {
+  const { http } = await shared;
+  const admin = `Bearer ${await signup(true)}`;
+  const member = await client(await signup());
+  await member.next("featureFlagsSubscribed");
+  const draft = uniqueKey("draft");
+  const archived = uniqueKey("archived");
+  const created = await request(http).post("/feature-flags/flags").set("Authorization", admin).send({ key: draft, name: "Secret launch", type: "boolean" }).expect(201);
+  const id = created.body.data.id;
+  await request(http).post("/feature-flags/flags").set("Authorization", admin).send({ key: archived, name: "Old", type: "boolean", enabled: true, archived: true }).expect(201);
+  await request(http).patch(`/feature-flags/flags/${id}`).set("Authorization", admin).send({ name: "Secret launch, renamed" }).expect(200);
+  // Changes arrive in order: once a later flag's event is in, the earlier ones would be too.
+  const marker = uniqueKey("marker");
+  await request(http).post("/feature-flags/flags").set("Authorization", admin).send({ key: marker, name: "Marker", type: "boolean", enabled: true }).expect(201);
+  await member.next("featureFlagsChanged", isKey(marker));
+  const heard = () => member.events.filter(([name]) => name === "featureFlagsChanged").map(([, payload]) => (payload as { key: string }).key);
+  t.deepEqual(heard().filter((key) => key === draft || key === archived), []);
+
+  await request(http).patch(`/feature-flags/flags/${id}`).set("Authorization", admin).send({ enabled: true }).expect(200);
+  await member.next("featureFlagsChanged", isKey(draft));
+  await request(http).patch(`/feature-flags/flags/${id}`).set("Authorization", admin).send({ enabled: false }).expect(200);
+  const timesHeard = () => heard().filter((key) => key === draft).length;
+  for (let attempt = 0; attempt < 500 && timesHeard() < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.is(timesHeard(), 2, "enabling and then disabling it are both announced");
 });
 
 test.serial("the cache follows the change stream: updates and deletes show up without polling", async (t) => {
@@ -162,7 +188,7 @@ test.serial("when the engine kills the change stream's cursor, the cache recover
   // And it keeps following: a second kill, a second change.
   await killChangeStreamCursors(mongoose.connection.getClient(), ns);
   const second = uniqueKey("second-kill");
-  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key: second, name: "Again", type: "boolean" }).expect(201);
+  await request(http).post("/feature-flags/flags").set("Authorization", `Bearer ${admin}`).send({ key: second, name: "Again", type: "boolean", enabled: true }).expect(201);
   t.deepEqual(await watcher.next("featureFlagsChanged", isKey(second)), { key: second });
 });
 
