@@ -280,12 +280,13 @@ test.serial("excludeFields: a dotted path leaves the nested schema, and a search
   t.teardown(() => client.close());
   const { tools } = await client.listTools();
   type Schema = { properties: Record<string, Schema>; required?: string[] };
-  for (const name of ["mcp_card_create", "mcp_card_update"]) {
-    const data = (tools.find((listed) => listed.name === name)!.inputSchema as unknown as Schema).properties.data!;
-    t.deepEqual(Object.keys(data.properties).sort(), ["meta", "title"], name);
-    t.deepEqual(Object.keys(data.properties.meta!.properties), ["shown"], name);
-    t.is(data.properties.meta!.required, undefined, `${name}: meta.internal is not required either`);
-  }
+  const create = (tools.find((listed) => listed.name === "mcp_card_create")!.inputSchema as unknown as Schema).properties.data!;
+  t.deepEqual(Object.keys(create.properties).sort(), ["meta", "title"]);
+  t.deepEqual(Object.keys(create.properties.meta!.properties), ["shown"]);
+  t.is(create.properties.meta!.required, undefined, "meta.internal is not required either");
+  // An update replaces `meta` whole, which would erase meta.internal: it is not offered.
+  const update = (tools.find((listed) => listed.name === "mcp_card_update")!.inputSchema as unknown as Schema).properties.data!;
+  t.deepEqual(Object.keys(update.properties), ["title"]);
   const list = tools.find((listed) => listed.name === "mcp_card_list")!;
   t.false("search" in (list.inputSchema.properties as Record<string, unknown>), "search is not offered");
 
@@ -339,4 +340,52 @@ test.serial("the tool list never changes, so no listChanged is advertised and a 
   const body = await Promise.race([listen.text(), new Promise<string>((resolve) => setTimeout(() => resolve("still open after 3 s"), 3000))]);
   t.regex(body, /"resultType":"complete"/);
   t.regex(body, /"notifications":\{\}/);
+});
+
+test.serial("excludeFields inside objects and arrays of subdocuments: never shown, never written, never erased by an update", async (t) => {
+  const schema = new mongoose.Schema(
+    {
+      title: { type: String, required: true, description: "The title" },
+      meta: { internal: { type: String, description: "Kept from MCP clients" }, shown: { type: String, description: "Shown" } },
+      items: { type: [{ label: { type: String, description: "Shown" }, secret: { type: String, description: "Kept from MCP clients" } }], description: "Items" },
+    },
+    { strict: "throw" },
+  );
+  const McpBox = mongoose.models.McpBox ?? mongoose.model("McpBox", schema);
+  const app = await createTestApp({ port: 0 });
+  app.register(
+    modelRouter("/boxes", McpBox, {
+      permissions: { list: [Permissions.IsAny], create: [Permissions.IsAny], read: [Permissions.IsAny], update: [Permissions.IsAny] },
+      mcp: { excludeFields: ["meta.internal", "items.secret"] },
+    }),
+  );
+  t.teardown(() => app.stop());
+  const running = await app.start();
+  const client = await connectMcp("pinned", new URL("/mcp", running.url));
+  t.teardown(() => client.close());
+  const box = await McpBox.create({ title: "a", meta: { internal: "KEPT", shown: "s" }, items: [{ label: "x", secret: "HIDDEN" }] });
+  const id = String(box._id);
+
+  const { tools } = await client.listTools();
+  const create = JSON.stringify(tools.find((listed) => listed.name === "mcp_box_create")!.inputSchema);
+  t.false(create.includes("secret"), "the array element's excluded field is not in the create schema");
+  t.true(create.includes("label"));
+  for (const answer of [await client.callTool({ name: "mcp_box_read", arguments: { id } }), await client.callTool({ name: "mcp_box_list", arguments: {} })]) {
+    t.falsy(answer.isError);
+    t.false(JSON.stringify(answer).includes("HIDDEN") || JSON.stringify(answer).includes("KEPT"), "excluded values never leave the server");
+    t.true(JSON.stringify(answer.structuredContent).includes('"label":"x"'));
+  }
+  const planted = await client.callTool({ name: "mcp_box_create", arguments: { data: { title: "b", items: [{ label: "y", secret: "PLANTED" }] } } });
+  t.is(errorsOf(planted)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code);
+  t.is(errorsOf(planted)[0]?.detail, "items.secret: not available to MCP clients");
+  // Replacing the object or array holding an excluded field would erase it: refused.
+  for (const data of [{ meta: { shown: "new" } }, { items: [{ _id: String(box.items[0]!._id), label: "y" }] }, { meta: null }]) {
+    const answer = await client.callTool({ name: "mcp_box_update", arguments: { id, data } });
+    t.is(errorsOf(answer)[0]?.code, McpErrors.FIELD_NOT_ACCEPTED.code, JSON.stringify(data));
+  }
+  t.falsy((await client.callTool({ name: "mcp_box_update", arguments: { id, data: { title: "renamed" } } })).isError);
+  const stored = (await McpBox.findById(id).lean()) as { title: string; meta: { internal: string }; items: Array<{ secret: string }> };
+  t.like(stored, { title: "renamed", meta: { internal: "KEPT" } });
+  t.is(stored.items[0]!.secret, "HIDDEN");
+  t.is(await McpBox.countDocuments(), 1, "nothing planted");
 });

@@ -47,6 +47,9 @@ export function modelTools(registration: ModelRegistration, served: ServedModel)
   const model = registration.modelName;
   const methods = toolMethods(registration);
   const isExcluded = (path: string) => [...excluded].some((field) => path === field || path.startsWith(`${field}.`));
+  // An update replaces a top-level object or array whole (REST's PATCH), so one holding an excluded
+  // field (`meta` of `meta.internal`) would lose the value the client can neither see nor send.
+  const holders = new Set([...excluded].filter((path) => path.includes(".")).map((path) => path.split(".")[0]!));
   const run = (method: RestMethod, req: Request, parts: OperationParts) => served.operations[method](operationRequest(req, parts)).then((result) => present(result, excluded));
 
   const tools: Partial<Record<RestMethod, ServedTool>> = {};
@@ -77,10 +80,10 @@ export function modelTools(registration: ModelRegistration, served: ServedModel)
     name: `${stem}_update`,
     description: `Changes the fields of one ${model} given in \`data\`; null empties an optional field (what PATCH ${registration.path}/{id} does): {data}.`,
     arguments: toolArguments(
-      objectSchema({ id: ID, data: withoutFields(served.schemas.update, excluded) }, ["id", "data"]),
+      objectSchema({ id: ID, data: withoutFields(served.schemas.update, [...excluded, ...holders]) }, ["id", "data"]),
       objectSchema({ id: ID, data: { type: "object" } }, ["id", "data"]),
     ),
-    run: (args, req) => run("update", req, { id: args.id as string, body: acceptedData(args.data, isExcluded) }),
+    run: (args, req) => run("update", req, { id: args.id as string, body: acceptedData(args.data, isExcluded, holders) }),
   };
   tools.delete = {
     name: `${stem}_delete`,
@@ -145,21 +148,37 @@ function withoutPaths(doc: Record<string, unknown>, paths: ReadonlySet<string>):
   for (const path of paths) {
     const [head, ...rest] = path.split(".");
     if (!(head! in copy)) continue;
+    const inner = new Set([rest.join(".")]);
+    const value = copy[head!];
     if (rest.length === 0) delete copy[head!];
-    else if (isObject(copy[head!])) copy[head!] = withoutPaths(copy[head!] as Record<string, unknown>, new Set([rest.join(".")]));
+    else if (isObject(value)) copy[head!] = withoutPaths(value, inner);
+    // A path into an array of subdocuments (`items.secret`) names a field of every element.
+    else if (Array.isArray(value)) copy[head!] = value.map((element) => (isObject(element) ? withoutPaths(element, inner) : element));
   }
   return copy;
 }
 
-/** `data` as sent, unless it names an excluded field (at any depth of a dotted exclusion). */
-function acceptedData(data: unknown, isExcluded: (path: string) => boolean): unknown {
+/**
+ * `data` as sent, unless it names an excluded field (at any depth of a dotted exclusion) or, for an
+ * update, replaces one of the `holders` of an excluded field.
+ */
+function acceptedData(data: unknown, isExcluded: (path: string) => boolean, holders: ReadonlySet<string> = new Set()): unknown {
   if (!isObject(data)) return data;
+  const replaced = Object.keys(data).filter((key) => holders.has(key));
+  if (replaced.length > 0) {
+    throw McpErrors.FIELD_NOT_ACCEPTED({
+      detail: `${replaced.join(", ")}: cannot be changed by MCP clients (an update replaces it whole, erasing what they cannot see)`,
+      meta: { fields: replaced.map((path) => ({ path: `data.${path}`, message: "cannot be changed by MCP clients", kind: "holdsExcluded" })) },
+    });
+  }
   const named: string[] = [];
   const visit = (value: Record<string, unknown>, prefix: string) => {
     for (const [key, inner] of Object.entries(value)) {
       const path = prefix ? `${prefix}.${key}` : key;
       if (isExcluded(path)) named.push(path);
       else if (isObject(inner)) visit(inner, path);
+      // Elements of an array of subdocuments share the array's path (`items.secret`), as in mongoose.
+      else if (Array.isArray(inner)) for (const element of inner) if (isObject(element)) visit(element, path);
     }
   };
   visit(data, "");
@@ -332,7 +351,12 @@ function withoutFields(schema: SchemaObject, excluded: Iterable<string>): Schema
       delete properties[head];
       removed.add(head);
     } else {
-      properties[head] = withoutFields(properties[head]!, [rest.join(".")]);
+      const inner = properties[head]!;
+      // An array of subdocuments: the path names a field of its element schema.
+      properties[head] =
+        inner.type === "array" && inner.items && typeof inner.items === "object" && !Array.isArray(inner.items)
+          ? { ...inner, items: withoutFields(inner.items as SchemaObject, [rest.join(".")]) }
+          : withoutFields(inner, [rest.join(".")]);
     }
   }
   const required = schema.required?.filter((field) => !removed.has(field));
