@@ -306,3 +306,27 @@ test("start-up mistakes have FEATURE_FLAGS_* codes: a bad basePath, live updates
   t.teardown(() => app.stop());
   t.true(hasErrorCode(await t.throwsAsync(() => app.build()), FeatureFlagErrors.LIVE_UPDATES_NEED_AUTH));
 });
+
+test("two apps on one domain and database: stopping the first leaves the second's OpenFeature provider answering", async (t) => {
+  const { http, admin } = await withAdmin();
+  const domain = `${DOMAIN}-two-apps`;
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const build = async () => {
+    const app = (await createTestApp({ logger: silent })).register(featureFlagsPlugin({ openFeatureDomain: domain }));
+    t.teardown(() => app.stop());
+    await app.build();
+    return app;
+  };
+  const first = await build();
+  const second = await build();
+  const key = uniqueKey("two-apps");
+  await as(http, admin).post("/feature-flags/flags").send({ key, name: "Two apps", type: "boolean", enabled: true }).expect(201);
+  const client = OpenFeature.getClient(domain);
+  const details = () => client.getBooleanDetails(key, false, { targetingKey: "someone" });
+  t.is((await eventually(details, (answer) => answer.reason === "SPLIT")).value, true);
+
+  await first.stop();
+  t.deepEqual([(await details()).value, (await details()).reason], [true, "SPLIT"], "the second app's provider still answers");
+  await second.stop();
+  t.is((await details()).reason, "No-op");
+});

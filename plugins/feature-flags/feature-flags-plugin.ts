@@ -125,7 +125,9 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
     async stop(ctx: PluginContext) {
       live?.detach();
       live = undefined;
-      if (provider) await OpenFeature.setProviderAndWait(domain, NOOP_PROVIDER);
+      // Another app in this process may have registered its own provider under the domain since
+      // (both on one database): stopping this one must not switch that one off.
+      if (provider && OpenFeature.getProvider(domain) === provider) await OpenFeature.setProviderAndWait(domain, NOOP_PROVIDER);
       provider = undefined;
       const stopping = cache;
       cache = undefined;
