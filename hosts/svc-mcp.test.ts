@@ -118,3 +118,20 @@ test.serial("svc-mcp --help prints the environment it reads; any other argument 
     t.notRegex(refused.stdout, /listening/);
   }
 });
+
+test.serial("svc-mcp advertises no listChanged (its lists are fixed), so a subscriptions/listen stream ends at once instead of staying open", async (t) => {
+  const running = await runSvcMcp({ PORT: "0", MCP_HOST: "127.0.0.1" });
+  t.teardown(() => running.close());
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const post = (method: string, params: Record<string, unknown>) =>
+    fetch(running.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+    });
+  const { result } = (await (await post("server/discover", {})).json()) as { result: { capabilities: Record<string, { listChanged?: boolean }> } };
+  for (const kind of ["tools", "resources", "prompts"]) t.not(result.capabilities[kind]?.listChanged, true, kind);
+  const listen = await post("subscriptions/listen", { notifications: { toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true } });
+  const body = await Promise.race([listen.text(), new Promise<string>((resolve) => setTimeout(() => resolve("still open after 3 s"), 3000))]);
+  t.regex(body, /"resultType":"complete"/);
+});

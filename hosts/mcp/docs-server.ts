@@ -39,7 +39,10 @@ export interface DocsServerOptions {
 export function docsServerFactory(context: DocsToolContext, options: DocsServerOptions): McpServerFactory {
   const version = svcVersion();
   return () => {
-    const server = new McpServer({ name: options.name, version }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+    // The lists never change while the process runs: advertising `listChanged` (the SDK's default)
+    // would have 2026 clients hold `subscriptions/listen` streams open that never carry anything.
+    const fixed = { listChanged: false };
+    const server = new McpServer({ name: options.name, version }, { instructions: INSTRUCTIONS, capabilities: { tools: fixed, resources: fixed, prompts: fixed } });
     registerDocResources(server, context.library);
     registerDocsTools(server, context);
     registerPrompts(server, context.library);
