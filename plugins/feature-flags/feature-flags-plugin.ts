@@ -22,7 +22,10 @@ export interface FeatureFlagsOptions {
   basePath?: string;
   /** Named user predicates that segment rules refer to. */
   segments?: Readonly<Record<string, Segment>>;
-  /** Permissions of the flag CRUD routes (default: admins only, for every method). */
+  /**
+   * Permissions of the flag CRUD routes (default: admins only, for every method). Replaces the
+   * default as a whole: a method left out is denied to everyone, admins included.
+   */
   permissions?: MethodPermissions;
   /** Lets non-admins list segment names. */
   segmentsPermission?: (user: RequestUser) => boolean | Promise<boolean>;
