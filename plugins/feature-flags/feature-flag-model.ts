@@ -37,7 +37,7 @@ const ruleSchema = new Schema(
 const variantSchema = new Schema(
   {
     key: { type: String, required: true, trim: true, description: "Variant identifier returned by evaluation" },
-    weight: { type: Number, required: true, min: 0, max: 100, validate: wholePercent, description: "Share of users (0-100) assigned this variant" },
+    weight: { type: Number, required: true, min: 0, max: 100, validate: wholePercent, description: "Share of users (a whole number, 0-100) assigned this variant" },
   },
   { _id: false, strict: "throw" },
 );
@@ -51,7 +51,7 @@ const schema = new Schema<FeatureFlagDocument>(
     enabled: { type: Boolean, default: false, description: "Whether the flag is evaluated for users at all" },
     archived: { type: Boolean, default: false, description: "Archived flags are excluded from evaluation" },
     defaultVariant: { type: String, description: "on/off for boolean flags, a variant key for variant flags; defaults to off / the first variant" },
-    rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, validate: wholePercent, description: "Share of users (0-100) a boolean flag is on for when no rule matches" },
+    rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, validate: wholePercent, description: "Share of users (a whole number, 0-100) a boolean flag is on for when no rule matches" },
     rules: { type: [ruleSchema], default: [], description: "Targeting rules, evaluated in order; the first match wins" },
     variants: { type: [variantSchema], default: [], description: "Variants of a variant flag with weights summing to 100" },
   },
