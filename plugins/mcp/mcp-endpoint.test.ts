@@ -389,3 +389,26 @@ test.serial("excludeFields inside objects and arrays of subdocuments: never show
   t.is(stored.items[0]!.secret, "HIDDEN");
   t.is(await McpBox.countDocuments(), 1, "nothing planted");
 });
+
+test.serial("a list tool's refused filter names the tool's arguments (filter.priority.gte), never REST's query keys with $", async (t) => {
+  const app = await mcpTestApp(t);
+  const client = await connectMcp("pinned", app.url, app.owner.token);
+  t.teardown(() => client.close());
+  const refused = async (filter: Record<string, unknown>) => {
+    const answer = await client.callTool({ name: "mcp_note_list", arguments: { filter } });
+    t.true(answer.isError);
+    t.false(JSON.stringify(answer).includes("$"), JSON.stringify(answer));
+    return (answer.structuredContent as { errors: Array<{ code: string; detail: string; source: { pointer: string; parameter: string }; meta: { validationErrors: string } }> }).errors[0]!;
+  };
+  const operand = await refused({ priority: { gte: "high" } });
+  t.is(operand.code, ValidationErrors.INVALID_QUERY.code, "REST's code");
+  t.is(operand.detail, "filter.priority.gte: is not a valid Number");
+  t.deepEqual(operand.source, { pointer: "/filter/priority/gte", parameter: "filter" });
+  t.deepEqual(JSON.parse(operand.meta.validationErrors), [{ path: "filter.priority.gte", message: "is not a valid Number" }]);
+  t.is((await refused({ done: "maybe" })).detail, "filter.done: is not a valid Boolean");
+  const operator = await refused({ done: { gt: true } });
+  t.is(operator.code, RestErrors.OPERATOR_NOT_ALLOWED.code);
+  t.is(operator.detail, "filter.done.gt: cannot use gt on this field");
+  // Arguments that are not filters keep their names.
+  t.is(errorsOf(await client.callTool({ name: "mcp_note_list", arguments: { limit: 100000 } }))[0]?.detail, "limit: must be an integer from 1 to 500");
+});

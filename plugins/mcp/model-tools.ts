@@ -3,6 +3,7 @@ import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import type { ModelOperationResult, ModelRegistration, ServedModel } from "../../contracts/model-registry.js";
 import { MAX_IN_VALUES, REST_METHODS, type RestMethod } from "../rest/index.js";
 import { McpErrors } from "./errors.js";
+import { listErrorInArguments } from "./list-error-paths.js";
 import type { ServedTool } from "./served-tool.js";
 import { toolArguments } from "./tool-arguments.js";
 
@@ -61,7 +62,7 @@ export function modelTools(registration: ModelRegistration, served: ServedModel)
     description: `Lists ${model} records the caller may see, a page at a time (what GET ${registration.path} answers): {data, limit, page, more, total}.`,
     arguments: toolArguments(list.advertised, list.checked),
     annotations: { readOnlyHint: true },
-    run: (args, req) => run("list", req, { query: listQuery(args, isExcluded, list.searchable) }),
+    run: (args, req) => run("list", req, { query: listQuery(args, isExcluded, list.searchable) }).catch((error: unknown) => Promise.reject(listErrorInArguments(error, list.filterNames))),
   };
   tools.read = {
     name: `${stem}_read`,
@@ -238,7 +239,7 @@ function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => 
  * lets through `search` and filters on excluded fields, for `listQuery` to refuse them with
  * MCP_FIELD_NOT_ACCEPTED rather than as unknown arguments.
  */
-function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean): { advertised: SchemaObject; checked: SchemaObject; searchable: boolean } {
+function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean): { advertised: SchemaObject; checked: SchemaObject; searchable: boolean; filterNames: ReadonlySet<string> } {
   const properties: Record<string, SchemaObject> = {};
   const filters: Record<string, SchemaObject> = {};
   const filterNames: string[] = [];
@@ -284,7 +285,7 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
       },
     };
   }
-  return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []), searchable };
+  return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []), searchable, filterNames: new Set(filterNames) };
 }
 
 /** One filter field: a value (`$eq`) or an object of the operators its deepObject parameter documents. */
