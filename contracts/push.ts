@@ -38,6 +38,12 @@ export interface PushSender {
   readonly name: string;
   /** Whether this provider can deliver to tokens of `kind`. */
   supports(kind: string): boolean;
+  /**
+   * Why `token` cannot be registered for `kind` (shown to the client), or undefined when it can.
+   * `POST /comms/pushTokens` asks every configured provider serving the kind, so a token a device
+   * registers is one the provider will send to (optional: without it, any token is taken).
+   */
+  validateToken?(kind: string, token: string): string | undefined;
   sendPush(message: PushMessage): Promise<PushTokenResult[]>;
 }
 

@@ -9,15 +9,20 @@ export interface PushSenderUnderTest extends AdapterUnderTest<PushSender> {
 
 /**
  * The shared suite every push adapter passes: one result per target, in order, each classified;
- * arranged failures apply to every target of the send.
+ * arranged failures apply to every target of the send; `validateToken`, when the adapter has it,
+ * takes the targets it is tested with.
  *
  * @example
- * pushConformance(test, "console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "t", kind: "expo" }] }));
+ * pushConformance(test, "console", () => ({ adapter: new ConsolePushSender(), targets: [{ token: "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]", kind: "expo" }] }));
  */
 export function pushConformance(test: ConformanceTest, name: string, create: () => PushSenderUnderTest | Promise<PushSenderUnderTest>): void {
   test.serial(`${name} push: one accepted result per target, in order`, async (t) => {
     const under = await arrangedAdapter(t, name, create, "accepted");
-    for (const target of under.targets) t.true(under.adapter.supports(target.kind));
+    for (const target of under.targets) {
+      t.true(under.adapter.supports(target.kind));
+      // The tokens it is tested with are ones a device could register with it.
+      t.is(under.adapter.validateToken?.(target.kind, target.token), undefined);
+    }
     const results = await under.adapter.sendPush({ targets: under.targets, title: "Conformance", body: "Hello", data: { a: 1 } });
     t.is(results.length, under.targets.length);
     results.forEach((result, index) => {

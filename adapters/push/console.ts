@@ -3,10 +3,12 @@ import { acceptedResult } from "../../contracts/comms-result.js";
 import type { PushMessage, PushSender, PushTokenResult } from "../../contracts/push.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { CONSOLE_KEPT_MESSAGES } from "../mail/console.js";
+import { DEFAULT_WEB_PUSH_HOSTS, expoTokenProblem, readWebPushToken } from "./push-token-format.js";
 
 /**
  * The development push sender: serves every token kind, logs each notification and accepts it
- * (the last ones stay in `sent`).
+ * (the last ones stay in `sent`). It refuses to register the tokens `ExpoPushSender` and
+ * `WebPushSender` would refuse, so an app tried out on it takes no token production cannot use.
  *
  * @example
  * commsPlugin({ push: new ConsolePushSender({ logger: console }) });
@@ -15,13 +17,22 @@ export class ConsolePushSender implements PushSender {
   readonly name = "console";
   readonly sent: PushMessage[] = [];
   private readonly logger?: SvcLogger;
+  private readonly allowedHosts: readonly string[];
 
-  constructor(options: { logger?: SvcLogger } = {}) {
+  /** `allowedEndpointHosts`: as `WebPushSender`'s (default `DEFAULT_WEB_PUSH_HOSTS`). */
+  constructor(options: { logger?: SvcLogger; allowedEndpointHosts?: readonly string[] } = {}) {
     this.logger = options.logger;
+    this.allowedHosts = options.allowedEndpointHosts ?? DEFAULT_WEB_PUSH_HOSTS;
   }
 
   supports(): boolean {
     return true;
+  }
+
+  validateToken(kind: string, token: string): string | undefined {
+    if (kind === "expo") return expoTokenProblem(token);
+    if (kind === "webpush") return readWebPushToken(token, this.allowedHosts).problem;
+    return undefined;
   }
 
   async sendPush(message: PushMessage): Promise<PushTokenResult[]> {

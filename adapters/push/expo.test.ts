@@ -61,3 +61,11 @@ test.serial("more than 100 tokens go in batches of 100", async (t) => {
   t.deepEqual(sizes, [100, 50]);
   t.true(results.every((result, i) => result.accepted && result.token === targets[i]!.token));
 });
+
+test("registration takes Expo's two token spellings and nothing else", (t) => {
+  const expo = new ExpoPushSender({ env: {} });
+  t.is(expo.validateToken("expo", A), undefined);
+  t.is(expo.validateToken("expo", "ExpoPushToken[xxxxxxxxxxxxxxxxxxxxxx]"), undefined);
+  for (const token of ["garbage", "ExponentPushToken[]", "ExponentPushToken[a]b", "https://exp.host/x"]) t.regex(expo.validateToken("expo", token) ?? "", /ExponentPushToken\[\.\.\.\]/, token);
+  t.is(expo.validateToken("webpush", "garbage"), undefined, "other kinds are not this adapter's");
+});

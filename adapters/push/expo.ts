@@ -2,6 +2,7 @@ import axios, { type AxiosInstance } from "axios";
 import { acceptedResult, classifyHttpStatus, failedResult, SEND_ERROR_CODES, type SendResult } from "../../contracts/comms-result.js";
 import type { PushMessage, PushSender, PushTokenResult } from "../../contracts/push.js";
 import type { Environment } from "../../kernel/environment.js";
+import { expoTokenProblem } from "./push-token-format.js";
 
 /** Options of `ExpoPushSender`. */
 export interface ExpoPushOptions {
@@ -17,7 +18,6 @@ export interface ExpoPushOptions {
 
 /** Expo accepts at most this many messages per request. */
 const BATCH = 100;
-const TOKEN = /^Expo(nent)?PushToken\[[^\]]+\]$/;
 
 /** Expo's per-ticket error names (https://docs.expo.dev/push-notifications/sending-notifications/#individual-errors). */
 const TICKET_ERRORS: Readonly<Record<string, [string, "permanent" | "transient" | "config"]>> = {
@@ -59,16 +59,20 @@ export class ExpoPushSender implements PushSender {
     return kind === "expo";
   }
 
+  validateToken(kind: string, token: string): string | undefined {
+    return kind === "expo" ? expoTokenProblem(token) : undefined;
+  }
+
   async sendPush(message: PushMessage): Promise<PushTokenResult[]> {
     const targets = message.targets ?? [];
     const results: PushTokenResult[] = [];
     for (let start = 0; start < targets.length; start += BATCH) {
       const batch = targets.slice(start, start + BATCH);
-      const valid = batch.filter((target) => TOKEN.test(target.token));
+      const valid = batch.filter((target) => expoTokenProblem(target.token) === undefined);
       const answers = valid.length > 0 ? await this.sendBatch(valid.map((target) => target.token), message) : [];
       let next = 0;
       for (const target of batch) {
-        results.push({ token: target.token, ...(TOKEN.test(target.token) ? answers[next++]! : failedResult(SEND_ERROR_CODES.tokenInvalid, "permanent")) });
+        results.push({ token: target.token, ...(expoTokenProblem(target.token) === undefined ? answers[next++]! : failedResult(SEND_ERROR_CODES.tokenInvalid, "permanent")) });
       }
     }
     return results;

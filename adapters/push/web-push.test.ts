@@ -3,11 +3,15 @@ import { createECDH, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Agent, createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { Types } from "mongoose";
 import webpush from "web-push";
+import { stopTestDatabase } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { PushAdapterErrors } from "./errors.js";
 import { WebPushSender } from "./web-push.js";
 import { pushConformance } from "../conformance/push.js";
+import { pushTokenModel } from "../../plugins/comms/index.js";
+import { commsTestApp } from "../../test/support/comms-test-app.js";
 
 // A local push service over HTTPS (web-push speaks only HTTPS), with a test certificate the
 // adapter's agent trusts: verification stays on.
@@ -39,6 +43,7 @@ test.before(async () => {
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 test.after.always(() => new Promise<void>((resolve) => server.close(() => resolve())));
+test.after.always(() => stopTestDatabase());
 
 /** A browser subscription: a fresh P-256 key pair and auth secret, at the local push service. */
 function subscription(name: string): string {
@@ -48,7 +53,9 @@ function subscription(name: string): string {
 }
 
 const vapid = webpush.generateVAPIDKeys();
-const sender = () => new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 5000 });
+// The local push service is on 127.0.0.1, which the default allow-list (browsers' push services) refuses.
+const LOCAL = ["127.0.0.1"];
+const sender = () => new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 5000, allowedEndpointHosts: LOCAL });
 const arrange = (next: Mode) => () => void (mode = next);
 
 pushConformance(test, "webpush", () => ({
@@ -88,7 +95,7 @@ test.serial("a push service that does not answer is a transient network failure:
   const ecdh = createECDH("prime256v1");
   ecdh.generateKeys();
   const token = JSON.stringify({ endpoint: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/push/silent`, keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") } });
-  const quick = new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 200 });
+  const quick = new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }), timeoutMs: 200, allowedEndpointHosts: LOCAL });
   const [result] = await quick.sendPush({ targets: [{ token, kind: "webpush" }], title: "Hi" });
   t.like(result, { accepted: false, errorCode: "network", errorClass: "transient" });
   // The default: the library's request carries a timeout (web-push sets none of its own).
@@ -99,7 +106,7 @@ test.serial("a push service that does not answer is a transient network failure:
     return Promise.resolve({ statusCode: 201, body: "", headers: {} });
   }) as typeof webpush.sendNotification;
   try {
-    await new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid } }).sendPush({ targets: [{ token, kind: "webpush" }], title: "Hi" });
+    await new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, allowedEndpointHosts: LOCAL }).sendPush({ targets: [{ token, kind: "webpush" }], title: "Hi" });
   } finally {
     webpush.sendNotification = original;
   }
@@ -109,4 +116,58 @@ test.serial("a push service that does not answer is a transient network failure:
 test("the adapter needs VAPID details", (t) => {
   t.true(hasErrorCode(t.throws(() => new WebPushSender({ env: {} })), PushAdapterErrors.VAPID_REQUIRED.code));
   t.false(sender().supports("expo"));
+});
+
+/** A subscription JSON at `endpoint`, with real keys. */
+function subscriptionAt(endpoint: string): string {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return JSON.stringify({ endpoint, keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") } });
+}
+
+test("only subscriptions at the browsers' push services are taken by default; allowedEndpointHosts replaces the list", (t) => {
+  const webPush = new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid } });
+  for (const endpoint of [
+    "https://fcm.googleapis.com/fcm/send/abc",
+    "https://android.googleapis.com/gcm/send/abc",
+    "https://updates.push.services.mozilla.com/wpush/v2/abc",
+    "https://wns2-by3p.notify.windows.com/w/?token=abc",
+    "https://web.push.apple.com/QGx",
+  ]) {
+    t.is(webPush.validateToken("webpush", subscriptionAt(endpoint)), undefined, endpoint);
+  }
+  for (const endpoint of [
+    "https://169.254.169.254/latest/meta-data",
+    "https://127.0.0.1:8443/push",
+    "https://localhost/push",
+    "https://10.0.0.7/push",
+    "http://fcm.googleapis.com/fcm/send/abc",
+    "https://fcm.googleapis.com.evil.example/x",
+    "https://evilpush.apple.com/x",
+    "https://push.services.mozilla.com/x",
+    "not a url",
+  ]) {
+    t.regex(webPush.validateToken("webpush", subscriptionAt(endpoint)) ?? "", /endpoint/, endpoint);
+  }
+  t.regex(webPush.validateToken("webpush", "{not json") ?? "", /PushSubscription as JSON/);
+  t.regex(webPush.validateToken("webpush", JSON.stringify({ endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: "x" } })) ?? "", /keys\.auth/);
+  t.is(webPush.validateToken("expo", "anything"), undefined, "other kinds are not this adapter's");
+  const own = new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, allowedEndpointHosts: ["push.example.com", "*.push.example.net"] });
+  t.is(own.validateToken("webpush", subscriptionAt("https://push.example.com/x")), undefined);
+  t.is(own.validateToken("webpush", subscriptionAt("https://eu.push.example.net/x")), undefined);
+  t.not(own.validateToken("webpush", subscriptionAt("https://fcm.googleapis.com/fcm/send/abc")), undefined);
+});
+
+test.serial("a stored subscription at a host not allowed is never fetched: its token is deactivated", async (t) => {
+  mode = "accept";
+  const { comms } = await commsTestApp(t, { push: new WebPushSender({ vapid: { subject: "mailto:ops@example.com", ...vapid }, agent: new Agent({ ca: cert }) }) });
+  const ownerId = new Types.ObjectId();
+  // Stored before registration checked endpoints (or written by other code): 127.0.0.1 here.
+  const token = subscription("internal");
+  await pushTokenModel().create({ token, kind: "webpush", ownerId, active: true });
+  const before = received.length;
+  const result = await comms.getCommsService().sendPushToUser(ownerId.toHexString(), { title: "Hi" });
+  t.is(received.length, before, "no request reached the endpoint");
+  t.like(result.tokens[0], { accepted: false, errorCode: "token-invalid", errorClass: "permanent" });
+  t.like(await pushTokenModel().findOne({ token }).lean(), { active: false, deactivationReason: "provider", deactivationCode: "token-invalid" });
 });

@@ -5,6 +5,7 @@ import { acceptedResult, classifyHttpStatus, failedResult, SEND_ERROR_CODES, typ
 import type { PushMessage, PushSender, PushTokenResult } from "../../contracts/push.js";
 import type { Environment } from "../../kernel/environment.js";
 import { PushAdapterErrors } from "./errors.js";
+import { DEFAULT_WEB_PUSH_HOSTS, readWebPushToken } from "./push-token-format.js";
 
 /** VAPID identification of the application server (RFC 8292). */
 export interface VapidDetails {
@@ -27,13 +28,21 @@ export interface WebPushOptions {
   env?: Environment;
   /** The provider name in the delivery log (default `webpush`). */
   name?: string;
+  /**
+   * The push-service hosts a subscription's endpoint may name: exact hosts, or `*.suffix` for
+   * subdomains (default `DEFAULT_WEB_PUSH_HOSTS`: FCM, Mozilla, Windows, Apple). Endpoints come
+   * from clients, so other hosts are refused at registration and never sent to.
+   */
+  allowedEndpointHosts?: readonly string[];
 }
 
 /**
  * Browser push through the Web Push protocol, on the `web-push` library (VAPID, aes128gcm payload
  * encryption). A token is the browser's `PushSubscription` as JSON. The push service's answer is
  * classified: 404/410 (the subscription is gone) permanent `token-invalid`, so the token is
- * deactivated; 401/403 (VAPID refused) config; 429/5xx/network transient.
+ * deactivated; 401/403 (VAPID refused) config; 429/5xx/network transient. A subscription whose
+ * endpoint is not on a known push service (`allowedEndpointHosts`) is refused at registration and,
+ * if stored before, is a permanent `token-invalid` without a request.
  *
  * @example
  * commsPlugin({ push: new WebPushSender({ vapid: { subject: "mailto:ops@example.com", publicKey, privateKey } }) });
@@ -42,6 +51,7 @@ export class WebPushSender implements PushSender {
   readonly name: string;
   private readonly vapid: VapidDetails;
   private readonly options: WebPushOptions;
+  private readonly allowedHosts: readonly string[];
 
   constructor(options: WebPushOptions = {}) {
     const env = options.env ?? process.env;
@@ -55,10 +65,15 @@ export class WebPushSender implements PushSender {
     this.name = options.name ?? "webpush";
     this.vapid = vapid;
     this.options = options;
+    this.allowedHosts = options.allowedEndpointHosts ?? DEFAULT_WEB_PUSH_HOSTS;
   }
 
   supports(kind: string): boolean {
     return kind === "webpush";
+  }
+
+  validateToken(kind: string, token: string): string | undefined {
+    return kind === "webpush" ? readWebPushToken(token, this.allowedHosts).problem : undefined;
   }
 
   async sendPush(message: PushMessage): Promise<PushTokenResult[]> {
@@ -67,7 +82,7 @@ export class WebPushSender implements PushSender {
   }
 
   private async sendOne(token: string, payload: string): Promise<SendResult> {
-    const subscription = parseSubscription(token);
+    const { subscription } = readWebPushToken(token, this.allowedHosts);
     if (!subscription) return failedResult(SEND_ERROR_CODES.tokenInvalid, "permanent");
     try {
       const response = await webpush.sendNotification(subscription, payload, {
@@ -87,17 +102,5 @@ export class WebPushSender implements PushSender {
       const [errorCode, errorClass] = classifyHttpStatus(status);
       return failedResult(errorCode, errorClass);
     }
-  }
-}
-
-/** A `PushSubscription` JSON with an https endpoint and both keys, or undefined. */
-function parseSubscription(token: string): webpush.PushSubscription | undefined {
-  try {
-    const parsed = JSON.parse(token) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } };
-    if (typeof parsed?.endpoint !== "string" || !parsed.endpoint.startsWith("https://")) return undefined;
-    if (typeof parsed.keys?.p256dh !== "string" || typeof parsed.keys.auth !== "string") return undefined;
-    return { endpoint: parsed.endpoint, keys: { p256dh: parsed.keys.p256dh, auth: parsed.keys.auth } };
-  } catch {
-    return undefined;
   }
 }

@@ -58,6 +58,11 @@ export interface CommsAppOptions {
   beforeSend?: (context: CommsHookContext) => BeforeSendDecision | undefined | void | Promise<BeforeSendDecision | undefined | void>;
   /** The mail sender when a message names none. */
   defaultFrom?: string;
+  /**
+   * Active push tokens a user may have (default 20): registering one more deactivates the
+   * least recently registered, so a user's sends reach a bounded number of devices.
+   */
+  maxPushTokensPerUser?: number;
   /** Write a `CommsMessage` row per send (default true). */
   logMessages?: boolean;
   mail?: Mailer | readonly Mailer[];

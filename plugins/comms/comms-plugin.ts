@@ -55,6 +55,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
   if (!/^\/\S*[^/]$/.test(basePath)) throw CommsErrors.INVALID_BASE_PATH(basePath);
   const retain = options.retainPayloadDays ?? 30;
   if (!Number.isInteger(retain) || retain < 0) throw CommsErrors.INVALID_RETENTION(options.retainPayloadDays);
+  const maxTokensPerUser = options.maxPushTokensPerUser ?? 20;
+  if (!Number.isInteger(maxTokensPerUser) || maxTokensPerUser < 1) throw CommsErrors.INVALID_TOKEN_LIMIT(options.maxPushTokensPerUser);
   if (options.retentionSchedule !== undefined) {
     const problem = cronExpressionProblem(options.retentionSchedule);
     if (problem !== undefined) throw ScriptErrors.INVALID_CRON_EXPRESSION(options.retentionSchedule, problem);
@@ -108,6 +110,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
         requireChannel: () => {
           if (providers.push.length === 0) throw CommsErrors.CHANNEL_NOT_CONFIGURED({ detail: "This app has no push provider" });
         },
+        senders: providers.push,
+        maxTokensPerUser,
       });
       const webhooks = [...providers.mail, ...providers.sms].map((provider) => provider.webhook).filter((hook): hook is DeliveryWebhook => hook !== undefined);
       mountWebhookRoutes(router, { basePath, webhooks, service: () => started, receipts, now });

@@ -3,6 +3,7 @@ import type { Express } from "express";
 import { Types } from "mongoose";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
+import { hasErrorCode } from "../../kernel/errors.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { authTestApp, errorCode, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { RestErrors } from "../rest/index.js";
@@ -31,6 +32,9 @@ async function signup(http: Express, admin = false): Promise<{ token: string; id
 
 const auth = (caller: { token: string }) => ({ Authorization: `Bearer ${caller.token}` });
 const deviceToken = () => `ExponentPushToken[${new Types.ObjectId().toHexString()}]`;
+/** A browser's subscription as JSON, at `endpoint` (by default a fresh one at FCM). */
+const subscriptionAt = (endpoint = `https://fcm.googleapis.com/fcm/send/${new Types.ObjectId().toHexString()}`) =>
+  JSON.stringify({ endpoint, keys: { p256dh: "BPcMbnWQL5GOYX", auth: "c2VjcmV0c2VjcmV0" } });
 
 test("register, refresh, list own, read own, deactivate own", async (t) => {
   const { http } = await shared;
@@ -84,7 +88,7 @@ test("a registration sent several times at once is one token, refreshed: never a
 test("other users' tokens are invisible: 404 on read and delete, absent from lists (admins included)", async (t) => {
   const { http } = await shared;
   const [ada, bob, admin] = await Promise.all([signup(http), signup(http), signup(http, true)]);
-  const created = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: deviceToken(), kind: "webpush" }).expect(201);
+  const created = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: subscriptionAt(), kind: "webpush" }).expect(201);
   const id = created.body.data.id as string;
   t.is(errorCode(await request(http).get(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), RestErrors.NOT_FOUND.code);
   t.is(errorCode(await request(http).delete(`/comms/pushTokens/${id}`).set(auth(bob)).expect(404)), RestErrors.NOT_FOUND.code);
@@ -111,6 +115,44 @@ test("hostile input is a 4xx and writes nothing", async (t) => {
   t.is(String(stored!.ownerId), ada.id, "ownerId comes from the signed-in user, never the body");
   t.true(stored!.active);
   t.is(await pushTokenModel().countDocuments({ ownerId: ada.id }), 1, "the refused requests wrote nothing");
+});
+
+test("a token its provider would not send to is refused with 400 COMMS_PUSH_TOKEN_INVALID: no internal Web Push endpoints", async (t) => {
+  const { http } = await shared;
+  const ada = await signup(http);
+  for (const [token, kind] of [
+    [subscriptionAt("https://169.254.169.254/latest/meta-data"), "webpush"],
+    [subscriptionAt("https://127.0.0.1:8443/push"), "webpush"],
+    [subscriptionAt("http://fcm.googleapis.com/fcm/send/abc"), "webpush"],
+    [JSON.stringify({ endpoint: "https://fcm.googleapis.com/fcm/send/abc" }), "webpush"],
+    ["garbage", "webpush"],
+    ["garbage", "expo"],
+    [subscriptionAt(), "expo"],
+  ] as const) {
+    const refused = await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind }).expect(400);
+    t.is(errorCode(refused), CommsErrors.PUSH_TOKEN_INVALID.code);
+    t.is(refused.body.errors[0].title, "Push token invalid");
+    t.is(typeof refused.body.errors[0].detail, "string");
+  }
+  t.is(await pushTokenModel().countDocuments({ ownerId: ada.id }), 0);
+  await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: subscriptionAt("https://updates.push.services.mozilla.com/wpush/v2/x"), kind: "webpush" }).expect(201);
+});
+
+test("a user has at most 20 active tokens: registering one more deactivates the least recently registered", async (t) => {
+  const { http } = await shared;
+  const ada = await signup(http);
+  const tokens = Array.from({ length: 20 }, () => deviceToken());
+  for (const token of tokens) await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token, kind: "expo" }).expect(201);
+  // Refreshing the first makes the second the least recently registered.
+  await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: tokens[0], kind: "expo" }).expect(200);
+  await request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: deviceToken(), kind: "expo" }).expect(201);
+  t.is(await pushTokenModel().countDocuments({ ownerId: ada.id, active: true }), 20);
+  t.like(await pushTokenModel().findOne({ token: tokens[1] }).lean(), { active: false, deactivationReason: "limit" });
+  t.true((await pushTokenModel().findOne({ token: tokens[0] }).lean())!.active);
+  // Concurrent registrations together still leave at most the limit.
+  await Promise.all(Array.from({ length: 5 }, () => request(http).post("/comms/pushTokens").set(auth(ada)).send({ token: deviceToken(), kind: "expo" }).expect(201)));
+  t.is(await pushTokenModel().countDocuments({ ownerId: ada.id, active: true }), 20);
+  t.true(hasErrorCode(t.throws(() => commsPlugin({ maxPushTokensPerUser: 0 })), CommsErrors.INVALID_TOKEN_LIMIT.code));
 });
 
 test("the delivery log is admins only, newest first, filtered and paginated", async (t) => {

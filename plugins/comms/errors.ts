@@ -12,12 +12,15 @@ export const CommsErrors = defineErrors("COMMS", {
   NOT_STARTED: { message: () => "The comms plugin has not started: call getCommsService() once the app started" },
   INVALID_BASE_PATH: { message: (path: string) => `basePath must start with "/" and not end with one, got "${path}"` },
   INVALID_RETENTION: { message: (days: unknown) => `retainPayloadDays must be a whole number of days, 0 or more, got ${String(days)}` },
+  INVALID_TOKEN_LIMIT: { message: (limit: unknown) => `maxPushTokensPerUser must be a whole number, 1 or more, got ${String(limit)}` },
   /** Two providers of one channel share a name, so the delivery log could not tell them apart. */
   DUPLICATE_PROVIDER: { message: (channel: string, name: string) => `Two ${channel} providers are named "${name}": give each a distinct name` },
   /** Production, and the channel has no provider (SPEC §7). */
   CHANNEL_NOT_CONFIGURED: { status: 501, title: "Comms channel not configured" },
   /** An active push token belongs to another user (SPEC §3.3). */
   TOKEN_CLAIMED: { status: 409, title: "Push token registered to another user" },
+  /** A push token the configured provider for its kind would not send to (`PushSender.validateToken`). */
+  PUSH_TOKEN_INVALID: { status: 400, title: "Push token invalid" },
   /** A delivery webhook whose signature (or timestamp) does not check out. */
   WEBHOOK_SIGNATURE_INVALID: { status: 401, title: "Webhook signature invalid" },
   /** A delivery webhook delivered a second time. */

@@ -49,7 +49,9 @@ export function documentCommsRoutes(openapi: OpenApiRegistry, basePath: string, 
     summary: "Register or refresh a device's push token",
     description:
       "A new token is created (201) for the signed-in user. The caller's own token is refreshed, and an inactive token of another user is claimed (200). " +
-      "An active token of another user is refused (409 COMMS_TOKEN_CLAIMED). In production without a push provider: 501 COMMS_CHANNEL_NOT_CONFIGURED.",
+      "A token no configured provider of its kind would send to (a Web Push endpoint outside the browsers' push services, a malformed Expo token) is refused (400 COMMS_PUSH_TOKEN_INVALID). " +
+      "An active token of another user is refused (409 COMMS_TOKEN_CLAIMED). Past maxPushTokensPerUser (20) active tokens, the caller's least recently registered is deactivated. " +
+      "In production without a push provider: 501 COMMS_CHANNEL_NOT_CONFIGURED.",
     security: [{ [BEARER_SCHEME]: [] }],
     requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/PushTokenRegistration" } } } },
     responses: {

@@ -12,4 +12,5 @@ export { TwilioVerificationSender, type TwilioVerificationOptions } from "../../
 export { VerificationAdapterErrors } from "../../adapters/verification/errors.js";
 export { ExpoPushSender, type ExpoPushOptions } from "../../adapters/push/expo.js";
 export { WebPushSender, type VapidDetails, type WebPushOptions } from "../../adapters/push/web-push.js";
+export { DEFAULT_WEB_PUSH_HOSTS } from "../../adapters/push/push-token-format.js";
 export { PushAdapterErrors } from "../../adapters/push/errors.js";

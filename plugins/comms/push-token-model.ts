@@ -6,7 +6,7 @@ export const PUSH_TOKEN_KINDS = ["expo", "webpush"] as const;
 export type PushTokenKind = (typeof PUSH_TOKEN_KINDS)[number];
 
 /** Why a token stopped being active. */
-export type PushTokenDeactivation = "owner" | "provider";
+export type PushTokenDeactivation = "owner" | "provider" | "limit";
 
 /** A stored device token (SPEC §2.7, §3.3). */
 export interface PushTokenFields {
@@ -34,7 +34,7 @@ const schema = new Schema<PushTokenFields>(
     deviceName: { type: String, maxlength: 200, description: "A label for the device, chosen by the client" },
     lastRegisteredAt: { type: Date, description: "When the device last registered or refreshed the token" },
     deactivatedAt: { type: Date, description: "When the token became inactive" },
-    deactivationReason: { type: String, enum: ["owner", "provider"], description: "owner (deleted by its user) or provider (a permanent send failure)" },
+    deactivationReason: { type: String, enum: ["owner", "provider", "limit"], description: "owner (deleted by its user), provider (a permanent send failure) or limit (the user registered more tokens than maxPushTokensPerUser)" },
     deactivationCode: { type: String, description: "The provider's error code when the provider deactivated it" },
   },
   { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Router } from "express";
 import { isValidObjectId, Types } from "mongoose";
 import { requireUser } from "../../contracts/request-user.js";
 import { isDuplicateKeyError } from "../../contracts/database.js";
+import type { PushSender } from "../../contracts/push.js";
 import { modelRouter, Permissions, RestErrors, type ModelRouter, type QueryFilter } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors, type PropertySchema } from "../validation/index.js";
 import { CommsErrors } from "./errors.js";
@@ -46,23 +47,40 @@ function shape(doc: PushTokenFields & { _id: unknown }): Record<string, unknown>
 
 /**
  * Mounts `POST {basePath}/pushTokens` (register or refresh: 201 for a new token, 200 for a
- * refresh or a claim of an inactive token; 409 `COMMS_TOKEN_CLAIMED` when another user's token
- * is active) and `DELETE {basePath}/pushTokens/:id` (the owner deactivates it: 204; anyone
- * else's, or a malformed id: 404). Mount them before the read router, which answers those
- * methods with 403.
+ * refresh or a claim of an inactive token; 400 `COMMS_PUSH_TOKEN_INVALID` when a provider serving
+ * the kind refuses the token; 409 `COMMS_TOKEN_CLAIMED` when another user's token is active;
+ * past `maxTokensPerUser` active tokens the caller's least recently registered are deactivated)
+ * and `DELETE {basePath}/pushTokens/:id` (the owner deactivates it: 204; anyone else's, or a
+ * malformed id: 404). Mount them before the read router, which answers those methods with 403.
  *
  * @example
- * mountPushTokenWrites(router, { basePath: "/comms", model: pushTokenModel(), now: () => new Date(), requireChannel: () => undefined });
+ * mountPushTokenWrites(router, { basePath: "/comms", model: pushTokenModel(), now: () => new Date(), requireChannel: () => undefined, senders, maxTokensPerUser: 20 });
  */
 export function mountPushTokenWrites(
   router: Router,
-  options: { basePath: string; model: PushTokenModel; now: () => Date; requireChannel: () => void },
+  options: { basePath: string; model: PushTokenModel; now: () => Date; requireChannel: () => void; senders: readonly PushSender[]; maxTokensPerUser: number },
 ): void {
   const { model, now } = options;
+  // The caller's active tokens beyond the newest `maxTokensPerUser` (the one just registered
+  // kept): each registration trims, so concurrent ones together leave at most the limit.
+  const trim = async (ownerId: string, kept: unknown, at: Date) => {
+    const surplus = await model
+      .find({ ownerId, active: true, _id: { $ne: kept } }, { _id: 1 })
+      .sort({ lastRegisteredAt: -1, _id: -1 })
+      .skip(options.maxTokensPerUser - 1)
+      .lean();
+    if (surplus.length === 0) return;
+    await model.updateMany(
+      { _id: { $in: surplus.map((row) => row._id) }, ownerId, active: true },
+      { $set: { active: false, deactivatedAt: at, deactivationReason: "limit" }, $unset: { deactivationCode: 1 } },
+    );
+  };
   const register: RequestHandler = async (req, res) => {
     const user = requireUser(req);
     options.requireChannel();
     const body = req.body as { token: string; kind: PushTokenFields["kind"]; deviceName?: string };
+    const problem = pushTokenProblem(options.senders, body.kind, body.token);
+    if (problem !== undefined) throw CommsErrors.PUSH_TOKEN_INVALID({ detail: problem });
     const at = now();
     const changes = { kind: body.kind, active: true, lastRegisteredAt: at, ownerId: new Types.ObjectId(user.id), ...(body.deviceName !== undefined ? { deviceName: body.deviceName } : {}) };
     const reactivated = { deactivatedAt: 1, deactivationReason: 1, deactivationCode: 1 } as const;
@@ -80,11 +98,13 @@ export function mountPushTokenWrites(
         .lean());
     const claimed = await claim();
     if (claimed) {
+      await trim(user.id, claimed._id, at);
       res.json({ data: shape(claimed) });
       return;
     }
     try {
       const created = await model.create({ token: body.token, ...changes });
+      await trim(user.id, created._id, at);
       res.location(`${req.baseUrl}${options.basePath}/pushTokens/${String(created._id)}`);
       res.status(201).json({ data: shape(created.toObject()) });
     } catch (error) {
@@ -93,6 +113,7 @@ export function mountPushTokenWrites(
       // the device registering twice at start-up. If that was the caller's, this is a refresh.
       const raced = await claim();
       if (!raced) throw CommsErrors.TOKEN_CLAIMED({ detail: "This device token is active for another user; it can be claimed once deactivated" });
+      await trim(user.id, raced._id, at);
       res.json({ data: shape(raced) });
     }
   };
@@ -110,6 +131,27 @@ export function mountPushTokenWrites(
   };
   router.post(`${options.basePath}/pushTokens`, refuseOperators, validateRequestBody(PUSH_TOKEN_BODY), register);
   router.delete(`${options.basePath}/pushTokens/:id`, deactivate);
+}
+
+/**
+ * Why the providers serving `kind` would not send to `token` (or none serves it), or undefined:
+ * every one of them must take it, since a send may fall back from one to the next. A provider whose check throws
+ * refuses the token rather than failing the request.
+ */
+function pushTokenProblem(senders: readonly PushSender[], kind: string, token: string): string | undefined {
+  let served = false;
+  for (const sender of senders) {
+    try {
+      if (!sender.supports(kind)) continue;
+      served = true;
+      const problem = sender.validateToken?.(kind, token);
+      if (problem !== undefined) return problem;
+    } catch {
+      return `The ${sender.name} push provider could not check this token`;
+    }
+  }
+  // Stored, it would never be sent to: every send would answer channel-not-configured.
+  return served ? undefined : `This app has no push provider for ${kind} tokens`;
 }
 
 /** `$`-keys are refused before validation strips anything (the shared rule for every body). */
