@@ -97,10 +97,12 @@ export class AdminAccessPolicy {
   /**
    * Refuses (403 `ADMIN_FIELD_NOT_PERMITTED`) a body that sets a protected field (`admin`,
    * `roles`, `disabled`, the ownership field, `adminAccess.protectedFields`) when the caller
-   * writes only through `writeOwned` — so "my own records" never becomes "my own privileges".
+   * lacks `<resource>:write` — writing through `writeOwned` or an `authorize` that lets them — so
+   * "my own records" never becomes "my own privileges". `authorize` never sees the body, so it
+   * cannot lift this rule; only `write` (or `admin: true`) does.
    */
   async checkFields(entry: AdminEntry, user: RequestUser | undefined, body: Readonly<Record<string, unknown>>): Promise<void> {
-    if (entry.authorize || !user) return;
+    if (!user) return;
     if (grants(await this.permissionsOf(user), `${entry.resource}:write`)) return;
     // The owner field is the server's to set (REST refuses it from clients and fills it in on create).
     const refused = Object.keys(body).filter((field) => field !== entry.ownerField && entry.protectedFields.has(field.split(".")[0]!));
