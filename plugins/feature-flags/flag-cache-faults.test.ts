@@ -87,3 +87,57 @@ test.serial("the connection under the change stream is closed: the cache keeps f
   t.true(await until(() => cache.get(later) !== undefined));
   t.is(cache.mode, "stream");
 });
+
+/**
+ * A read of the flags that is held after it has read `key` (before its getMore: the collection
+ * holds more than the first batch's 101 flags), while `key` is enabled and the cache reads again.
+ */
+async function heldReadAcrossAnUpdate(label: string, during: (key: string) => Promise<void>): Promise<string> {
+  const key = uniqueKey(label);
+  await featureFlagModel().create({ key, name: "Held", type: "boolean", enabled: false });
+  await featureFlagModel().insertMany(Array.from({ length: 120 }, (_, index) => ({ key: `${key}-filler-${index}`, name: "Filler", type: "boolean" })));
+  const block = { failCommands: ["getMore"], blockConnection: true, blockTimeMS: 600, namespace: flagsNamespace() };
+  await withFailPoint(database.uri, { mode: { times: 1 }, data: block }, () => during(key));
+  await featureFlagModel().deleteMany({ key: new RegExp(`^${key}-filler-`) });
+  return key;
+}
+
+test.serial("polling: a slow poll is not overlapped by the next, so it never brings back an older state", async (t) => {
+  const seen: boolean[] = [];
+  const logger = { debug() {}, info() {}, warn() {}, error() {} };
+  const cache: FlagCache = new FlagCache({
+    model: featureFlagModel(),
+    logger,
+    forcePolling: true,
+    pollIntervalMs: 20,
+    onChange: (keys) => {
+      for (const changed of keys) if (changed.startsWith("slow-poll-") && !changed.includes("-filler-")) seen.push(cache.get(changed)?.active ?? false);
+    },
+  });
+  await cache.start();
+  t.teardown(() => cache.stop());
+  const key = await heldReadAcrossAnUpdate("slow-poll", async (held) => {
+    await new Promise((resolve) => setTimeout(resolve, 150)); // a poll is held in its getMore by now
+    await featureFlagModel().updateOne({ key: held }, { enabled: true });
+    await new Promise((resolve) => setTimeout(resolve, 900)); // the held poll ends; later polls run
+  });
+  t.true(await until(() => cache.get(key)?.active === true));
+  // Overlapping polls answered true (a later poll), false (the held one, finishing last), true.
+  t.deepEqual(seen.slice(seen.indexOf(true)), [true]);
+});
+
+test.serial("reload: a read that started earlier and ends later does not overwrite a newer one", async (t) => {
+  const logger = { debug() {}, info() {}, warn() {}, error() {} };
+  const cache = new FlagCache({ model: featureFlagModel(), logger, forcePolling: true, pollIntervalMs: 60_000 });
+  await cache.start();
+  t.teardown(() => cache.stop());
+  const key = await heldReadAcrossAnUpdate("slow-reload", async (held) => {
+    const older = cache.reload(); // held in its getMore, having read the flag disabled
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await featureFlagModel().updateOne({ key: held }, { enabled: true });
+    t.true((await cache.reload()).includes(held));
+    t.true(cache.get(held)?.active);
+    t.deepEqual(await older, []);
+  });
+  t.true(cache.get(key)?.active, "the newer read stays");
+});

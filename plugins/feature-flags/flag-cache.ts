@@ -49,6 +49,11 @@ export class FlagCache implements FlagSource {
   /** Where the first stream starts until it has a resume token of its own. */
   private startAt?: Timestamp;
   private pollTimer?: NodeJS.Timeout;
+  /** The poll's read in flight, if any. */
+  private poll?: Promise<void>;
+  /** Reloads started, and the newest one whose result is in the cache (see `reload`). */
+  private readsStarted = 0;
+  private readApplied = 0;
   private running = false;
   private loop?: Promise<void>;
   /** `stream` or `poll`: how the cache is being kept fresh right now. */
@@ -83,6 +88,8 @@ export class FlagCache implements FlagSource {
     clearInterval(this.pollTimer);
     await this.stream?.close().catch(() => undefined);
     await this.loop;
+    // Its read would otherwise outlive the app, on a connection about to close.
+    await this.poll;
   }
 
   /** All cached flags (active or not). */
@@ -100,7 +107,12 @@ export class FlagCache implements FlagSource {
 
   /** Replaces the whole cache from the database; returns the keys whose definition changed. */
   async reload(): Promise<string[]> {
+    const read = ++this.readsStarted;
     const records = (await this.options.model.find({ deleted: false }).lean()) as FlagRecord[];
+    // Reads can overlap (a slow poll, a reload called by hand); one that started before the read
+    // already in the cache may have seen an older state, and must not bring it back.
+    if (read < this.readApplied) return [];
+    this.readApplied = read;
     const next = new Map<string, CompiledFlag>();
     const ids = new Map<string, string>();
     const signatures = new Map<string, string>();
@@ -250,15 +262,25 @@ export class FlagCache implements FlagSource {
   }
 
   private startPolling(): void {
+    // stop() may have run while start() was loading: no timer would ever be cleared.
+    if (!this.running) return;
     this.mode = "poll";
     const interval = this.options.pollIntervalMs ?? 5000;
     this.pollTimer = setInterval(() => {
-      this.reload().then(
-        (changed) => {
-          if (changed.length > 0) this.options.onChange?.(changed);
-        },
-        (error: unknown) => this.options.logger.warn("Feature flags: polling failed", { reason: describe(error) }),
-      );
+      // A read slower than the interval (a busy database) is not joined by more reads behind it.
+      if (this.poll) return;
+      this.poll = this.reload()
+        .then(
+          (changed) => {
+            if (changed.length > 0 && this.running) this.options.onChange?.(changed);
+          },
+          (error: unknown) => {
+            if (this.running) this.options.logger.warn("Feature flags: polling failed", { reason: describe(error) });
+          },
+        )
+        .finally(() => {
+          this.poll = undefined;
+        });
     }, interval);
     this.pollTimer.unref();
   }
