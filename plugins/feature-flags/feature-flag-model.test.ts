@@ -33,3 +33,24 @@ test("rollout percentages and variant weights are whole numbers: a fraction is 4
   const patched = await request(http).patch(`/feature-flags/flags/${flag.body.data.id}`).set("Authorization", admin).send({ rolloutPercentage: 99.5 }).expect(400);
   t.is(patched.body.errors[0].source.pointer, "/rolloutPercentage");
 });
+
+test("flag and variant keys are at most 100 characters: a longer one is a 400 naming the field, nothing written", async (t) => {
+  const tokens = new TokenMap();
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-key-length-test", changeDetection: "poll" }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const admin = tokens.user("key-length-admin", { admin: true }).auth;
+  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, ...body });
+  const long = `k${process.pid}`.padEnd(101, "x");
+
+  const tooLong = await create({ key: long, type: "boolean" }).expect(400);
+  t.is(tooLong.body.errors[0].source.pointer, "/key");
+  t.regex(tooLong.body.errors[0].detail, /100/);
+  const variant = await create({ key: `v${process.pid}`, type: "variant", variants: [{ key: "x".repeat(101), weight: 100 }] }).expect(400);
+  t.is(variant.body.errors[0].source.pointer, "/variants/0/key");
+  t.is(await featureFlagModel().countDocuments({ key: { $in: [long, `v${process.pid}`] } }), 0);
+
+  const flag = await create({ key: long.slice(0, 100), type: "variant", variants: [{ key: "y".repeat(100), weight: 100 }] }).expect(201);
+  const patched = await request(http).patch(`/feature-flags/flags/${flag.body.data.id}`).set("Authorization", admin).send({ key: "z".repeat(100_000) }).expect(400);
+  t.is(patched.body.errors[0].source.pointer, "/key");
+});

@@ -22,6 +22,10 @@ export type FeatureFlagModel = Model<FeatureFlagDocument> & FindOneOrNoneStatics
 // 33.33/33.33/33.34 would split 34/33/33: a fraction cannot mean what it says.
 const wholePercent = { validator: Number.isInteger, message: "must be a whole number: users are bucketed in whole percents" };
 
+// Flag and variant keys reach every signed-in user (flagConfiguration, live updates) and are
+// hashed on each evaluation: an identifier, not a text.
+const KEY_MAX_LENGTH = 100;
+
 const ruleSchema = new Schema(
   {
     field: { type: String, trim: true, description: "User field the rule reads, in dot notation (field rules)" },
@@ -36,7 +40,7 @@ const ruleSchema = new Schema(
 
 const variantSchema = new Schema(
   {
-    key: { type: String, required: true, trim: true, description: "Variant identifier returned by evaluation" },
+    key: { type: String, required: true, trim: true, maxlength: KEY_MAX_LENGTH, description: "Variant identifier returned by evaluation" },
     weight: { type: Number, required: true, min: 0, max: 100, validate: wholePercent, description: "Share of users (a whole number, 0-100) assigned this variant" },
   },
   { _id: false, strict: "throw" },
@@ -44,7 +48,7 @@ const variantSchema = new Schema(
 
 const schema = new Schema<FeatureFlagDocument>(
   {
-    key: { type: String, required: true, trim: true, match: /^[A-Za-z0-9][A-Za-z0-9._:-]*$/, description: "Flag identifier used in evaluation responses" },
+    key: { type: String, required: true, trim: true, maxlength: KEY_MAX_LENGTH, match: /^[A-Za-z0-9][A-Za-z0-9._:-]*$/, description: "Flag identifier used in evaluation responses" },
     name: { type: String, required: true, trim: true, description: "Display name" },
     description: { type: String, description: "What the flag controls" },
     type: { type: String, enum: ["boolean", "variant"], required: true, description: "boolean (on/off) or variant (one of several keys)" },
