@@ -30,14 +30,19 @@ export class DeliveryLog {
     private readonly errorTracker?: ErrorTracker,
   ) {}
 
-  /** Queues a row; resolves at once unless too many rows are waiting. */
+  /**
+   * Queues a row; resolves at once unless too many rows are waiting, and then once the write in
+   * progress (or, with none, the one taking these rows) ends. Not `flush()`: under a steady
+   * stream of sends the queue is never empty, so a send waiting for that waited until the stream
+   * stopped.
+   */
   add(row: DeliveryLogRow): Promise<void> | undefined {
     this.pending.push(row);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.write());
     }
-    return this.pending.length > MAX_PENDING ? this.flush() : undefined;
+    return this.pending.length > MAX_PENDING ? (this.writing ?? this.write()) : undefined;
   }
 
   /** Resolves once every row queued so far is written (or its write failed and was logged). */
