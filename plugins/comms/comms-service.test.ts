@@ -54,6 +54,29 @@ test("an accepted mail is logged with recipients redacted and the mail fields ke
   t.like(row!.attempts[0], { provider: "primary", attempt: 1, isRetry: false, outcome: "accepted" });
 });
 
+test("defaultFrom applies to the message beforeSend returns, and the hook saw it on the original", async (t) => {
+  const mailer = new ScriptedMailer("primary", ["accept"]);
+  let seen: unknown;
+  const { comms } = await commsTestApp(t, {
+    mail: mailer,
+    defaultFrom: "team@example.com",
+    beforeSend: (context) => {
+      seen = (context.message as { from?: string }).from;
+      return { message: { to: "ada@example.com", subject: "Replaced", text: "replaced" } };
+    },
+  });
+  const result = await comms.getCommsService().sendMail(mail);
+  t.true(result.accepted);
+  t.is(seen, "team@example.com");
+  t.like(mailer.calls[0], { subject: "Replaced", from: "team@example.com" });
+  t.is((await rowOf(comms.getCommsService(), result.messageId))!.payload!.from, "team@example.com", "the row keeps what was sent");
+  // A sender the replacement names is kept.
+  const named = new ScriptedMailer("named", ["accept"]);
+  const other = await commsTestApp(t, { mail: named, defaultFrom: "team@example.com", beforeSend: () => ({ message: { to: "ada@example.com", subject: "s", text: "t", from: "billing@example.com" } }) });
+  await other.comms.getCommsService().sendMail(mail);
+  t.is(named.calls[0]!.from, "billing@example.com");
+});
+
 test("stop waits for a send still waiting on its provider, so its row is written before the database closes", async (t) => {
   let answer: (() => void) | undefined;
   const slow: Mailer = {

@@ -188,10 +188,13 @@ export function createCommsService(dependencies: ServiceDependencies): Stoppable
     chain: readonly P[],
     input: M,
     call: (provider: P, message: M) => Promise<SendResult>,
+    defaults: (message: M) => M = (message) => message,
   ): Promise<CommsSendResult> {
-    const initial = contextFor(channel, operation, input);
+    const initial = contextFor(channel, operation, defaults(input));
     const hooks = new HookRunner(logger, initial.messageId);
-    const message = await prepare<M>(hooks, initial);
+    // Defaults again on what beforeSend returns: a replacement is what gets sent and logged.
+    const prepared = await prepare<M>(hooks, initial);
+    const message = prepared === undefined ? undefined : defaults(prepared);
     if (message === undefined) {
       return finish(hooks, initial, { accepted: false, errorCode: SEND_ERROR_CODES.cancelled, isPermanentFailure: false }, "cancelled", { attempts: [] });
     }
@@ -236,8 +239,8 @@ export function createCommsService(dependencies: ServiceDependencies): Stoppable
   const service: StoppableCommsService = {
     log,
     sendMail(message) {
-      const withFrom = message && typeof message === "object" && message.from === undefined && options.defaultFrom ? { ...message, from: options.defaultFrom } : message;
-      return safely("sendMail", () => failure(PROVIDER_THROW), () => sendThroughChain("mail", "send", providers.mail, withFrom, (mailer, mail) => mailer.sendMail(mail)));
+      const withFrom = (mail: MailMessage): MailMessage => (mail && typeof mail === "object" && mail.from === undefined && options.defaultFrom ? { ...mail, from: options.defaultFrom } : mail);
+      return safely("sendMail", () => failure(PROVIDER_THROW), () => sendThroughChain("mail", "send", providers.mail, message, (mailer, mail) => mailer.sendMail(mail), withFrom));
     },
     sendSms(message) {
       return safely("sendSms", () => failure(PROVIDER_THROW), () => sendThroughChain("sms", "send", providers.sms, message, (sender, sms) => sender.sendSms(sms)));
