@@ -11,8 +11,9 @@ import { flagUserId, type CompiledFlag } from "./evaluate-flag.js";
 import type { FlagUser } from "./flag-types.js";
 
 /**
- * Where the provider finds flags: the plugin's change-stream-fed cache, or a model lookup
- * through `findOneOrNone` for standalone use. `null` means no such (non-deleted) flag.
+ * Where the provider finds flags: the plugin's change-stream-fed cache (`FlagCache`), or a model
+ * lookup through `findOneOrNone` for standalone use (`modelFlagSource()`). `null` means no such
+ * (non-deleted) flag.
  */
 export interface FlagSource {
   findFlag(key: string): Promise<CompiledFlag | null>;

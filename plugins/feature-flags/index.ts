@@ -6,6 +6,7 @@ export { readFeatureFlagsEnvironment, type FeatureFlagsEnvironment } from "./fea
 export { featureFlagModel, type FeatureFlagDocument, type FeatureFlagModel } from "./feature-flag-model.js";
 export { DbFeatureFlagProvider, type FlagSource, type EvaluationObserver } from "./db-feature-flag-provider.js";
 export { FLAG_CACHE, FlagCache, type FlagCacheOptions } from "./flag-cache.js";
+export { modelFlagSource, type ModelFlagSourceOptions } from "./model-flag-source.js";
 export { compileFlag, flagUserId, type CompiledFlag, type SegmentProblem } from "./evaluate-flag.js";
 export { flagBucket } from "./flag-bucket.js";
 export { compileFieldRule } from "./rule-match.js";
