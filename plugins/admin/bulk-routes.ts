@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Router } from "express";
-import type { HydratedDocument } from "mongoose";
+import type { HydratedDocument, Schema } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
+import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { applyPatch, mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
@@ -52,8 +53,9 @@ export function bulkSchemas(entry: AdminEntry, router: ModelRouter<Fields>): { u
  * same rules as a single update or delete (object checks, `writeOwned` ownership, `authorize`)
  * before anything is written; one missing or refused record refuses the whole request (403
  * `ADMIN_BULK_REFUSED`, `meta.results` naming each), and the changes are validated on every
- * record before the first is saved. Answers `{data: {results: [{id, status}], count}}`; every
- * write goes to the audit log.
+ * record (and against the model's unique indexes, across the batch) before the first is saved.
+ * Answers `{data: {results: [{id, status}], count}}`; every write goes to the audit log, also
+ * those before a save that fails part-way.
  *
  * @example
  * mountBulkRoutes(router, entry, modelRouter, access, audit);
@@ -114,29 +116,66 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     for (const doc of docs) applyPatch(doc, data);
     // Every record validates before the first is saved, so a bad value writes nothing.
     for (const doc of docs) await doc.validate();
-    const results: BulkResult[] = [];
-    for (const doc of docs) {
-      await doc.save();
-      results.push({ id: String(doc._id), status: 200 });
-    }
-    await audit.record(req.user, "update", entry.modelName, docs.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true);
-    res.json({ data: { results, count: results.length } });
+    const shared = sharedUniqueFields(entry.model.schema, docs, data);
+    if (shared) throw DatabaseErrors.DUPLICATE_KEY({ detail: `The change would give ${docs.length} records the same ${shared.join(", ")}, which must be unique; nothing was written`, meta: { fields: shared } });
+    const saved = await saveAll(docs, (doc) => doc.save(), (written) =>
+      audit.record(req.user, "update", entry.modelName, written.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true));
+    res.json({ data: { results: saved.map((doc): BulkResult => ({ id: String(doc._id), status: 200 })), count: saved.length } });
   });
 
   http.post(`${entry.fullPath}/bulk-delete`, allow("delete"), refuseOperators, validateRequestBody(schemas.remove), async (req, res) => {
     const docs = await authorisedRecords(req, "delete");
-    const results: BulkResult[] = [];
-    for (const doc of docs) {
-      if (softDelete) {
-        doc.set("deleted", true);
-        await doc.save();
-      } else {
-        await doc.deleteOne();
-      }
-      results.push({ id: String(doc._id), status: 204 });
-    }
-    await audit.record(req.user, "delete", entry.modelName, docs.map((doc) => ({ id: doc._id, fields: [] })), true);
-    res.json({ data: { results, count: results.length } });
+    const remove = async (doc: StoredDocument) => {
+      if (!softDelete) return doc.deleteOne();
+      doc.set("deleted", true);
+      return doc.save();
+    };
+    const deleted = await saveAll(docs, remove, (written) =>
+      audit.record(req.user, "delete", entry.modelName, written.map((doc) => ({ id: doc._id, fields: [] })), true));
+    res.json({ data: { results: deleted.map((doc): BulkResult => ({ id: String(doc._id), status: 204 })), count: deleted.length } });
   });
+}
+
+/**
+ * Writes each record in turn, then audits those written — also when a later write fails (a
+ * conflict with a record outside the batch, the database going away): what was written stays
+ * written, and the audit log must say so.
+ */
+async function saveAll(docs: readonly StoredDocument[], write: (doc: StoredDocument) => Promise<unknown>, record: (written: StoredDocument[]) => Promise<void>): Promise<StoredDocument[]> {
+  const written: StoredDocument[] = [];
+  try {
+    for (const doc of docs) {
+      await write(doc);
+      written.push(doc);
+    }
+  } finally {
+    await record(written);
+  }
+  return written;
+}
+
+/**
+ * The fields of a unique index the change touches that two of the (patched) records would share:
+ * the second save would fail after the first was written, so the request is refused before any.
+ * Sparse and partial indexes ignore records without the fields (a partial index's filter is not
+ * evaluated: records it leaves out are still counted, so such a change is refused, never half-done).
+ */
+function sharedUniqueFields(schema: Schema, docs: readonly StoredDocument[], data: Fields): string[] | undefined {
+  if (docs.length < 2) return undefined;
+  const touched = new Set(Object.keys(data).map((key) => key.split(".")[0]!));
+  for (const [fields, options] of schema.indexes()) {
+    if (options?.unique !== true) continue;
+    const paths = Object.keys(fields);
+    if (!paths.some((path) => touched.has(path.split(".")[0]!))) continue;
+    const seen = new Set<string>();
+    for (const doc of docs) {
+      const values = paths.map((path) => doc.get(path) ?? null);
+      if ((options.sparse === true || options.partialFilterExpression !== undefined) && values.every((value) => value === null)) continue;
+      const key = JSON.stringify(values);
+      if (seen.has(key)) return paths;
+      seen.add(key);
+    }
+  }
+  return undefined;
 }
 

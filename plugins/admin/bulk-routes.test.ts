@@ -1,0 +1,51 @@
+import test from "ava";
+import request from "supertest";
+import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
+import { auditLogModel } from "./index.js";
+import { AdminTestUser, Gadget, adminTestApp, testAdminOptions } from "../../test/support/admin-test-app.js";
+
+test.after.always(() => stopTestDatabase());
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+// Serial: the fail point below is server-wide.
+test.serial("a bulk update giving several records one unique value is refused before any write", async (t) => {
+  const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), testAdminOptions({ basePath: "/bulk-unique" }));
+  const admin = await app.user({ roles: ["full"] });
+  const first = await app.user();
+  const second = await app.user();
+  const before = await AdminTestUser.find({ _id: { $in: [first.id, second.id] } }).sort({ _id: 1 }).lean();
+
+  const response = await request(app.http)
+    .post("/bulk-unique/users/bulk-update")
+    .set(auth(admin.token))
+    .send({ ids: [first.id, second.id], data: { email: "Shared@Example.com" } })
+    .expect(409);
+  t.is(response.body.errors[0].code, "DATABASE_DUPLICATE_KEY");
+  t.deepEqual(response.body.errors[0].meta, { fields: ["email"] });
+  // Nothing written (the first record's email was changed before the second save failed), nothing audited.
+  t.deepEqual(await AdminTestUser.find({ _id: { $in: [first.id, second.id] } }).sort({ _id: 1 }).lean(), before);
+  t.is(await auditLogModel().countDocuments({ recordId: { $in: [first.id, second.id] } }), 0);
+
+  // One record may take the value: a unique field is not refused as such.
+  await request(app.http).post("/bulk-unique/users/bulk-update").set(auth(admin.token)).send({ ids: [first.id], data: { email: "Shared@Example.com" } }).expect(200);
+  t.is((await AdminTestUser.findById(first.id).lean())?.email, "shared@example.com");
+});
+
+test.serial("records written before a bulk write fails part-way are in the audit log", async (t) => {
+  const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), testAdminOptions({ basePath: "/bulk-partial" }));
+  const admin = await app.user({ roles: ["full"] });
+  const ids = (await Gadget.create([{ title: "one" }, { title: "two" }, { title: "three" }])).map((doc) => String(doc._id));
+  const database = await startTestDatabase();
+
+  // The first save goes through; every later update of a gadget fails, as a lost database would.
+  const failed = await withFailPoint(
+    database.uri,
+    { mode: { skip: 1 }, data: { failCommands: ["update"], errorCode: 2, namespace: `${database.dbName}.${Gadget.collection.collectionName}` } },
+    () => request(app.http).post("/bulk-partial/gadgets/bulk-update").set(auth(admin.token)).send({ ids, data: { note: "partly" } }),
+  );
+  t.true(failed.status >= 400, String(failed.status));
+  t.is(await Gadget.countDocuments({ _id: { $in: ids }, note: "partly" }), 1);
+  const entries = await auditLogModel().find({ recordId: { $in: ids } }).lean();
+  t.deepEqual(entries.map((entry) => [entry.recordId, entry.action, entry.bulk, entry.fields]), [[ids[0], "update", true, ["note"]]]);
+});
