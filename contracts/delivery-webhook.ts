@@ -31,6 +31,8 @@ export interface OptOutEvent {
   readonly at?: Date;
   /** The provider's reason (`STOP`, `unsubscribe`, `spamreport`). */
   readonly reason?: string;
+  /** The provider's id of the event: a delivery webhook passes a repeated id to `onOptOut` once. */
+  readonly eventId?: string;
 }
 
 /** The parts of an incoming webhook request a provider needs to check and read it. */

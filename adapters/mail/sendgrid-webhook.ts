@@ -65,7 +65,7 @@ export function sendGridWebhook(options: { provider: string; verificationKey: st
           events.push({ provider: options.provider, providerMessageId: messageId, type, ...(typeof raw.sg_event_id === "string" ? { eventId: raw.sg_event_id } : {}), ...(at ? { at } : {}), ...(reason ? { errorCode: reason } : {}) });
         }
         if (typeof raw.event === "string" && OPT_OUTS.has(raw.event) && typeof raw.email === "string") {
-          optOuts.push({ provider: options.provider, channel: "mail", recipient: raw.email, reason: raw.event, ...(at ? { at } : {}) });
+          optOuts.push({ provider: options.provider, channel: "mail", recipient: raw.email, reason: raw.event, ...(typeof raw.sg_event_id === "string" ? { eventId: raw.sg_event_id } : {}), ...(at ? { at } : {}) });
         }
       }
       return { replayKey: `${timestamp}:${createHash("sha256").update(request.rawBody).digest("hex")}`, events, optOuts };

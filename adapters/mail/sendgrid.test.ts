@@ -126,3 +126,28 @@ test.serial("the signed event webhook: events recorded, bad signature 401, repla
   t.regex(logs.text(), /POST \/comms\/webhooks\/sendgrid 200/);
   t.false(logs.text().includes("x@example.com"), "no recipient address in the logs");
 });
+
+test.serial("a redelivered webhook (signed again, with a new timestamp) reports each opt-out to onOptOut once", async (t) => {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const verificationKey = publicKey.export({ format: "der", type: "spki" }).toString("base64");
+  const adapter = new SendGridMailer({ apiKey: "SG.k", fromEmail: "team@example.com", webhookVerificationKey: verificationKey, env: { NODE_ENV: "test" } });
+  const optOuts: string[] = [];
+  const { http } = await commsTestApp(t, { mail: adapter, onOptOut: (event) => void optOuts.push(`${event.recipient}:${event.reason}`) });
+  const unique = `${process.pid}-${Date.now()}`;
+  const body = JSON.stringify([
+    { event: "unsubscribe", sg_message_id: "m.filter", sg_event_id: `unsub-${unique}`, timestamp: 1_700_000_003, email: "ada@example.com" },
+    { event: "spamreport", sg_message_id: "m.filter", sg_event_id: `spam-${unique}`, timestamp: 1_700_000_004, email: "bob@example.com" },
+  ]);
+  const deliver = (timestamp: string) =>
+    request(http)
+      .post("/comms/webhooks/sendgrid")
+      .set("content-type", "application/json")
+      .set("x-twilio-email-event-webhook-signature", sign("sha256", Buffer.from(timestamp + body), privateKey).toString("base64"))
+      .set("x-twilio-email-event-webhook-timestamp", timestamp)
+      .send(body);
+  const now = Math.floor(Date.now() / 1000);
+  t.is((await deliver(String(now)).expect(200)).body.data.optOuts, 2);
+  // SendGrid's retry of the same events: a new signature, so not a replay, but the same event ids.
+  t.is((await deliver(String(now + 1)).expect(200)).body.data.optOuts, 0);
+  t.deepEqual(optOuts, ["ada@example.com:unsubscribe", "bob@example.com:spamreport"]);
+});

@@ -33,7 +33,8 @@ export function twilioStatusWebhook(options: { provider: string; authToken: stri
       if (sid && type) {
         events.push({ provider: options.provider, providerMessageId: sid, type, eventId: `${sid}:${params.MessageStatus}`, ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}) });
       }
-      if (params.OptOutType === "STOP" && params.From) optOuts.push({ provider: options.provider, channel: "sms", recipient: params.From, reason: "STOP" });
+      // The incoming STOP message's SID names the event, however often Twilio posts it.
+      if (params.OptOutType === "STOP" && params.From) optOuts.push({ provider: options.provider, channel: "sms", recipient: params.From, reason: "STOP", ...(sid ? { eventId: `${sid}:STOP` } : {}) });
       const signed = JSON.stringify([options.url, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
       return { replayKey: createHash("sha256").update(signed).digest("hex"), events, optOuts };
     },

@@ -18,7 +18,7 @@ export function webhookPath(basePath: string, webhook: DeliveryWebhook): string 
  * Mounts `POST {basePath}/webhooks/<provider>` for each provider webhook: the provider checks its
  * signature (401 `COMMS_WEBHOOK_SIGNATURE_INVALID` otherwise, nothing recorded); a delivery seen
  * before is 409 `COMMS_WEBHOOK_REPLAYED`; each event goes to `recordDeliveryEvent` (an unknown
- * message id is counted as ignored) and each opt-out to `recordOptOut`.
+ * message id is counted as ignored) and each opt-out to `recordOptOut`, once per event id.
  *
  * @example
  * mountWebhookRoutes(router, { basePath: "/comms", webhooks: [sendgrid.webhook], service, receipts: webhookReceiptModel(), now });
@@ -27,6 +27,17 @@ export function mountWebhookRoutes(
   router: Router,
   options: { basePath: string; webhooks: readonly DeliveryWebhook[]; service: () => CommsService; receipts: Model<WebhookReceiptFields>; now: () => Date },
 ): void {
+  /** Stores a receipt for `what` of `provider`; false when one was there already. */
+  const receive = async (provider: string, what: string): Promise<boolean> => {
+    const key = createHash("sha256").update(`${provider}\u0000${what}`).digest("hex");
+    try {
+      await options.receipts.create({ key, provider, created: options.now() });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  };
   for (const webhook of options.webhooks) {
     const handle: RequestHandler = async (req, res) => {
       const rawBody = req.rawBody ?? Buffer.alloc(0);
@@ -37,18 +48,19 @@ export function mountWebhookRoutes(
         url: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
       });
       if (!content) throw CommsErrors.WEBHOOK_SIGNATURE_INVALID({ detail: `The ${webhook.provider} signature does not match this body` });
-      const key = createHash("sha256").update(`${webhook.provider}\u0000${content.replayKey}`).digest("hex");
-      try {
-        await options.receipts.create({ key, provider: webhook.provider, created: options.now() });
-      } catch (error) {
-        if (isDuplicateKeyError(error)) throw CommsErrors.WEBHOOK_REPLAYED({ detail: "This webhook delivery was already recorded" });
-        throw error;
-      }
+      if (!(await receive(webhook.provider, content.replayKey))) throw CommsErrors.WEBHOOK_REPLAYED({ detail: "This webhook delivery was already recorded" });
       const service = options.service();
       let recorded = 0;
       for (const event of content.events) if ((await service.recordDeliveryEvent(event)).recorded) recorded++;
-      for (const optOut of content.optOuts) await service.recordOptOut(optOut);
-      res.json({ data: { recorded, ignored: content.events.length - recorded, optOuts: content.optOuts.length } });
+      // A provider's retry is signed anew (SendGrid: a new timestamp), so it is no replay; its
+      // opt-outs are recognised by event id, like its delivery events, and reported once.
+      let optOuts = 0;
+      for (const optOut of content.optOuts) {
+        if (typeof optOut.eventId === "string" && !(await receive(webhook.provider, `opt-out\u0000${optOut.eventId}`))) continue;
+        await service.recordOptOut(optOut);
+        optOuts++;
+      }
+      res.json({ data: { recorded, ignored: content.events.length - recorded, optOuts } });
     };
     const parsers: RequestHandler[] = webhook.mediaType === "form" ? [express.urlencoded({ extended: false, limit: "1mb", verify: captureRawBody })] : [];
     router.post(webhookPath(options.basePath, webhook), omitBodyFromLog, ...parsers, handle);
