@@ -359,6 +359,17 @@ test("push: only failed tokens are retried, permanent failures deactivate their 
   t.deepEqual(row!.payload, { title: "Hi", body: "There" });
 });
 
+test("push reaches at most maxPushTokensPerUser tokens, the most recently registered", async (t) => {
+  const sender = new ScriptedPushSender("expo", () => "accept");
+  const { comms } = await commsTestApp(t, { push: sender, maxPushTokensPerUser: 3 });
+  const ownerId = new Types.ObjectId();
+  // Rows stored before the limit existed: five active tokens.
+  const rows = Array.from({ length: 5 }, (_, i) => ({ token: `ExponentPushToken[cap-${ownerId.toHexString()}-${i}]`, kind: "expo" as const, ownerId, active: true, lastRegisteredAt: new Date(Date.UTC(2026, 0, i + 1)) }));
+  await pushTokenModel().create(rows);
+  const result = await comms.getCommsService().sendPushToUser(ownerId.toHexString(), { title: "Hi" });
+  t.deepEqual(result.tokens.map((token) => token.token).sort(), rows.slice(2).map((row) => row.token).sort());
+});
+
 test("push to a user without active tokens is a permanent no-recipients failure", async (t) => {
   const { comms } = await commsTestApp(t, {});
   const result = await comms.getCommsService().sendPushToUser(new Types.ObjectId().toHexString(), { title: "Hi" });

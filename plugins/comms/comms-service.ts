@@ -290,7 +290,15 @@ export function createCommsService(dependencies: ServiceDependencies): Stoppable
           return finish(hooks, initial, { accepted: false, errorCode: SEND_ERROR_CODES.cancelled, isPermanentFailure: false, tokens: [] }, "cancelled", { attempts: [], extra: userRow });
         }
         const context = { ...initial, message };
-        const owned = Types.ObjectId.isValid(initial.userId!) ? await tokens.find({ ownerId: initial.userId, active: true }, { token: 1, kind: 1 }).lean() : [];
+        // The newest maxPushTokensPerUser only: registration keeps no more active, but rows stored
+        // before the limit existed (or written by other code) must not widen the fan-out.
+        const owned = Types.ObjectId.isValid(initial.userId!)
+          ? await tokens
+              .find({ ownerId: initial.userId, active: true }, { token: 1, kind: 1 })
+              .sort({ lastRegisteredAt: -1, _id: -1 })
+              .limit(options.maxPushTokensPerUser ?? 20)
+              .lean()
+          : [];
         if (owned.length === 0) {
           const result = { ...failedResult(providers.push.length === 0 ? SEND_ERROR_CODES.channelNotConfigured : SEND_ERROR_CODES.noRecipients, providers.push.length === 0 ? "config" : "permanent"), tokens: [] };
           return finish(hooks, context, result, "failed", { attempts: [], extra: userRow });
