@@ -1,7 +1,13 @@
 import test from "ava";
 import mongoose from "mongoose";
+import { stopTestDatabase } from "../../../hosts/testing.js";
+import { as, buildRestApp, spec } from "../../../test/support/rest-hosts.js";
 import { ajvFor } from "../../validation/index.js";
+import { Permissions } from "../permissions.js";
+import { defaultPlugins } from "../schema/default-plugins.js";
 import { mongooseJsonSchema } from "./mongoose-json-schema.js";
+
+test.after.always(() => stopTestDatabase());
 
 const schema = new mongoose.Schema({
   title: { type: String, required: true, minlength: 2, maxlength: 50, description: "Title" },
@@ -28,7 +34,8 @@ test("create: required fields without defaults are required; read-only and _id a
   t.deepEqual(properties.title, { type: "string", minLength: 2, maxLength: 50, description: "Title" });
   t.deepEqual(properties.kind, { type: ["string", "null"], enum: ["a", "b", null], description: "Kind", default: "a" });
   t.deepEqual(properties.rank, { type: ["number", "null"], minimum: 1, maximum: 9, description: "Rank" });
-  t.is((properties.code as { pattern: string }).pattern, "^[A-Z]{3}$");
+  // Optional: mongoose's match lets "" through, so the pattern does too.
+  t.is((properties.code as { pattern: string }).pattern, "^$|^[A-Z]{3}$");
   t.deepEqual((properties.address as { properties: object }).properties, { city: { type: ["string", "null"], description: "City" } });
 });
 
@@ -117,4 +124,47 @@ test("arrays take null only where the model can: never on create, as a top-level
   const validate = ajvFor({ coerceTypes: true, removeAdditional: false }).compile(mongooseJsonSchema(lists, { mode: "create" }));
   for (const wrong of [null, "", 0, false, "x", 1]) t.false(validate({ tags: wrong }), JSON.stringify(wrong));
   t.true(validate({ tags: [], maybe: null }));
+});
+
+/** The paths a 400's `meta.validationErrors` names, sorted. */
+function issuePaths(body: { errors: Array<{ meta: { validationErrors: string } }> }): string[] {
+  return (JSON.parse(body.errors[0]!.meta.validationErrors) as Array<{ path: string }>).map((issue) => issue.path).sort();
+}
+
+test("match becomes pattern where it means the same: u regexes too, \"\" allowed where mongoose allows it, trimmed fields in responses only, flagged regexes left to mongoose", async (t) => {
+  const patterned = new mongoose.Schema(
+    {
+      name: { type: String, required: true, match: /^[A-Za-z]+$/, description: "Required: \"\" is refused anyway" },
+      code: { type: String, match: /^[A-Z]{3}$/, description: "Optional: mongoose lets \"\" through" },
+      slug: { type: String, match: /^[a-z-]+$/u, description: "A u regex" },
+      handle: { type: String, trim: true, match: [/^[a-z]+$/, "letters only"], description: "Checked after trimming" },
+      shout: { type: String, match: /^[a-z]+$/i, description: "Case-insensitive: JSON Schema cannot say it" },
+    },
+    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+  );
+  patterned.plugin(defaultPlugins);
+  const Patterned = mongoose.model("PatternedThing", patterned);
+  const all = [Permissions.IsAny];
+  const app = await buildRestApp("SvcApp", [spec("/things", Patterned, { permissions: { list: all, read: all, create: all, update: all, delete: all } })]);
+  t.teardown(() => app.stop());
+  const api = as(app.http);
+
+  const openapi = (await api.get("/openapi.json").expect(200)).body as { components: { schemas: Record<string, { properties: Record<string, { pattern?: string }> }> } };
+  const patterns = (name: string) => Object.fromEntries(Object.entries(openapi.components.schemas[name]!.properties).map(([field, schema]) => [field, schema.pattern]));
+  t.like(patterns("PatternedThingCreate"), { name: "^[A-Za-z]+$", code: "^$|^[A-Z]{3}$", slug: "^$|^[a-z-]+$", handle: undefined, shout: undefined });
+  t.like(patterns("PatternedThingUpdate"), { name: "^[A-Za-z]+$", code: "^$|^[A-Z]{3}$", handle: undefined });
+  // What is stored went through the setters: the response documents the pattern it meets.
+  t.like(patterns("PatternedThing"), { name: "^[A-Za-z]+$", code: "^$|^[A-Z]{3}$", handle: "^$|^[a-z]+$", shout: undefined });
+
+  // Everything mongoose accepts is accepted, and stored as mongoose makes it.
+  const created = await api.post("/things", { name: "Ann", code: "", slug: "a-b", handle: "  abc  ", shout: "ABC" }).expect(201);
+  t.like(created.body.data, { code: "", handle: "abc", shout: "ABC" });
+  // What it refuses is refused by the request schema, every problem at once.
+  const refused = await api.post("/things", { name: "", code: "abc", slug: "Not A Slug" }).expect(400);
+  t.is(refused.body.errors[0].code, "VALIDATION_INVALID_BODY");
+  t.deepEqual(issuePaths(refused.body), ["code", "name", "slug"]);
+  // Left to mongoose: a trimmed value that still does not match, a flagged regex.
+  const late = await api.post("/things", { name: "Bo", handle: " a1 ", shout: "1" }).expect(400);
+  t.is(late.body.errors[0].code, "VALIDATION_FAILED");
+  t.deepEqual(late.body.errors[0].meta.fields.map((field: { path: string }) => field.path).sort(), ["handle", "shout"]);
 });

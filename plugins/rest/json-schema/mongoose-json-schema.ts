@@ -197,15 +197,16 @@ function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: st
       // always documented and checked here, on the characters sent: case changes keep the length,
       // and trimming only shortens, so a raw value within maxLength is within it once trimmed
       // (a padded minLength still reaches mongoose's check, in the same wording).
-      const rewritten = opts.trim === true || opts.lowercase === true || opts.uppercase === true;
+      // A response holds what the setters stored, so there both are documented.
+      const rewritten = options.mode !== "response" && (opts.trim === true || opts.lowercase === true || opts.uppercase === true);
       const values = nested.enumValues?.filter((value) => value !== undefined);
       if (values && values.length > 0 && !rewritten) result.enum = values;
       const minLength = optionNumber(opts.minLength ?? opts.minlength);
       const maxLength = optionNumber(opts.maxLength ?? opts.maxlength);
       if (minLength !== undefined) result.minLength = minLength;
       if (maxLength !== undefined) result.maxLength = maxLength;
-      const match = Array.isArray(opts.match) ? opts.match[0] : opts.match;
-      if (match instanceof RegExp && match.flags === "" && isUnicodeSafe(match.source) && !rewritten) result.pattern = match.source;
+      const pattern = rewritten ? undefined : matchPattern(opts.match, requiredFlag(schemaType));
+      if (pattern !== undefined) result.pattern = pattern;
       return result;
     }
     case "Number":
@@ -268,6 +269,18 @@ function typeSchema(schemaType: SchemaType, options: JsonSchemaOptions, path: st
 function optionNumber(value: unknown): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   return typeof raw === "number" && Number.isFinite(raw) ? raw : undefined;
+}
+
+/**
+ * The JSON Schema `pattern` of a mongoose `match` (a RegExp, or `[RegExp, message]`), when one
+ * says the same thing. JSON Schema patterns have no flags: a regex with `i`, `m`, `s`, `g` or `y`
+ * is left to mongoose; `u` and `d` change nothing a test sees. Mongoose's match lets `""` through
+ * (only `required` refuses it), so an optional field's pattern does too.
+ */
+function matchPattern(match: unknown, required: boolean): string | undefined {
+  const regex = Array.isArray(match) ? match[0] : match;
+  if (!(regex instanceof RegExp) || !/^[du]*$/.test(regex.flags) || !isUnicodeSafe(regex.source)) return undefined;
+  return required || regex.test("") ? regex.source : `^$|${regex.source}`;
 }
 
 /** ajv compiles `pattern` with the `u` flag; skip patterns that are not valid there. */
