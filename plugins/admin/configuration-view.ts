@@ -27,7 +27,8 @@ export interface ConfigurationView {
 /**
  * The app's effective configuration with every secret redacted: variables whose names look secret
  * (`isSecretKey`: `TOKEN_SECRET`, `AI_API_KEY`...) show `[REDACTED]`, credentials inside URLs
- * (`mongodb://user:pass@host`, a DSN's key) are masked, and any value that contains a secret
+ * (`mongodb://user:pass@host`, a DSN's key, `?api_key=`) and connection strings (`password=`)
+ * are masked, so are secret fields of JSON values, and any value that contains a secret
  * variable's value is redacted whole — so no secret leaves, whatever it is called.
  *
  * @example
@@ -48,7 +49,7 @@ export function configurationView(config: SvcConfig, extraKeys: readonly string[
       environment[name] = REDACTED;
       continue;
     }
-    const masked = maskUrlCredentials(value);
+    const masked = maskSecretPairs(maskUrlCredentials(redactJson(value)));
     environment[name] = secrets.some((secret) => masked.includes(secret)) ? REDACTED : masked;
   }
   return {
@@ -62,7 +63,40 @@ export function configurationView(config: SvcConfig, extraKeys: readonly string[
   };
 }
 
-/** `scheme://user:pass@host` → `scheme://****@host`; a value that is not a URL with credentials is kept. */
+/**
+ * `scheme://user:pass@host` → `scheme://****@host`; a value that is not a URL with credentials is
+ * kept. Up to the last `@` before the query when what precedes it is `user:pass` or has no `/`:
+ * a password may hold an unescaped `@` or `/` (base64), while `https://registry/@scope` has none.
+ */
 function maskUrlCredentials(value: string): string {
-  return value.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/?#]*@/, "$1****@");
+  const url = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^?#]*)([\s\S]*)$/.exec(value);
+  if (!url) return value;
+  const [, scheme, rest, tail] = url as unknown as [string, string, string, string];
+  const at = rest.lastIndexOf("@");
+  const userinfo = rest.slice(0, at);
+  if (at === -1 || (userinfo.includes("/") && !userinfo.includes(":"))) return value;
+  return `${scheme}****${rest.slice(at)}${tail}`;
+}
+
+// `name=value` in a query string (`?api_key=...`, a driver's `tlsCertificateKeyFilePassword=`),
+// a libpq or ADO connection string (`password='...'`, `Password=...;`).
+const PAIR = /(^|[?&;\s])([^=&;#?\s]+)=('[^']*'|"[^"]*"|[^&;#\s]*)/g;
+// Query strings carry a few more by convention (as in request logs): OAuth's `code`, `key`, `sig`.
+const SECRET_PAIR_NAMES = new Set(["code", "key", "sig"]);
+
+/** Masks the values of secret-looking `name=value` pairs: `?token=abc&db=x` → `?token=****&db=x`. */
+function maskSecretPairs(value: string): string {
+  return value.replace(PAIR, (pair, separator: string, name: string) =>
+    isSecretKey(name) || SECRET_PAIR_NAMES.has(name.toLowerCase()) ? `${separator}${name}=****` : pair,
+  );
+}
+
+/** A JSON object or array (`APP_CONFIG={"db":{"password":...}}`) with its secret-looking fields redacted, at any depth. */
+function redactJson(value: string): string {
+  if (!/^\s*[[{]/.test(value)) return value;
+  try {
+    return JSON.stringify(redactSecrets(JSON.parse(value) as unknown));
+  } catch {
+    return value;
+  }
 }
