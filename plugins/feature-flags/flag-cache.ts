@@ -88,8 +88,6 @@ export class FlagCache implements FlagSource {
     clearInterval(this.pollTimer);
     await this.stream?.close().catch(() => undefined);
     await this.loop;
-    // Its read would otherwise outlive the app, on a connection about to close.
-    await this.poll;
   }
 
   /** All cached flags (active or not). */
