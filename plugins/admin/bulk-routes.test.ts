@@ -2,6 +2,7 @@ import test from "ava";
 import request from "supertest";
 import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
 import { auditLogModel } from "./index.js";
+import { documentedAnswerProblem } from "../../test/support/documented-answer.js";
 import { AdminTestUser, Gadget, adminTestApp, testAdminOptions } from "../../test/support/admin-test-app.js";
 
 test.after.always(() => stopTestDatabase());
@@ -23,6 +24,8 @@ test.serial("a bulk update giving several records one unique value is refused be
     .expect(409);
   t.is(response.body.errors[0].code, "DATABASE_DUPLICATE_KEY");
   t.deepEqual(response.body.errors[0].meta, { fields: ["email"] });
+  const document = (await request(app.http).get("/openapi.json").expect(200)).body;
+  t.is(documentedAnswerProblem(document, "post", "/bulk-unique/users/bulk-update", response), undefined);
   // Nothing written (the first record's email was changed before the second save failed), nothing audited.
   t.deepEqual(await AdminTestUser.find({ _id: { $in: [first.id, second.id] } }).sort({ _id: 1 }).lean(), before);
   t.is(await auditLogModel().countDocuments({ recordId: { $in: [first.id, second.id] } }), 0);

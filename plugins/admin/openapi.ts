@@ -70,8 +70,10 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
     openapi.addOperation(
       "post",
       `${entry.fullPath}/bulk-update`,
-      operation(`bulkUpdate${plural}`, `Update many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, BODY_ERRORS, {
-        description: "All or nothing on authorisation: one missing or refused record refuses the request (403 ADMIN_BULK_REFUSED) and nothing is written.",
+      operation(`bulkUpdate${plural}`, `Update many ${entry.modelName} records`, { status: 200, description: "Each record's result", data: results }, [...BODY_ERRORS, "Conflict"], {
+        description:
+          "All or nothing on authorisation: one missing or refused record refuses the request (403 ADMIN_BULK_REFUSED) and nothing is written. " +
+          "A change giving two of the records one value of a unique index is refused before any write (409 DATABASE_DUPLICATE_KEY).",
         requestBody: { required: true, content: { "application/json": { schema: update } } },
       }),
     );
