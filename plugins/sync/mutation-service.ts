@@ -74,8 +74,9 @@ export class MutationService {
     // written in the write's transaction, so a replay's attempt fails (a taken id, a stale
     // `baseVersion`, the record's duplicate key) and nothing of it stays. Whatever an attempt ran
     // into, an existing record answers with the original ack, so an ack costs no extra read.
+    const sent = input as SyncMutation;
     const refused = await this.precheck(collection, user, mutation);
-    if (refused) return (await this.replayOf(user, mutation)) ?? refused;
+    if (refused) return (await this.replayOf(user, sent)) ?? refused;
 
     const streams = new Set(await this.options.membership.streamsOf(user, collection));
     for (let attempt = 1; ; attempt++) {
@@ -84,7 +85,7 @@ export class MutationService {
         await this.runAfter(collection, applied);
         return applied.outcome;
       } catch (error) {
-        const replay = await this.replayOf(user, mutation).catch(() => undefined);
+        const replay = await this.replayOf(user, sent).catch(() => undefined);
         if (replay) return replay;
         if (error instanceof Refusal) return error.outcome;
         if (mutation.operation === "create" && isDuplicateKey(error, "_id")) {
@@ -129,11 +130,19 @@ export class MutationService {
     return undefined;
   }
 
-  /** The original ack of an applied mutation id (a different user's id is refused, not revealed). */
+  /**
+   * The original ack of an applied mutation id (a different user's id is refused, not revealed).
+   * `mutation` is as sent: a create that named no id may be a replay of any entity's create.
+   */
   private async replayOf(user: RequestUser, mutation: SyncMutation): Promise<MutationOutcome | undefined> {
     const record = await this.options.bookkeeping.mutations.findOne({ mutationId: mutation.mutationId }).lean().exec();
     if (!record) return undefined;
     if (record.userId !== user.id) return nack(mutation.mutationId, "forbidden", { message: "This mutationId belongs to another client" });
+    // The id reused for a different write: its ack would tell the client this write was applied,
+    // and the client would drop it from its outbox unwritten.
+    if (record.collectionName !== mutation.collection || (mutation.id !== undefined && record.entityId !== mutation.id)) {
+      return nack(mutation.mutationId, "validation", { message: `This mutationId was already used for ${record.collectionName} ${record.entityId}: send this mutation with a new mutationId` });
+    }
     return { ack: { mutationId: record.mutationId, id: record.entityId, seq: record.seq } };
   }
 
