@@ -30,6 +30,7 @@ export function isTransientWriteError(error: unknown): boolean {
  * const seq = await drawSeq(bookkeeping, "todos|owner:u1", session); // 1, 2, 3...
  */
 export async function drawSeq(bookkeeping: SyncBookkeeping, stream: string, session: ClientSession, mark?: { tombstones: true }): Promise<number> {
+  drawnStreams.get(session)?.add(stream);
   const update = mark ? { $inc: { seq: 1 }, $set: mark } : { $inc: { seq: 1 } };
   // The driver's collection: this runs in every synced write, and the counter needs no casting.
   const counter = await bookkeeping.counters.collection.findOneAndUpdate({ stream }, update, { returnDocument: "after", session, projection: { seq: 1 } });
@@ -78,6 +79,8 @@ export function conflictBackoff(attempt: number): Promise<void> {
  */
 export async function inSyncTransaction<R>(connection: Connection, work: (session: ClientSession) => Promise<R>): Promise<R> {
   const session = await connection.startSession();
+  const drawn = trackDraws(session);
+  let release: (() => void) | undefined;
   try {
     for (let attempt = 1; ; attempt++) {
       session.startTransaction({ readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
@@ -88,12 +91,52 @@ export async function inSyncTransaction<R>(connection: Connection, work: (sessio
       } catch (error) {
         if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
         if (!isTransientWriteError(error) || attempt >= MAX_ATTEMPTS) throw error;
-        await conflictBackoff(attempt);
+        // After a conflict, writers of this process wait their turn for the stream instead of all
+        // retrying at once: many writers of one stream (a busy tenant) otherwise keep conflicting
+        // with each other until some exhaust their attempts, and the stream's throughput collapses.
+        if (!release && drawn.size > 0) release = await holdStreams([...drawn]);
+        else await conflictBackoff(attempt);
       }
     }
   } finally {
+    release?.();
+    drawnStreams.delete(session);
     await session.endSession();
   }
+}
+
+/** The streams each tracked session drew from (so a retry knows which to wait for). */
+const drawnStreams = new WeakMap<ClientSession, Set<string>>();
+
+/** From now on, records the streams `drawSeq` draws from in this session (the set it returns). */
+export function trackDraws(session: ClientSession): Set<string> {
+  const drawn = new Set<string>();
+  drawnStreams.set(session, drawn);
+  return drawn;
+}
+/** Per stream, the end of this process's queue of writers waiting for it. */
+const streamQueues = new Map<string, Promise<void>>();
+
+/**
+ * Waits until this process's earlier holders of each stream are done, then holds them all until
+ * the returned release is called. Streams are taken in sorted order, so two holders never wait
+ * for each other.
+ */
+export async function holdStreams(streams: readonly string[]): Promise<() => void> {
+  const releases: (() => void)[] = [];
+  for (const stream of [...streams].sort()) {
+    const previous = streamQueues.get(stream) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    streamQueues.set(stream, tail);
+    await previous;
+    releases.push(() => {
+      release();
+      if (streamQueues.get(stream) === tail) streamQueues.delete(stream);
+    });
+  }
+  return () => releases.forEach((release) => release());
 }
 
 /** Commits, retrying only an unknown commit result (the commit itself is idempotent). */

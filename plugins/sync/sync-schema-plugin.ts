@@ -1,6 +1,6 @@
 import type { ClientSession, HydratedDocument, Model, Schema } from "mongoose";
 import { SyncErrors } from "./errors.js";
-import { commitWithRetry, conflictBackoff, drawSeq, isTransientWriteError, SEQUENCING_MAX_ATTEMPTS } from "./sequencing.js";
+import { commitWithRetry, conflictBackoff, drawSeq, holdStreams, isTransientWriteError, SEQUENCING_MAX_ATTEMPTS, trackDraws } from "./sequencing.js";
 import { syncBookkeeping } from "./sync-bookkeeping.js";
 import { syncBindingOf } from "./synced-model-binding.js";
 
@@ -39,6 +39,8 @@ export const UNSEQUENCED_WRITES = [
 ] as const;
 
 const OWN_SESSION = "svcSyncOwnSession";
+/** Releases the streams this save waits its turn for (held from a conflict until it commits or aborts). */
+const OWN_RELEASE = "svcSyncOwnRelease";
 
 type SyncedDocument = HydratedDocument<Record<string, unknown>>;
 
@@ -103,21 +105,27 @@ export function syncPlugin(schema: Schema): void {
     // No transaction: open one for this save alone. The first statement draws the seq, so a
     // conflict can only happen before the document is written, and retrying here is enough.
     const session = await model.db.startSession();
+    const drawn = trackDraws(session);
+    let release: (() => void) | undefined;
     for (let attempt = 1; ; attempt++) {
       session.startTransaction({ readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
       try {
         const seq = await stamp(session);
         this.$locals[OWN_SESSION] = session;
+        this.$locals[OWN_RELEASE] = release;
         this.$session(session);
         this.set({ _syncSeq: seq, _syncStream: stream });
         return;
       } catch (error) {
         await session.abortTransaction().catch(() => undefined);
         if (!isTransientWriteError(error) || attempt >= SEQUENCING_MAX_ATTEMPTS) {
+          release?.();
           await session.endSession();
           throw error;
         }
-        await conflictBackoff(attempt);
+        // As inSyncTransaction does: after a conflict, wait for this process's other writers of the stream.
+        if (!release && drawn.size > 0) release = await holdStreams([...drawn]);
+        else await conflictBackoff(attempt);
       }
     }
 
@@ -146,11 +154,14 @@ export function syncPlugin(schema: Schema): void {
   schema.post("save", async function commitOwnTransaction(this: SyncedDocument) {
     const session = this.$locals[OWN_SESSION] as ClientSession | undefined;
     if (!session) return;
+    const release = this.$locals[OWN_RELEASE] as (() => void) | undefined;
     delete this.$locals[OWN_SESSION];
+    delete this.$locals[OWN_RELEASE];
     this.$session(null);
     try {
       await commitWithRetry(session);
     } finally {
+      release?.();
       await session.endSession();
     }
   });
@@ -158,10 +169,13 @@ export function syncPlugin(schema: Schema): void {
   schema.post("save", function abortOwnTransaction(this: SyncedDocument, error: Error, _doc: unknown, next: (error?: Error) => void) {
     const session = this.$locals[OWN_SESSION] as ClientSession | undefined;
     if (!session) return next(error);
+    const release = this.$locals[OWN_RELEASE] as (() => void) | undefined;
     delete this.$locals[OWN_SESSION];
+    delete this.$locals[OWN_RELEASE];
     this.$session(null);
     void (async () => {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+      release?.();
       await session.endSession().catch(() => undefined);
     })().then(() => next(error));
   });
