@@ -139,9 +139,12 @@ export class SyncSocketSession {
   // --- subscriptions -------------------------------------------------------------------------
 
   private async subscribe(payload: unknown, ack: Ack | undefined): Promise<void> {
-    const user = this.socket.data.user;
-    if (!user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
+    if (!this.socket.data.user) return this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "Sync needs a signed-in socket: connect with auth: { token }" }), ack);
     if (!validateSubscription(payload)) return this.refuse("", SyncErrors.INVALID_EVENT({ detail: describeIssues(validateSubscription) }), ack);
+    // Checked as a mutation is: a user disabled since the last check must not start receiving
+    // deltas (a lapsed credential gets sync:auth-expired and the socket is let go).
+    const user = await this.currentUser();
+    if (!user) return this.serving ? this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "The socket's credential could not be checked: subscribe again" }), ack) : undefined;
     const answers: unknown[] = [];
     for (const name of new Set((payload as { collections: string[] }).collections)) {
       const collection = this.options.services.collections.get(name);
