@@ -114,13 +114,21 @@ export function trackDraws(session: ClientSession): Set<string> {
   drawnStreams.set(session, drawn);
   return drawn;
 }
+
 /** Per stream, the end of this process's queue of writers waiting for it. */
 const streamQueues = new Map<string, Promise<void>>();
 
 /**
- * Waits until this process's earlier holders of each stream are done, then holds them all until
- * the returned release is called. Streams are taken in sorted order, so two holders never wait
- * for each other.
+ * The longest a writer waits its turn for a stream. The turn is advisory (the counter's conflict
+ * is what orders writes), so a holder that never finishes — a hook that saves to the same stream
+ * outside the transaction, waiting on its own turn — delays the others, never blocks them.
+ */
+const MAX_TURN_WAIT_MS = 10_000;
+
+/**
+ * Waits until this process's earlier holders of each stream are done (at most
+ * MAX_TURN_WAIT_MS), then holds them all until the returned release is called. Streams are taken
+ * in sorted order, so two holders never wait for each other.
  */
 export async function holdStreams(streams: readonly string[]): Promise<() => void> {
   const releases: (() => void)[] = [];
@@ -130,7 +138,9 @@ export async function holdStreams(streams: readonly string[]): Promise<() => voi
     const mine = new Promise<void>((resolve) => (release = resolve));
     const tail = previous.then(() => mine);
     streamQueues.set(stream, tail);
-    await previous;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([previous, new Promise<void>((resolve) => (timer = setTimeout(resolve, MAX_TURN_WAIT_MS)))]);
+    clearTimeout(timer);
     releases.push(() => {
       release();
       if (streamQueues.get(stream) === tail) streamQueues.delete(stream);
