@@ -1,4 +1,11 @@
-import type webpush from "web-push";
+/**
+ * A browser's push subscription, as `web-push` takes it (declared here, not imported: this file's
+ * declarations are published, and `@types/web-push` is not a dependency of apps).
+ */
+export interface WebPushSubscription {
+  readonly endpoint: string;
+  readonly keys: { readonly p256dh: string; readonly auth: string };
+}
 
 /**
  * The browsers' push services (Chrome and Edge on FCM, Firefox, Windows, Safari). A Web Push token
@@ -44,7 +51,7 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
  * @example
  * const { subscription, problem } = readWebPushToken(token, DEFAULT_WEB_PUSH_HOSTS);
  */
-export function readWebPushToken(token: string, allowedHosts: readonly string[]): { subscription?: webpush.PushSubscription; problem?: string } {
+export function readWebPushToken(token: string, allowedHosts: readonly string[]): { subscription?: WebPushSubscription; problem?: string } {
   let parsed: { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } } | null;
   try {
     parsed = JSON.parse(token) as typeof parsed;
