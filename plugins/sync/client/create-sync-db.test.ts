@@ -267,6 +267,41 @@ test("deltas arriving together are one step: listeners hear once, the cursor mov
   t.truthy(db.store.get("todos", "d"));
 });
 
+test("whenPersisted resolves once the mutation's outbox row is stored, not before", async (t) => {
+  const fake = createFakeTransport();
+  const memory = createMemoryPersister();
+  let release: () => void = () => {};
+  let holding = false;
+  const slow: SyncPersisterFactory = async (context) => {
+    const inner = await memory(context);
+    return {
+      ...inner,
+      write: async (changes) => {
+        if (holding) await new Promise<void>((resolve) => (release = resolve));
+        await inner.write(changes);
+      },
+    };
+  };
+  const { db } = client(fake, { persisterFactory: slow });
+  await db.start();
+  t.teardown(() => db.stop());
+  await db.whenPersisted();
+  db.goOffline(); // the row stays in the outbox (no ack removes it)
+  holding = true;
+  const { mutationId } = db.mutate({ collection: "todos", operation: "create", data: { title: "Milk" } });
+  let persisted = false;
+  const waiting = db.whenPersisted().then(() => (persisted = true));
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  t.false(persisted, "the write is still in progress");
+  const stored = async () => (await (await memory({ name: "test", userId: "u1" })).load())._outbox.map((row) => row.mutationId);
+  t.deepEqual(await stored(), []);
+  holding = false;
+  release();
+  await waiting;
+  t.deepEqual(await stored(), [mutationId]);
+  t.is(db.getSyncStatus().persistence, "memory");
+});
+
 test("the persister gets each changed record once, with its last value, in one write per burst", async (t) => {
   const fake = createFakeTransport();
   const memory = createMemoryPersister();

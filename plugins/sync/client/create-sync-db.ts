@@ -55,6 +55,19 @@ export interface SyncDb {
   goOnline(): void;
   /** Applies a change locally at once and queues it for the server. */
   mutate(input: MutateInput): { mutationId: string; id: string };
+  /**
+   * Resolves once every change made so far is stored by the persister (at once when none is
+   * waiting). `mutate()` returns before its outbox row is stored — encryption and IndexedDB are
+   * asynchronous, and writes are stored in order behind any write in progress — so a reload or
+   * navigation in that window would lose the change: await this first. Never rejects: a failed
+   * write shows as `persistence: "error"` in the status.
+   *
+   * @example
+   * db.mutate({ collection: "todos", operation: "create", data: { title: "Milk" } });
+   * await db.whenPersisted();
+   * location.assign("/done");
+   */
+  whenPersisted(): Promise<void>;
   /** Pages every stream the user is in from its cursor. */
   reconcile(): Promise<void>;
   /** Pages every stream from 0 and makes the local copy equal to the server's (pending changes stay). */
@@ -574,6 +587,10 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       debug.log("mutate", { collection: input.collection, operation: input.operation, id, mutationId }, input.data);
       if (context.active()) sender.schedule();
       return { mutationId, id };
+    },
+    whenPersisted() {
+      // The chain already holds a write that takes every change made up to now (see above).
+      return persisting;
     },
     async reconcile() {
       requireStarted("reconcile");
