@@ -1,12 +1,32 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import type { SyncStatus } from "../../plugins/sync/client/index.js";
 import { useConflicts, useEntityIds, useSyncDbClient, useSyncStatus } from "../../plugins/sync/react/index.js";
 import { inputValue } from "./browser.js";
 import { useCreateTodo, useDeleteTodo, useTodo, useUpdateTodo } from "./sync-hooks.js";
 
-/** Online state, queue and conflicts, and the offline toggle. */
+/**
+ * Whether everything shown is stored on this device: `mutate()` returns before its encrypted
+ * outbox row is in IndexedDB, and a reload before then would lose it. Tied to the status it was
+ * confirmed for, so a new change reads "saving" from its first render.
+ */
+function useStoredOnDevice(status: SyncStatus): boolean {
+  const db = useSyncDbClient();
+  const [storedFor, setStoredFor] = useState<SyncStatus | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void db.whenPersisted().then(() => live && setStoredFor(status));
+    return () => {
+      live = false;
+    };
+  }, [db, status]);
+  return storedFor === status;
+}
+
+/** Online state, queue and conflicts, whether changes are stored yet, and the offline toggle. */
 function StatusBar() {
   const status = useSyncStatus();
   const db = useSyncDbClient();
+  const stored = useStoredOnDevice(status);
   const [offline, setOffline] = useState(false);
   const toggle = () => {
     if (offline) db.goOnline();
@@ -19,6 +39,7 @@ function StatusBar() {
       <span data-testid="queued">{status.queuedCount} queued</span>
       <span data-testid="conflicts">{status.conflictCount} conflicts</span>
       <span data-testid="persistence">storage: {status.persistence}</span>
+      <span data-testid="stored">{stored ? "saved on this device" : "saving…"}</span>
       {/* The sign-in lapsed (a refresh was refused): nothing is sent until the user signs in again. */}
       {status.paused === "auth" ? <span data-testid="auth-paused">Your sign-in has expired: sign out and in again to send your changes</span> : null}
       <button data-testid="offline-toggle" onClick={toggle}>

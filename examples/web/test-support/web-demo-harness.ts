@@ -55,7 +55,7 @@ export async function addTodo(page: Page, title: string): Promise<void> {
 export const todoRow = (page: Page, title: string) => page.locator(`[data-testid=todo][data-title="${title}"]`);
 
 /** Waits until the status bar shows `text` in the element `testId`. */
-export async function statusShows(page: Page, testId: "online" | "queued" | "conflicts", text: string): Promise<void> {
+export async function statusShows(page: Page, testId: "online" | "queued" | "conflicts" | "stored", text: string): Promise<void> {
   await page.getByTestId(testId).filter({ hasText: text }).waitFor({ timeout: 20_000 });
 }
 
@@ -98,28 +98,3 @@ export const INDEXED_DB_DUMP = `(async () => {
   return { names, records, text };
 })()`;
 
-/**
- * Resolves once the page's IndexedDB outbox holds `count` records. The status bar counts the
- * outbox in memory; the encrypted write follows, and a reload before it lands would lose it.
- *
- * @example
- * await outboxStored(page, 1);
- * await page.reload();
- */
-export async function outboxStored(page: Page, count: number): Promise<void> {
-  // A string, as INDEXED_DB_DUMP: it runs in the page, and this project's types have no DOM.
-  const stored = `(async () => {
-    const ask = (request) => new Promise((resolve, reject) => { request.onsuccess = () => resolve(request.result); request.onerror = () => reject(request.error); });
-    for (const info of await indexedDB.databases()) {
-      if (!info.name || !info.name.startsWith("svc-sync:")) continue;
-      const db = await ask(indexedDB.open(info.name));
-      try {
-        if (db.objectStoreNames.contains("outbox") && (await ask(db.transaction("outbox").objectStore("outbox").count())) >= ${count}) return true;
-      } finally {
-        db.close();
-      }
-    }
-    return false;
-  })()`;
-  await page.waitForFunction(stored, undefined, { polling: 100, timeout: 20_000 });
-}
