@@ -16,9 +16,12 @@ export const AdminErrors = defineErrors("ADMIN", {
   UNKNOWN_SCRIPT: { status: 404, title: "Not found" },
   /** No background task has this id (tasks are kept in memory, the most recent ones only). */
   UNKNOWN_TASK: { status: 404, title: "Not found" },
+  /** The script already has as many runs in progress as its `concurrency` allows (default 1); `meta.taskIds` names them. */
+  SCRIPT_RUNNING: { status: 409, title: "Script already running" },
   INVALID_BASE_PATH: { message: (basePath: string) => `adminPlugin: basePath "${basePath}" must start with / and not end with one` },
   INVALID_ROUTE_PATH: { message: (model: string, routePath: string) => `adminPlugin: ${model}'s routePath "${routePath}" must start with / and not end with one` },
   DUPLICATE_ROUTE: { message: (routePath: string, first: string, second: string) => `adminPlugin: ${first} and ${second} both use routePath "${routePath}"` },
   RESERVED_ROUTE: { message: (routePath: string, model: string) => `adminPlugin: ${model}'s routePath "${routePath}" is one of the admin's own routes` },
   INVALID_SCRIPT_NAME: { message: (name: string) => `adminPlugin: script name "${name}" must be 1 to 64 letters, digits, - or _` },
+  INVALID_SCRIPT_CONCURRENCY: { message: (name: string, value: unknown) => `adminPlugin: script "${name}" has concurrency ${String(value)}; it must be a whole number from 1 to 100` },
 });

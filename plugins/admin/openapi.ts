@@ -58,7 +58,7 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
   );
   openapi.addOperation("get", `${basePath}/scripts`, operation("listAdminScripts", "List the registered scripts", { status: 200, description: "Script names and descriptions", data: { type: "array", items: object("{name, description}") } }, []));
   const name: ParameterObject = { name: "name", in: "path", required: true, description: "The script's name", schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" } };
-  openapi.addOperation("post", `${basePath}/scripts/:name/run`, operation("runAdminScript", "Run a script as a background task", { status: 202, description: "The task, running", data: task }, ["NotFound"], { parameters: [name] }));
+  openapi.addOperation("post", `${basePath}/scripts/:name/run`, operation("runAdminScript", "Run a script as a background task", { status: 202, description: "The task, running", data: task }, ["NotFound", "Conflict"], { parameters: [name] }));
   openapi.addOperation("get", `${basePath}/tasks`, operation("listAdminTasks", "List background tasks, newest first", { status: 200, description: "The kept tasks", data: { type: "array", items: task } }, []));
   const id: ParameterObject = { name: "id", in: "path", required: true, description: "The task's id", schema: { type: "string" } };
   openapi.addOperation("get", `${basePath}/tasks/:id`, operation("readAdminTask", "Read a background task's status and log", { status: 200, description: "The task", data: task }, ["NotFound"], { parameters: [id] }));

@@ -1,19 +1,29 @@
 import test from "ava";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
+import { hasErrorCode } from "../../kernel/errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import { AdminErrors } from "./index.js";
+import { ScriptTasks } from "./script-tasks.js";
 import { adminTestApp, testAdminOptions } from "../../test/support/admin-test-app.js";
 
 test.after.always(() => stopTestDatabase());
 
+const silent: SvcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 // The slow script waits for the test to release it, so its running state can be read.
 let release!: () => void;
 const released = new Promise<void>((resolve) => (release = resolve));
 
+// `held` scripts wait until the test lets them go, each run on its own.
+const holds: Array<() => void> = [];
+const held = () => new Promise<void>((resolve) => holds.push(resolve));
+
 const options = testAdminOptions({
   scripts: {
+    once: { run: held },
+    pair: { concurrency: 2, run: held },
     slow: {
       description: "Waits to be released",
       run: async ({ log }) => {
@@ -49,7 +59,7 @@ test("a running task's status and log are readable, then its result", async (t) 
   const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), options);
   const admin = await app.user({ roles: ["full"] });
   const scripts = await request(app.http).get("/admin/scripts").set(auth(admin.token)).expect(200);
-  t.deepEqual(scripts.body.data.map((script: { name: string }) => script.name), ["slow", "broken", "sync-throw"]);
+  t.deepEqual(scripts.body.data.map((script: { name: string }) => script.name), ["once", "pair", "slow", "broken", "sync-throw"]);
 
   const started = await request(app.http).post("/admin/scripts/slow/run").set(auth(admin.token)).expect(202);
   const id = started.body.data.id as string;
@@ -107,4 +117,38 @@ test("callers without the script permissions can neither list nor run", async (t
   const admin = await app.user({ roles: ["full"] });
   const tasks = await request(app.http).get("/admin/tasks").set(auth(admin.token)).expect(200);
   t.deepEqual(tasks.body.data, []);
+});
+
+test("a script runs once at a time unless its concurrency says more: a run past it is a 409 naming the runs in progress", async (t) => {
+  const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), options);
+  const admin = await app.user({ roles: ["full"] });
+  const run = (script: string, status: number) => request(app.http).post(`/admin/scripts/${script}/run`).set(auth(admin.token)).expect(status);
+  const task = (id: string) => async () => (await request(app.http).get(`/admin/tasks/${id}`).set(auth(admin.token)).expect(200)).body.data;
+
+  const first = (await run("once", 202)).body.data.id as string;
+  const refused = await run("once", 409);
+  t.like(refused.body.errors[0], { code: AdminErrors.SCRIPT_RUNNING.code, meta: { taskIds: [first] } });
+  t.regex(refused.body.errors[0].detail, new RegExp(first));
+  const pairs = [(await run("pair", 202)).body.data.id, (await run("pair", 202)).body.data.id] as string[];
+  t.deepEqual((await run("pair", 409)).body.errors[0].meta.taskIds.sort(), [...pairs].sort());
+  // Only the refused runs are missing from the tasks: three are running.
+  const tasks = (await request(app.http).get("/admin/tasks").set(auth(admin.token)).expect(200)).body.data as Array<{ id: string; status: string }>;
+  t.deepEqual(tasks.filter((entry) => entry.status === "running").map((entry) => entry.id).sort(), [first, ...pairs].sort());
+
+  // Once a run has finished, the script may run again.
+  holds.splice(0).forEach((resolve) => resolve());
+  await until(task(first), (data) => data.status === "succeeded");
+  for (const id of pairs) await until(task(id), (data) => data.status === "succeeded");
+  const again = (await run("once", 202)).body.data.id as string;
+  t.not(again, first);
+  holds.splice(0).forEach((resolve) => resolve());
+  t.is((await until(task(again), (data) => data.status !== "running")).status, "succeeded");
+});
+
+test("a concurrency that is not a whole number from 1 to 100 stops the app at start-up", (t) => {
+  for (const concurrency of [0, 1.5, 101, Number.NaN]) {
+    const error = t.throws(() => new ScriptTasks({ job: { concurrency, run: () => undefined } }, silent));
+    t.true(hasErrorCode(error, AdminErrors.INVALID_SCRIPT_CONCURRENCY), String(concurrency));
+  }
+  t.notThrows(() => new ScriptTasks({ job: { concurrency: 100, run: () => undefined } }, silent));
 });

@@ -21,6 +21,12 @@ export interface AdminScriptContext {
  */
 export interface AdminScript {
   readonly description?: string;
+  /**
+   * How many runs may be in progress at once (1 to 100, default 1). A run past it is refused
+   * with 409 `ADMIN_SCRIPT_RUNNING`: a double click or a retried request does not start a
+   * second recount over the first.
+   */
+  readonly concurrency?: number;
   run(context: AdminScriptContext): unknown;
 }
 
@@ -44,6 +50,7 @@ const MAX_TASKS = 100;
 const MAX_LOG_LINES = 1000;
 const MAX_LINE_LENGTH = 2000;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_CONCURRENCY = 100;
 
 /**
  * Runs registered scripts in the background, one task per run, kept in memory (the most recent
@@ -57,13 +64,19 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export class ScriptTasks {
   private readonly tasks = new Map<string, ScriptTask>();
   private readonly running = new Set<Promise<void>>();
+  /** Each script's runs in progress (kept apart from `tasks`, which may drop an old running task). */
+  private readonly inProgress = new Map<string, Set<ScriptTask>>();
   private readonly abort = new AbortController();
 
   constructor(
     private readonly scripts: Readonly<Record<string, AdminScript>>,
     private readonly logger: SvcLogger,
   ) {
-    for (const name of Object.keys(scripts)) if (!NAME.test(name)) throw AdminErrors.INVALID_SCRIPT_NAME(name);
+    for (const [name, script] of Object.entries(scripts)) {
+      if (!NAME.test(name)) throw AdminErrors.INVALID_SCRIPT_NAME(name);
+      const { concurrency } = script;
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= MAX_CONCURRENCY)) throw AdminErrors.INVALID_SCRIPT_CONCURRENCY(name, concurrency);
+    }
   }
 
   /** The registered scripts. */
@@ -75,7 +88,15 @@ export class ScriptTasks {
   run(name: string, user: RequestUser): ScriptTask {
     const script = Object.hasOwn(this.scripts, name) ? this.scripts[name] : undefined;
     if (!script) throw AdminErrors.UNKNOWN_SCRIPT({ detail: "No script is registered under this name" });
+    let runs = this.inProgress.get(name);
+    if (!runs) this.inProgress.set(name, (runs = new Set()));
+    const allowed = script.concurrency ?? 1;
+    if (runs.size >= allowed) {
+      const taskIds = [...runs].map((running) => running.id);
+      throw AdminErrors.SCRIPT_RUNNING({ detail: `Script "${name}" is already running (${allowed === 1 ? `task ${taskIds[0]}` : `${allowed} runs at most`}); run it again once it has finished`, meta: { taskIds } });
+    }
     const task: ScriptTask = { id: randomUUID(), script: name, status: "running", startedBy: user.id, started: new Date(), log: [] };
+    runs.add(task);
     this.keep(task);
     const log = (message: string) => {
       if (task.log.length < MAX_LOG_LINES) task.log.push(String(message).slice(0, MAX_LINE_LENGTH));
@@ -92,6 +113,7 @@ export class ScriptTasks {
         this.logger.warn(`Admin script "${name}" failed`, { taskId: task.id, script: name, error: task.error });
       } finally {
         task.finished = new Date();
+        runs.delete(task);
       }
     })();
     this.running.add(done);
