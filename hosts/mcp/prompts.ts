@@ -7,7 +7,9 @@ import { MODEL_FIELD_TYPES } from "./tools/generate-model.js";
 // The 8 workflow prompts of SPEC §4.7. Prompt arguments are strings on the wire; choices are
 // enforced with enums/patterns so a typo is refused instead of producing a wrong plan.
 
-const arg = (description: string, extra: Record<string, unknown> = {}) => ({ type: "string", description, ...extra });
+/** The longest argument value: names, paths and field lists, never documents (a prompt echoes its arguments). */
+const MAX_ARGUMENT_LENGTH = 1000;
+const arg = (description: string, extra: Record<string, unknown> = {}) => ({ type: "string", maxLength: MAX_ARGUMENT_LENGTH, description, ...extra });
 // prompts/list carries only an argument's description, never its schema: the choices are written into it.
 const choice = (description: string, values: readonly string[], byDefault?: string) =>
   arg(`${description}: ${values.join(", ")}${byDefault ? ` (default ${byDefault})` : ""}`, { enum: values });

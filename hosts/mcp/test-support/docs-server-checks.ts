@@ -106,6 +106,7 @@ const PROMPT_INVALID: Array<[string, Record<string, string>, RegExp?]> = [
   ["svc_create_crud_feature", { name: "Book", fields: "title:Float" }],
   ["svc_add_authentication", { strategies: "email,facebook" }],
   ["svc_bootstrap", { appName: "book-club" }],
+  ["svc_migrate_to_svc_app", { serverFile: "x".repeat(1001) }, /1000 characters/],
 ];
 
 /** Prompt arguments with fixed choices: prompts/list carries only descriptions, so each names them. */
