@@ -54,3 +54,35 @@ test("flag and variant keys are at most 100 characters: a longer one is a 400 na
   const patched = await request(http).patch(`/feature-flags/flags/${flag.body.data.id}`).set("Authorization", admin).send({ key: "z".repeat(100_000) }).expect(400);
   t.is(patched.body.errors[0].source.pointer, "/key");
 });
+
+test("a flag's rules, variants and rule values are bounded: past a limit the write is a 400 naming the field, nothing written", async (t) => {
+  const tokens = new TokenMap();
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-limits-test", changeDetection: "poll" }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const admin = tokens.user("limits-admin", { admin: true }).auth;
+  const key = (name: string) => `${name}-${process.pid}`;
+  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, type: "boolean", ...body });
+  const rule = (value: unknown, operator = "in") => ({ field: "email", operator, value, enabled: true });
+
+  const refusals: Array<[string, Record<string, unknown>, string]> = [
+    ["rules", { rules: Array.from({ length: 101 }, () => rule("a@example.com", "eq")) }, "/rules"],
+    ["variants", { type: "variant", variants: Array.from({ length: 101 }, (_, index) => ({ key: `v${index}`, weight: index === 0 ? 100 : 0 })) }, "/variants"],
+    ["values", { rules: [rule(Array.from({ length: 1001 }, (_, index) => `user-${index}@example.com`))] }, "/rules/0/value"],
+    ["text", { rules: [rule("x".repeat(1001), "eq")] }, "/rules/0/value"],
+    ["nested", { rules: [rule([["a"]])] }, "/rules/0/value"],
+    ["field", { rules: [{ ...rule("a", "eq"), field: "f".repeat(201) }] }, "/rules/0/field"],
+    ["name", { name: "n".repeat(201) }, "/name"],
+  ];
+  for (const [name, body, pointer] of refusals) {
+    const refused = await create({ key: key(name), ...body }).expect(400);
+    t.true(refused.body.errors.some((error: { source?: { pointer?: string } }) => error.source?.pointer === pointer), `${name}: ${JSON.stringify(refused.body.errors)}`);
+  }
+  t.is(await featureFlagModel().countDocuments({ key: { $in: refusals.map(([name]) => key(name)) } }), 0);
+
+  // At the limits: accepted.
+  await create({ key: key("max-rules"), rules: Array.from({ length: 100 }, () => rule("a@example.com", "eq")) }).expect(201);
+  const list = await create({ key: key("max-values"), rules: [rule(Array.from({ length: 1000 }, (_, index) => `user-${index}@example.com`))] }).expect(201);
+  const patched = await request(http).patch(`/feature-flags/flags/${list.body.data.id}`).set("Authorization", admin).send({ rules: [rule("y".repeat(1001), "eq")] }).expect(400);
+  t.is(patched.body.errors[0].source.pointer, "/rules/0/value");
+});

@@ -25,15 +25,21 @@ const wholePercent = { validator: Number.isInteger, message: "must be a whole nu
 // Flag and variant keys reach every signed-in user (flagConfiguration, live updates) and are
 // hashed on each evaluation: an identifier, not a text.
 const KEY_MAX_LENGTH = 100;
+// Every evaluation walks a flag's rules in order, and the list goes out with the flag: room for
+// real targeting, not for a user list (a segment is the place for that).
+const MAX_RULES = 100;
+const MAX_VARIANTS = 100;
+const MAX_RULE_VALUES = 1000;
+const MAX_TEXT = 1000;
 
 const ruleSchema = new Schema(
   {
-    field: { type: String, trim: true, description: "User field the rule reads, in dot notation (field rules)" },
+    field: { type: String, trim: true, maxlength: 200, description: "User field the rule reads, in dot notation (field rules)" },
     operator: { type: String, enum: RULE_OPERATORS, description: "Comparison of a field rule: eq, neq, in, nin, gt, lt, contains" },
     value: { type: Schema.Types.Mixed, description: "Value the user's field is compared with (field rules)" },
-    segment: { type: String, trim: true, description: "Name of a registered segment (segment rules)" },
+    segment: { type: String, trim: true, maxlength: KEY_MAX_LENGTH, description: "Name of a registered segment (segment rules)" },
     enabled: { type: Boolean, description: "Result of a boolean flag when the rule matches" },
-    variant: { type: String, description: "Result of a variant flag when the rule matches" },
+    variant: { type: String, maxlength: KEY_MAX_LENGTH, description: "Result of a variant flag when the rule matches" },
   },
   { _id: false, strict: "throw" },
 );
@@ -49,8 +55,8 @@ const variantSchema = new Schema(
 const schema = new Schema<FeatureFlagDocument>(
   {
     key: { type: String, required: true, trim: true, maxlength: KEY_MAX_LENGTH, match: /^[A-Za-z0-9][A-Za-z0-9._:-]*$/, description: "Flag identifier used in evaluation responses" },
-    name: { type: String, required: true, trim: true, description: "Display name" },
-    description: { type: String, description: "What the flag controls" },
+    name: { type: String, required: true, trim: true, maxlength: 200, description: "Display name" },
+    description: { type: String, maxlength: 2000, description: "What the flag controls" },
     type: { type: String, enum: ["boolean", "variant"], required: true, description: "boolean (on/off) or variant (one of several keys)" },
     enabled: { type: Boolean, default: false, description: "Whether the flag is evaluated for users at all" },
     archived: { type: Boolean, default: false, description: "Archived flags are excluded from evaluation" },
@@ -74,6 +80,8 @@ schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<Feat
       return;
     }
   }
+  if (this.rules.length > MAX_RULES) this.invalidate("rules", `at most ${MAX_RULES} rules (a long list of users belongs in a segment)`);
+  if (this.variants.length > MAX_VARIANTS) this.invalidate("variants", `at most ${MAX_VARIANTS} variants`);
   const variantKeys = this.variants.map((variant) => variant.key);
   if (this.defaultVariant === undefined || this.defaultVariant === null || this.defaultVariant === "") {
     this.defaultVariant = this.type === "variant" ? (variantKeys[0] ?? "") : "off";
@@ -99,6 +107,8 @@ schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<Feat
       invalid(path, "a field rule needs field and operator");
     } else if (!isSegment && (field.operator === "in" || field.operator === "nin") && !Array.isArray(field.value)) {
       invalid(`${path}.value`, `${field.operator} compares against an array`);
+    } else if (!isSegment && !boundedValue(field.value)) {
+      invalid(`${path}.value`, `at most ${MAX_RULE_VALUES} values of at most ${MAX_TEXT} characters each (a long list of users belongs in a segment)`);
     }
     if (this.type === "boolean" && typeof rule.enabled !== "boolean") invalid(`${path}.enabled`, "a boolean flag's rule needs enabled: true or false");
     if (this.type === "variant" && (rule.variant === undefined || !variantKeys.includes(rule.variant))) {
@@ -106,6 +116,12 @@ schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<Feat
     }
   });
 });
+
+/** A rule value within bounds: a scalar, or a flat array of at most `MAX_RULE_VALUES` scalars; texts at most `MAX_TEXT` long. */
+function boundedValue(value: unknown): boolean {
+  const scalar = (item: unknown) => (typeof item === "string" ? item.length <= MAX_TEXT : item === null || typeof item !== "object" || item instanceof Date);
+  return Array.isArray(value) ? value.length <= MAX_RULE_VALUES && value.every(scalar) : scalar(value);
+}
 
 /**
  * The `FeatureFlag` model, on mongoose's default connection (created once per process).
