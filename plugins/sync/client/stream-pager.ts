@@ -3,7 +3,7 @@ import { unref } from "./engine-context.js";
 import { entityKey } from "./records.js";
 import { applyServerState, purgeTombstones } from "./server-state.js";
 import { SyncRequestError } from "./transport.js";
-import type { SyncDelta } from "./wire-types.js";
+import type { SnapshotPage, SyncDelta } from "./wire-types.js";
 
 /** What `forceResync()` did: streams paged from 0, local entities the server no longer has (purged) or had differently (repaired). */
 export interface ForceResyncResult {
@@ -13,6 +13,15 @@ export interface ForceResyncResult {
   readonly streams: number;
   readonly purged: number;
   readonly repaired: number;
+}
+
+/**
+ * A page that says there is more must move the cursor past the one asked for: asking again from
+ * the same cursor would get the same page, and paging would request it forever.
+ */
+function advanced(page: SnapshotPage, asked: number): SnapshotPage {
+  if (page.hasMore && !(page.cursor > asked)) throw new SyncRequestError("server", `snapshot of ${page.stream} from ${asked} answered hasMore with cursor ${String(page.cursor)}`);
+  return page;
 }
 
 /**
@@ -142,7 +151,7 @@ export class StreamPager {
         let cursor = 0;
         let more = true;
         while (more) {
-          const page = await this.guard(async () => this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()));
+          const page = await this.guard(async () => advanced(await this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()), cursor));
           database.change(() => {
             for (const entity of page.entities) {
               seen.add(entityKey(collection, entity.id));
@@ -180,7 +189,7 @@ export class StreamPager {
     let more = true;
     while (more && this.context.active()) {
       const cursor = database.cursor(stream)?.cursor ?? 0;
-      const page = await this.guard(async () => this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()));
+      const page = await this.guard(async () => advanced(await this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()), cursor));
       debug.count("snapshotPages");
       debug.log("snapshot-page", { stream, cursor, entities: page.entities.length, hasMore: page.hasMore });
       database.change(() => {
