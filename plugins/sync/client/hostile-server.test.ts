@@ -1,7 +1,7 @@
 import test from "ava";
 import { createFakeTransport, type FakeTransport } from "../testing/index.js";
-import { createSyncDb, type SyncAuthProvider, type SyncDbOptions, type SyncHttpChannel } from "./index.js";
-import { settled, waitForStatus } from "./test-support/wait-for.js";
+import { createSyncDb, type BatchOutcome, type SyncAuthProvider, type SyncDbOptions, type SyncHttpChannel, type SyncTransport, type WireMutation } from "./index.js";
+import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The client against a server that answers what it should not: it must neither loop nor crash
 // nor drop writes. The fake transport plays the server; a test bends one of its answers.
@@ -41,4 +41,76 @@ test("a snapshot page that says hasMore without moving the cursor ends paging as
   stuck = false;
   await db.reconcile();
   t.like(db.store.get("todos", "t1"), { data: { id: "t1", title: "A" }, seq: 1 });
+});
+
+/** The fake's transport, its first `sync:mutateBatch` answers replaced by `answers` (in order). */
+function bentBatches(fake: FakeTransport, ...answers: Array<(mutations: readonly WireMutation[]) => unknown>) {
+  const transport: SyncTransport = {
+    ...fake.transport,
+    async mutateBatch(mutations, batchId) {
+      const bend = answers.shift();
+      return bend ? (bend(mutations) as readonly BatchOutcome[]) : fake.transport.mutateBatch(mutations, batchId);
+    },
+  };
+  return transport;
+}
+
+test("a batch answer is matched by mutationId: an ack of another mutation does not settle (and lose) the one sent", async (t) => {
+  const fake = createFakeTransport();
+  const transport = bentBatches(fake, () => [{ ack: { mutationId: "someone-else", id: "x", seq: 7 } }]);
+  const db = client(fake, { transport, debug: true });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, (status) => status.isOnline);
+  const { id } = db.mutate({ collection: "todos", operation: "create", data: { title: "Mine" } });
+  await waitForStatus(db, settled);
+  t.deepEqual(
+    fake.entities(STREAM).map((entity) => entity.id),
+    [id],
+  );
+  t.like(db.store.get("todos", id), { isPending: false, seq: 1 });
+  // Answered with nothing it could read, the batch waited a backoff before it was sent again.
+  t.true(db.debug.events.some((event) => event.type === "retry-scheduled"));
+});
+
+test("a batch answer that is no list, or lists nothing readable, is retried after a backoff (not at once, not a crash)", async (t) => {
+  for (const answer of [undefined, [], [null, { ack: null }, { nack: { mutationId: "m" } }], [{ ack: { seq: 1 } }]]) {
+    const fake = createFakeTransport();
+    let mutationId = "";
+    const transport = bentBatches(fake, () => answer, (mutations) => [{ ack: { mutationId: (mutationId = mutations[0]!.mutationId), id: mutations[0]!.id } }]);
+    const db = client(fake, { transport, debug: true });
+    await db.start();
+    await waitForStatus(db, (status) => status.isOnline);
+    const { id } = db.mutate({ collection: "todos", operation: "create", data: { title: "Mine" } });
+    // The second answer is an ack without a seq: still not settled, sent a third time.
+    await waitForStatus(db, settled);
+    t.truthy(mutationId);
+    t.deepEqual(
+      fake.entities(STREAM).map((entity) => entity.id),
+      [id],
+      JSON.stringify(answer),
+    );
+    t.is(db.debug.events.filter((event) => event.type === "retry-scheduled").length, 2, JSON.stringify(answer));
+    await db.stop();
+  }
+});
+
+test("rate_limited: a retryAfterMs that is missing or no number waits 1 s, a huge one at most 60 s; stop() ends the wait", async (t) => {
+  const fake = createFakeTransport();
+  const db = client(fake, { debug: true });
+  await db.start();
+  await waitForStatus(db, (status) => status.isOnline);
+  const waits = () => db.debug.events.filter((event) => event.type === "rate-limited").map((event) => event.detail?.waitMs);
+  fake.queueNack({ code: "rate_limited", retryAfterMs: "soon" as unknown as number });
+  db.mutate({ collection: "todos", operation: "create", data: { title: "A" } });
+  await waitForStatus(db, settled);
+  fake.queueNack({ code: "rate_limited", retryAfterMs: 1e12 });
+  db.mutate({ collection: "todos", operation: "create", data: { title: "B" } });
+  await eventually(() => waits().length === 2);
+  t.deepEqual(waits(), [1_000, 60_000]);
+  // The drain waiting out the limit ends with stop(), leaving no timer behind.
+  const replay = db.replayOutbox();
+  await db.stop();
+  await replay;
+  t.like(db.getSyncStatus(), { isSyncing: false, queuedCount: 1 });
 });

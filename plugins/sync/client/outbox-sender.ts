@@ -4,9 +4,23 @@ import { generateMutationId } from "./mutation-id.js";
 import { entityKey, type OutboxRow } from "./records.js";
 import { applyAck, applyServerState } from "./server-state.js";
 import { SyncRequestError } from "./transport.js";
-import type { BatchOutcome, SyncNack, WireMutation } from "./wire-types.js";
+import type { BatchOutcome, SyncAck, SyncNack, WireMutation } from "./wire-types.js";
 
 const keyOf = (row: OutboxRow) => entityKey(row.collection, row.id);
+
+/** The server's limit is per second; a longer wait asked for is capped, so the queue never stalls for long on one answer. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** An outcome as the client can read it (an object naming its mutation, a nack with a code), or undefined. */
+function readable(outcome: unknown): { readonly mutationId: string; readonly outcome: BatchOutcome } | undefined {
+  if (typeof outcome !== "object" || outcome === null) return undefined;
+  const { ack, nack, notAttempted } = outcome as Record<string, { mutationId?: unknown; code?: unknown } | null | undefined>;
+  const named = (entry: typeof ack) => typeof entry === "object" && entry !== null && typeof entry.mutationId === "string";
+  if (named(ack)) return { mutationId: ack!.mutationId as string, outcome: { ack: ack as unknown as SyncAck } };
+  if (named(nack) && typeof nack!.code === "string") return { mutationId: nack!.mutationId as string, outcome: { nack: nack as unknown as SyncNack } };
+  if (named(notAttempted)) return { mutationId: notAttempted!.mutationId as string, outcome: { notAttempted: { mutationId: notAttempted!.mutationId as string } } };
+  return undefined;
+}
 
 /** Backoff after a failed send: 500 ms doubling to 30 s, with jitter so many clients do not retry in step. */
 function backoffMs(failures: number, random: number): number {
@@ -33,6 +47,9 @@ export class OutboxSender {
   private oneByOne = false;
   /** Entities whose last send got a server error: they wait out their own backoff while the others go on. */
   private readonly deferred = new Map<string, { failures: number; timer?: ReturnType<typeof setTimeout> }>();
+
+  /** Ends a rate-limit wait early: a stopped client keeps no timer and no send pending. */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly context: EngineContext) {}
 
@@ -68,6 +85,7 @@ export class OutboxSender {
   }
 
   stop(): void {
+    this.wake?.();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.failures = 0;
@@ -132,22 +150,44 @@ export class OutboxSender {
       if (wait === "backoff") return this.retryLater(batch);
       if (typeof wait === "number") {
         context.debug.count("retries");
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.sleep(wait);
       }
     }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /** Settles the batch's rows by their outcomes; says whether to wait before the next batch. */
   private apply(batch: readonly OutboxRow[], outcomes: readonly BatchOutcome[]): "backoff" | number | undefined {
     const { context } = this;
     let wait: "backoff" | number | undefined;
+    // Outcomes are matched by mutationId, not by position: a short, reordered or foreign list
+    // must not settle one row with another's answer (an ack of another mutation lost the write).
+    const answers = new Map<string, BatchOutcome>();
+    for (const entry of Array.isArray(outcomes) ? outcomes : []) {
+      const answer = readable(entry);
+      if (answer && !answers.has(answer.mutationId)) answers.set(answer.mutationId, answer.outcome);
+    }
+    let answered = false;
     context.database.change(() => {
-      for (const [index, sentRow] of batch.entries()) {
-        const outcome = outcomes[index];
+      for (const sentRow of batch) {
+        const outcome = answers.get(sentRow.mutationId);
         // The row may have gone while it was in flight (wipeLocalData): its answer must not bring it back.
         const row = context.database.outboxRow(sentRow.mutationId);
         if (!outcome || "notAttempted" in outcome || !row) continue;
         if ("ack" in outcome) {
+          // An ack without a seq cannot say where the entity now is: the row is sent again (replays are idempotent).
+          if (!Number.isSafeInteger(outcome.ack.seq) || outcome.ack.seq < 1) continue;
+          answered = true;
           this.failures = 0;
           this.deferred.delete(keyOf(row));
           this.oneByOne = false;
@@ -156,10 +196,14 @@ export class OutboxSender {
           continue;
         }
         const nack = outcome.nack;
+        answered = true;
         context.debug.count("nacks");
         context.debug.log("nack", { mutationId: nack.mutationId, code: nack.code });
         if (nack.code === "rate_limited") {
-          wait = Math.max(0, nack.retryAfterMs ?? 1_000);
+          // A missing, negative or non-numeric wait would resend at once, into the same limit.
+          const after = nack.retryAfterMs;
+          wait = typeof after === "number" && after >= 0 ? Math.min(after, MAX_RATE_LIMIT_WAIT_MS) : 1_000;
+          context.debug.log("rate-limited", { waitMs: wait });
         } else if (nack.code === "forbidden" && !context.active()) {
           // A refusal that raced an auth expiry: retried after the refresh.
           wait = "backoff";
@@ -170,7 +214,8 @@ export class OutboxSender {
         }
       }
     });
-    return wait;
+    // No row was answered (an empty or foreign list): sending again at once would loop.
+    return wait ?? (answered ? undefined : "backoff");
   }
 
   private acknowledge(row: OutboxRow, seq: number): void {
