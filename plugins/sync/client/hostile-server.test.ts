@@ -1,6 +1,6 @@
 import test from "ava";
 import { createFakeTransport, type FakeTransport } from "../testing/index.js";
-import { createSyncDb, type BatchOutcome, type SyncAuthProvider, type SyncDbOptions, type SyncHttpChannel, type SyncTransport, type WireMutation } from "./index.js";
+import { createSyncDb, type BatchOutcome, type SyncAuthProvider, type SnapshotEntity, type SyncDbOptions, type SyncDelta, type SyncHttpChannel, type SyncTransport, type WireMutation } from "./index.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The client against a server that answers what it should not: it must neither loop nor crash
@@ -113,4 +113,47 @@ test("rate_limited: a retryAfterMs that is missing or no number waits 1 s, a hug
   await db.stop();
   await replay;
   t.like(db.getSyncStatus(), { isSyncing: false, queuedCount: 1 });
+});
+
+test("malformed deltas are skipped (logged without their data); the others of the same burst apply and move the cursor", async (t) => {
+  const fake = createFakeTransport();
+  const db = client(fake, { debug: true });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, settled);
+  const valid = (seq: number, title: string) => ({ collection: "todos", id: `t${seq}`, method: "create", data: { title }, seq, stream: STREAM });
+  for (const delta of [valid(1, "one"), null, "junk", { ...valid(2, "secret"), seq: "2" }, { ...valid(2, "secret"), id: undefined }, { ...valid(2, "secret"), stream: 7 }, { ...valid(2, "secret"), data: [1] }, valid(2, "two")]) {
+    fake.emit({ type: "delta", delta: delta as unknown as SyncDelta });
+  }
+  await eventually(() => db.getSyncStatus().streams[STREAM] === 2, () => JSON.stringify(db.getSyncStatus()));
+  t.deepEqual(
+    db.store.list("todos").map((entity) => entity.data),
+    [
+      { id: "t1", title: "one" },
+      { id: "t2", title: "two" },
+    ],
+  );
+  const malformed = db.debug.events.filter((event) => event.type === "delta-malformed");
+  t.is(malformed.length, 6);
+  t.false(JSON.stringify(malformed).includes("secret"));
+});
+
+test("a snapshot page's malformed entities are skipped; its others apply and the cursor moves past the page", async (t) => {
+  const fake = createFakeTransport();
+  const httpChannel: SyncHttpChannel = {
+    ...fake.httpChannel,
+    async snapshot(query, token) {
+      const page = await fake.httpChannel.snapshot(query, token);
+      return query.cursor === 0 ? { ...page, entities: [null, { id: "t9", data: "x", seq: 1, deleted: false }, { id: "t1", data: { title: "A" }, seq: 2, deleted: false }] as unknown as SnapshotEntity[], cursor: 2 } : page;
+    },
+  };
+  const db = client(fake, { httpChannel });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, (status) => status.isOnline && status.streams[STREAM] === 2);
+  t.deepEqual(
+    db.store.list("todos").map((entity) => entity.data),
+    [{ id: "t1", title: "A" }],
+  );
+  t.like(await db.forceResync(), { ok: true, repaired: 0 });
 });

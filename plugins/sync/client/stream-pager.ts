@@ -24,6 +24,13 @@ function advanced(page: SnapshotPage, asked: number): SnapshotPage {
   return page;
 }
 
+/** A delta (or snapshot entity) the client can apply: it names its entity, stream and seq, and its data is an object. */
+function wellFormed(delta: unknown): delta is SyncDelta {
+  if (typeof delta !== "object" || delta === null) return false;
+  const { collection, id, stream, seq, data } = delta as Record<string, unknown>;
+  return typeof collection === "string" && typeof id === "string" && id !== "" && typeof stream === "string" && Number.isSafeInteger(seq) && (seq as number) >= 0 && (data === undefined || (typeof data === "object" && data !== null && !Array.isArray(data)));
+}
+
 /**
  * The read side of the engine: pages each stream's snapshot from its cursor, applies deltas, moves
  * cursors only over seqs applied in order (docs/sync.md), and reconciles on a seq jump (at most
@@ -75,6 +82,11 @@ export class StreamPager {
     let applied = 0;
     database.change(() => {
       for (const delta of deltas) {
+        if (!wellFormed(delta)) {
+          // One bad delta must not throw away the burst it came in (nor throw in the socket's handler).
+          debug.log("delta-malformed", { seq: typeof delta === "object" && delta !== null ? String((delta as { seq?: unknown }).seq) : typeof delta });
+          continue;
+        }
         if (!this.context.collections.includes(delta.collection)) continue;
         applied++;
         applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, now);
@@ -154,6 +166,7 @@ export class StreamPager {
           const page = await this.guard(async () => advanced(await this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()), cursor));
           database.change(() => {
             for (const entity of page.entities) {
+              if (!wellFormed({ ...entity, collection, stream })) continue;
               seen.add(entityKey(collection, entity.id));
               if (applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now(), true)) repaired++;
             }
@@ -194,6 +207,8 @@ export class StreamPager {
       debug.log("snapshot-page", { stream, cursor, entities: page.entities.length, hasMore: page.hasMore });
       database.change(() => {
         for (const entity of page.entities) {
+          // A malformed entity is skipped, not thrown on: the page would fail again at every retry.
+          if (!wellFormed({ ...entity, collection, stream })) continue;
           applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now());
         }
         this.moveCursor(collection, stream, page.cursor);
