@@ -1,6 +1,6 @@
 import test from "ava";
 import { createFakeTransport, type FakeTransport } from "../testing/index.js";
-import { createSyncDb, type BatchOutcome, type SyncAuthProvider, type SnapshotEntity, type SyncDbOptions, type SyncDelta, type SyncHttpChannel, type SyncTransport, type WireMutation } from "./index.js";
+import { createMemoryPersister, createSyncDb, type BatchOutcome, type SyncAuthProvider, type SnapshotEntity, type SyncDbOptions, type SyncDelta, type SyncHttpChannel, type SyncTransport, type WireMutation } from "./index.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
 
 // The client against a server that answers what it should not: it must neither loop nor crash
@@ -156,4 +156,46 @@ test("a snapshot page's malformed entities are skipped; its others apply and the
     [{ id: "t1", title: "A" }],
   );
   t.like(await db.forceResync(), { ok: true, repaired: 0 });
+});
+
+test("a snapshot page answered after signOut() is dropped: the signed-out user's entities come back neither in memory nor in the next user's store", async (t) => {
+  for (const nextUser of [false, true]) {
+    const fake = createFakeTransport();
+    fake.putEntity(STREAM, "todos", { id: "t1", data: { title: "Private" }, deleted: false });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    let answered = 0;
+    const httpChannel: SyncHttpChannel = {
+      ...fake.httpChannel,
+      async snapshot(query, token) {
+        const page = await fake.httpChannel.snapshot(query, token);
+        if (asked++ === 0) await gate;
+        answered++;
+        return page;
+      },
+    };
+    let userId = "u1";
+    const persisterFactory = createMemoryPersister();
+    const db = createSyncDb({ name: "hostile", collections: ["todos"], transport: fake.transport, httpChannel, reconcileIntervalMs: 0, persisterFactory, authProvider: { ...auth, getUserId: () => userId } });
+    await db.start();
+    await eventually(() => asked === 1);
+    await db.signOut();
+    if (nextUser) {
+      // The next user starts offline, from their own (empty) store, while u1's page is in flight.
+      userId = "u2";
+      fake.setReachable(false);
+      await db.start();
+    }
+    release();
+    await eventually(() => answered === 1 && !db.getSyncStatus().isSyncing);
+    await db.whenPersisted();
+    t.deepEqual(db.store.list("todos"), [], `next user: ${nextUser}`);
+    await db.stop();
+    if (nextUser) {
+      await db.start();
+      t.deepEqual(db.store.list("todos"), [], "u2's stored copy");
+      await db.stop();
+    }
+  }
 });

@@ -43,6 +43,12 @@ export class StreamPager {
   private readonly ahead = new Map<string, Set<number>>();
   private readonly lastJump = new Map<string, number>();
   private readonly jumpTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /**
+   * Moved on by `stop()` (and a wipe): an answer to a request made before belongs to a session that
+   * is over — applied, it would bring a signed-out user's entities back, or set a wiped stream's
+   * cursor past entities it no longer has.
+   */
+  private epoch = 0;
   /** Entities a delta changed during a `forceResync` (its pages may predate them: never purge those). */
   private resyncTouched: Set<string> | undefined;
 
@@ -54,6 +60,7 @@ export class StreamPager {
   }
 
   stop(): void {
+    this.epoch++;
     for (const timer of this.jumpTimers.values()) clearTimeout(timer);
     this.jumpTimers.clear();
     this.ahead.clear();
@@ -141,7 +148,9 @@ export class StreamPager {
     debug.count("reconciles");
     debug.log("reconcile");
     purgeTombstones(database, this.context.settings.tombstoneRetentionMs, this.context.now());
+    const epoch = this.epoch;
     const memberships = (await this.guard(async () => this.context.http.streams(await this.context.token()))).filter((membership) => this.context.collections.includes(membership.collection));
+    if (epoch !== this.epoch) return;
     const streams = new Set(memberships.map((membership) => membership.stream));
     database.change(() => {
       for (const { collection, stream } of memberships) if (!database.cursor(stream)) database.putCursor({ stream, collection, cursor: 0 });
@@ -157,13 +166,17 @@ export class StreamPager {
     let repaired = 0;
     let streamCount = 0;
     this.resyncTouched = new Set();
+    const epoch = this.epoch;
+    const stopped = { ok: false, reason: "not-started", streams: 0, purged: 0, repaired: 0 };
     try {
       const memberships = (await this.guard(async () => this.context.http.streams(await this.context.token()))).filter((membership) => this.context.collections.includes(membership.collection));
+      if (epoch !== this.epoch) return stopped;
       for (const { collection, stream } of memberships) {
         let cursor = 0;
         let more = true;
         while (more) {
           const page = await this.guard(async () => advanced(await this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()), cursor));
+          if (epoch !== this.epoch) return stopped;
           database.change(() => {
             for (const entity of page.entities) {
               if (!wellFormed({ ...entity, collection, stream })) continue;
@@ -200,9 +213,11 @@ export class StreamPager {
   private async pageFrom(collection: string, stream: string): Promise<void> {
     const { database, debug } = this.context;
     let more = true;
+    const epoch = this.epoch;
     while (more && this.context.active()) {
       const cursor = database.cursor(stream)?.cursor ?? 0;
       const page = await this.guard(async () => advanced(await this.context.http.snapshot({ collection, stream, cursor, limit: this.context.settings.snapshotPageSize }, await this.context.token()), cursor));
+      if (epoch !== this.epoch) return;
       debug.count("snapshotPages");
       debug.log("snapshot-page", { stream, cursor, entities: page.entities.length, hasMore: page.hasMore });
       database.change(() => {
