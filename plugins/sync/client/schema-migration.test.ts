@@ -98,3 +98,19 @@ test("a migrate hook reshapes stored entities and pending mutations; a hook that
   t.is(broken.getSyncStatus().queuedCount, 2);
   t.like(broken.store.get("todos", created.id), { isPending: true, data: { name: "Made offline" } });
 });
+
+test("a migrate hook answering something other than its documented shape (plain JS: nothing, null, a non-array outbox) is a failed migration: re-sync, outbox kept", async (t) => {
+  const fake = createFakeTransport();
+  const persisterFactory = createMemoryPersister();
+  const { created } = await releaseOne(t, fake, persisterFactory);
+  const answers: unknown[] = [undefined, null, { outbox: "rows" }];
+  for (const [index, answer] of answers.entries()) {
+    const db = client(t, fake, persisterFactory, { schemaVersion: 2 + index, migrate: (() => answer) as unknown as SyncDbOptions["migrate"] });
+    db.goOffline();
+    await db.start();
+    t.is(db.getSyncStatus().persistence, "memory", String(answer));
+    t.like(db.debug.events.find((event) => event.type === "schema")?.detail, { to: 2 + index, strategy: "resync", pending: 2 });
+    t.like(db.store.get("todos", created.id), { isPending: true, data: { title: "Made offline" } });
+    await db.stop();
+  }
+});

@@ -59,8 +59,12 @@ export async function applySchemaVersion(database: LocalDatabase, tables: Persis
   if (migrate) {
     try {
       result = await migrate({ fromVersion: from, toVersion: schemaVersion, entities: structuredClone(tables.entities), outbox: structuredClone(tables._outbox) });
+      // Typed, but called from plain JS too: an answer that is not the documented shape is a
+      // failed migration (re-sync, outbox kept), not a crash that starts the app empty.
+      if (!isMigrationResult(result)) throw new Error(`migrate returned ${result === null ? "null" : typeof result}, not "resync" or {entities?, outbox?} with arrays`);
     } catch (error) {
       migrationError = error;
+      result = "resync";
     }
   }
   database.change(() => {
@@ -82,4 +86,11 @@ export async function applySchemaVersion(database: LocalDatabase, tables: Persis
     database.putSchema({ key: "schema", version: schemaVersion });
   });
   return { from, to: schemaVersion, strategy: result === "resync" ? "resync" : "migrated", pending: database.outbox().length, ...(migrationError === undefined ? {} : { migrationError }) };
+}
+
+function isMigrationResult(value: unknown): value is SchemaMigrationResult {
+  if (value === "resync") return true;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { entities, outbox } = value as { entities?: unknown; outbox?: unknown };
+  return (entities === undefined || Array.isArray(entities)) && (outbox === undefined || Array.isArray(outbox));
 }
