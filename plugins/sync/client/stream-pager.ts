@@ -91,7 +91,8 @@ export class StreamPager {
       for (const delta of deltas) {
         if (!wellFormed(delta)) {
           // One bad delta must not throw away the burst it came in (nor throw in the socket's handler).
-          debug.log("delta-malformed", { seq: typeof delta === "object" && delta !== null ? String((delta as { seq?: unknown }).seq) : typeof delta });
+          // Only types: whatever a bad delta carries (its seq included) may be entity data.
+          debug.log("delta-malformed", { seq: typeof delta === "object" && delta !== null ? typeof (delta as { seq?: unknown }).seq : typeof delta });
           continue;
         }
         if (!this.context.collections.includes(delta.collection)) continue;
