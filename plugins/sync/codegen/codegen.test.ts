@@ -122,3 +122,43 @@ test("create and update types leave out the server's bookkeeping: a sync mutatio
   t.false(block("TodoUpdate").includes("__v"), block("TodoUpdate"));
   t.regex(block("TodoCreate"), /title: string;/);
 });
+
+/** A list operation of `collection` with `x-svc-sync`, its items a `$ref` to `component` (or `items` as given). */
+function syncedList(collection: string, items: Record<string, unknown>, more: Record<string, unknown> = {}) {
+  const page = { type: "object", properties: { data: { type: "array", items } } };
+  return { get: { "x-svc-sync": { collection }, responses: { 200: { content: { "application/json": { schema: page } } } } }, ...more };
+}
+const ref = (component: string) => ({ $ref: `#/components/schemas/${component}` });
+const withBody = (schema: unknown) => ({ requestBody: { content: { "application/json": { schema } } } });
+const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
+
+test("names that would clash are told apart: entities, their hooks, components, and the module's own names", async (t) => {
+  const document = {
+    openapi: "3.1.0",
+    paths: {
+      // `TodoList`'s read hook and `Todo`'s list hook are both `useTodoList`.
+      "/todos": syncedList("todos", ref("Todo")),
+      "/lists": syncedList("lists", ref("TodoList")),
+      // The module declares SyncCollection and imports CollectionHooks; `records` is `Record`.
+      "/collections": syncedList("collections", ref("SyncCollection")),
+      "/hooks": syncedList("hooks", ref("CollectionHooks")),
+      "/records": syncedList("records", object({ at: { type: "string" }, meta: { type: "object", additionalProperties: { type: "number" } } })),
+    },
+    components: {
+      schemas: {
+        // `todo-item` and `TodoItem` are both `TodoItemSchema`.
+        Todo: object({ first: ref("todo-item"), second: ref("TodoItem"), meta: { type: "object", additionalProperties: { type: "string" } } }),
+        TodoList: object({ name: { type: "string" } }),
+        "todo-item": object({ a: { type: "string" } }),
+        TodoItem: object({ b: { type: "number" } }),
+        SyncCollection: object({ c: { type: "string" } }),
+        CollectionHooks: object({ d: { type: "string" } }),
+      },
+    },
+  } as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  const declared = [...source.matchAll(/^export (?:type|const) (\w+)/gm)].map((match) => match[1]!);
+  t.deepEqual(declared.filter((name, index) => declared.indexOf(name) !== index), [], "no name is declared twice");
+  const dir = tempDir(t, "svc-codegen-names-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
+});

@@ -24,6 +24,18 @@ const pascal = (text: string) =>
 
 const singular = (word: string) => (word.endsWith("ies") ? `${word.slice(0, -3)}y` : word.endsWith("ses") ? word.slice(0, -2) : word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
 
+/**
+ * Names the generated module declares or imports itself, and the global types its declarations use:
+ * an entity or component named so (a `records` collection is `Record`) would clash or shadow them.
+ */
+const OWN_NAMES = ["SYNC_COLLECTIONS", "SyncCollection", "CollectionHooks", "createCollectionHooks", "Partial", "Omit", "Record", "Array"];
+
+/** The hooks constant of an entity's base name: `Todo` → `todoHooks`. */
+const hooksName = (base: string) => `${base[0]!.toLowerCase()}${base.slice(1)}Hooks`;
+
+/** Every name a collection's block declares: two entities whose names overlap (`Todo` and `TodoList` both want `useTodoList`) must not both take them. */
+const blockNames = (base: string) => [base, `${base}Create`, `${base}Update`, hooksName(base), `use${base}List`, `use${base}`, `useCreate${base}`, `useUpdate${base}`, `useDelete${base}`];
+
 const componentName = (ref: string) => decodeURIComponent(/^#\/components\/schemas\/(.+)$/.exec(ref)?.[1] ?? "");
 
 /** The entity as the local store holds it: `id` instead of `_id`, without the server's bookkeeping. */
@@ -56,12 +68,16 @@ function writableSchema(schema: JsonSchema | undefined): JsonSchema | undefined 
 export function generateSyncHooks(document: OpenApiDocument, options: GenerateSyncHooksOptions = {}): string {
   const found = findCollections(document, options.collections);
   const baseNames = new Map<FoundCollection, string>();
-  const used = new Set<string>();
+  // One namespace for types and values (simpler than two, and the output reads better for it).
+  const used = new Set<string>(OWN_NAMES);
+  const claim = (wanted: string, names: (name: string) => readonly string[]) => {
+    let name = wanted;
+    while (names(name).some((taken) => used.has(taken))) name = `${name}_`;
+    for (const taken of names(name)) used.add(taken);
+    return name;
+  };
   for (const entry of found) {
-    let base = pascal(entry.item.$ref ? componentName(entry.item.$ref) : singular(entry.collection)) || "Entity";
-    while (used.has(base)) base = `${base}_`;
-    used.add(base);
-    baseNames.set(entry, base);
+    baseNames.set(entry, claim(pascal(entry.item.$ref ? componentName(entry.item.$ref) : singular(entry.collection)) || "Entity", blockNames));
   }
   // Components that the entity, create and update types point to are written out too, once each.
   const components = new Map<string, string>();
@@ -71,7 +87,8 @@ export function generateSyncHooks(document: OpenApiDocument, options: GenerateSy
     if (!component) return "unknown";
     let name = components.get(component);
     if (!name) {
-      name = `${pascal(component)}Schema`;
+      // `todo-item` and `TodoItem` are both `TodoItemSchema` unless the second gives way.
+      name = claim(`${pascal(component)}Schema`, (candidate) => [candidate]);
       components.set(component, name);
       pending.push(component);
     }
@@ -96,12 +113,12 @@ export function generateSyncHooks(document: OpenApiDocument, options: GenerateSy
         `export type ${base}Update = ${update ? schemaToType(update, nameOf) : `Partial<Omit<${base}, "id">>`};`,
         "",
         `/** Hooks of the ${entry.collection} collection. The server permits: ${entry.operations.join(", ") || "no writes"}. */`,
-        `export const ${base[0]!.toLowerCase()}${base.slice(1)}Hooks: CollectionHooks<${base}, ${base}Create, ${base}Update> = createCollectionHooks<${base}, ${base}Create, ${base}Update>({ collection: ${JSON.stringify(entry.collection)} });`,
-        `export const use${base}List = ${base[0]!.toLowerCase()}${base.slice(1)}Hooks.useList;`,
-        `export const use${base} = ${base[0]!.toLowerCase()}${base.slice(1)}Hooks.useRead;`,
-        ...(canWrite("create") ? [`export const useCreate${base} = ${base[0]!.toLowerCase()}${base.slice(1)}Hooks.useCreate;`] : []),
-        ...(canWrite("update") ? [`export const useUpdate${base} = ${base[0]!.toLowerCase()}${base.slice(1)}Hooks.useUpdate;`] : []),
-        ...(canWrite("delete") ? [`export const useDelete${base} = ${base[0]!.toLowerCase()}${base.slice(1)}Hooks.useDelete;`] : []),
+        `export const ${hooksName(base)}: CollectionHooks<${base}, ${base}Create, ${base}Update> = createCollectionHooks<${base}, ${base}Create, ${base}Update>({ collection: ${JSON.stringify(entry.collection)} });`,
+        `export const use${base}List = ${hooksName(base)}.useList;`,
+        `export const use${base} = ${hooksName(base)}.useRead;`,
+        ...(canWrite("create") ? [`export const useCreate${base} = ${hooksName(base)}.useCreate;`] : []),
+        ...(canWrite("update") ? [`export const useUpdate${base} = ${hooksName(base)}.useUpdate;`] : []),
+        ...(canWrite("delete") ? [`export const useDelete${base} = ${hooksName(base)}.useDelete;`] : []),
       ].join("\n"),
     );
   }
