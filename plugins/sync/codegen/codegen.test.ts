@@ -162,3 +162,44 @@ test("names that would clash are told apart: entities, their hooks, components, 
   const dir = tempDir(t, "svc-codegen-names-");
   t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
 });
+
+test("create and update types are object types even when the schema allows null or is no object: the file passes tsc", async (t) => {
+  const entity = object({ title: { type: "string" } });
+  const document = {
+    openapi: "3.1.0",
+    paths: {
+      // Nullable in both spellings, directly and behind a $ref: the data of a mutation is never null.
+      "/a": syncedList("a", entity, { post: withBody({ ...object({ title: { type: "string" } }), nullable: true, required: ["title"] }) }),
+      "/a/{id}": { patch: withBody(ref("NullablePatch")) },
+      "/b": syncedList("b", entity, { post: withBody({ ...object({ title: { type: "string" } }), type: ["object", "null"] }) }),
+      "/b/{id}": { patch: withBody({ anyOf: [object({ title: { type: "string" } }), object({ done: { type: "boolean" } }), { type: "null" }] }) },
+      // No object at all: the entity's fields stand in.
+      "/c": syncedList("c", entity, { post: withBody({ type: "string" }) }),
+      "/c/{id}": { patch: withBody(ref("Loop")) },
+    },
+    components: {
+      schemas: {
+        NullablePatch: { ...object({ title: { type: "string" } }), nullable: true },
+        Loop: ref("Loop"),
+      },
+    },
+  } as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  const typeOf = (name: string) => /^export type \w+ = (.*?);\n(?:\n|$)/s.exec(source.slice(source.indexOf(`export type ${name} =`)))![1];
+  t.is(typeOf("ACreate"), "{\n  title: string;\n}");
+  t.is(typeOf("AUpdate"), "{\n  title?: string;\n}");
+  t.is(typeOf("BCreate"), "{\n  title?: string;\n}");
+  t.is(typeOf("BUpdate"), "{\n  title?: string;\n} | {\n  done?: boolean;\n}");
+  t.is(typeOf("CCreate"), 'Partial<Omit<C, "id">>');
+  t.is(typeOf("CUpdate"), 'Partial<Omit<C, "id">>');
+  const usage = `import { useCreateA, useUpdateB } from "./sync-hooks.js";
+export function useExample(): void {
+  const [create] = useCreateA();
+  const [update] = useUpdateB();
+  create({ title: "Milk" });
+  update("x", { done: true });
+}
+`;
+  const dir = tempDir(t, "svc-codegen-objects-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source, "usage.ts": usage }), "", source);
+});

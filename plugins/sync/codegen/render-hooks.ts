@@ -1,5 +1,5 @@
 import { findCollections, resolveRef, type FoundCollection, type OpenApiDocument } from "./find-collections.js";
-import { schemaToType, type JsonSchema } from "./schema-to-type.js";
+import { isObjectSchema, schemaToType, type JsonSchema } from "./schema-to-type.js";
 
 /** Options of `generateSyncHooks`. */
 export interface GenerateSyncHooksOptions {
@@ -48,12 +48,36 @@ function entitySchema(schema: JsonSchema | undefined): JsonSchema {
   };
 }
 
-/** A create or patch schema without the server's bookkeeping: a sync mutation names its id apart and may not write `_id`. */
-function writableSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
-  if (!schema) return undefined;
+/**
+ * A create or patch schema as the hooks take it: without the server's bookkeeping (a sync mutation
+ * names its id apart and may not write `_id`) and not `null` (a mutation's data is an object).
+ * `undefined` when it is no object at all (a string body, an enum, a `$ref` cycle): `createCollectionHooks`
+ * takes object types only, so the entity's fields stand in.
+ */
+function writableSchema(document: OpenApiDocument, written: JsonSchema | undefined): JsonSchema | undefined {
+  // The write types are written inline, so a `$ref` chain is followed to its end (`null` may sit there).
+  const seen = new Set<string>();
+  let schema = written;
+  while (schema?.$ref && !seen.has(schema.$ref)) {
+    seen.add(schema.$ref);
+    schema = resolveRef(document, schema);
+  }
+  if (!schema || typeof schema !== "object" || schema.$ref) return undefined;
+  const types = schema.type === undefined ? undefined : (Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string]).filter((type) => type !== "null");
+  const alternatives = (list: readonly JsonSchema[] | undefined) => list?.filter((alternative) => alternative.type !== "null");
+  const { nullable: _nullable, ...rest } = schema;
   const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([name]) => !BOOKKEEPING.has(name)));
   const required = (schema.required ?? []).filter((name) => !BOOKKEEPING.has(name));
-  return { ...schema, properties, ...(schema.required ? { required } : {}) };
+  const writable: JsonSchema = {
+    ...rest,
+    ...(types ? { type: types } : {}),
+    ...(schema.anyOf ? { anyOf: alternatives(schema.anyOf)! } : {}),
+    ...(schema.oneOf ? { oneOf: alternatives(schema.oneOf)! } : {}),
+    ...(schema.properties || !schema.allOf ? { properties } : {}),
+    ...(schema.required ? { required } : {}),
+  };
+  const resolve = (ref: string) => resolveRef(document, { $ref: ref });
+  return isObjectSchema(writable, resolve) ? writable : undefined;
 }
 
 /**
@@ -98,18 +122,18 @@ export function generateSyncHooks(document: OpenApiDocument, options: GenerateSy
   for (const entry of found) {
     const base = baseNames.get(entry)!;
     const entity = entitySchema(resolveRef(document, entry.item));
-    const create = entry.create ? writableSchema(resolveRef(document, entry.create)) : undefined;
-    const update = entry.update ? writableSchema(resolveRef(document, entry.update)) : undefined;
+    const create = writableSchema(document, entry.create);
+    const update = writableSchema(document, entry.update);
     const canWrite = (operation: string) => entry.operations.includes(operation);
     blocks.push(
       [
         `/** A ${entry.collection} entity as the local store holds it (from GET ${entry.path}). */`,
         `export type ${base} = ${schemaToType(entity, nameOf)};`,
         "",
-        `/** What creating a ${entry.collection} entity takes${create ? "" : " (the document has no create schema: any of the entity's fields)"}. */`,
+        `/** What creating a ${entry.collection} entity takes${create ? "" : entry.create ? " (the document's create schema is no object: any of the entity's fields)" : " (the document has no create schema: any of the entity's fields)"}. */`,
         `export type ${base}Create = ${create ? schemaToType(create, nameOf) : `Partial<Omit<${base}, "id">>`};`,
         "",
-        `/** What an update of a ${entry.collection} entity may change${update ? "" : " (the document has no patch schema: any of the entity's fields)"}. */`,
+        `/** What an update of a ${entry.collection} entity may change${update ? "" : entry.update ? " (the document's patch schema is no object: any of the entity's fields)" : " (the document has no patch schema: any of the entity's fields)"}. */`,
         `export type ${base}Update = ${update ? schemaToType(update, nameOf) : `Partial<Omit<${base}, "id">>`};`,
         "",
         `/** Hooks of the ${entry.collection} collection. The server permits: ${entry.operations.join(", ") || "no writes"}. */`,

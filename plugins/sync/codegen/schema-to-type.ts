@@ -71,6 +71,27 @@ export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, i
   return union(parts);
 }
 
+/**
+ * Whether `schemaToType` writes an object type for `schema` (an object, or a union or intersection
+ * of objects; `null`, a primitive or `unknown` are not): what `createCollectionHooks` accepts as
+ * create and update data. `resolve` looks a `$ref` up; a cycle of refs is not an object.
+ *
+ * @example
+ * isObjectSchema({ type: "object", properties: { title: { type: "string" } } }, () => undefined); // true
+ * isObjectSchema({ type: "object", nullable: true }, () => undefined); // false: `{...} | null`
+ */
+export function isObjectSchema(schema: JsonSchema | undefined, resolve: (ref: string) => JsonSchema | undefined, seen: ReadonlySet<string> = new Set()): boolean {
+  if (!schema || typeof schema !== "object") return false;
+  if (schema.$ref) return !seen.has(schema.$ref) && isObjectSchema(resolve(schema.$ref), resolve, new Set([...seen, schema.$ref]));
+  if (schema.const !== undefined || schema.enum) return false;
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives && !alternatives.every(typeless)) return !schema.nullable && !types.includes("null") && alternatives.every((alternative) => isObjectSchema(alternative, resolve, seen));
+  if (schema.allOf) return schema.allOf.length > 0 && schema.allOf.every((part) => isObjectSchema(part, resolve, seen));
+  if (schema.nullable) return false;
+  return types.length === 0 ? schema.properties !== undefined : types.every((type) => type === "object");
+}
+
 function objectType(schema: JsonSchema, nameOf: RefNamer, indent: string): string {
   const properties = Object.entries(schema.properties ?? {});
   const extra = schema.additionalProperties;
