@@ -203,3 +203,29 @@ export function useExample(): void {
   const dir = tempDir(t, "svc-codegen-objects-");
   t.is(await typecheckHooks(dir, { "sync-hooks.ts": source, "usage.ts": usage }), "", source);
 });
+
+test("$ref cycles: through properties and arrays they stay typed; a component defined only by itself is unknown", async (t) => {
+  const document = {
+    openapi: "3.1.0",
+    paths: { "/nodes": syncedList("nodes", ref("Node")) },
+    components: {
+      schemas: {
+        // Recursion through a property and an array item is a type TypeScript writes.
+        Node: object({ parent: ref("Node"), children: { type: "array", items: ref("Node") }, link: ref("Link"), odd: ref("Odd"), map: ref("Map"), both: ref("Both") }),
+        // A $ref to a $ref back, a union and an intersection naming themselves, a Record of itself:
+        // each an alias tsc refuses.
+        Link: ref("Alias"),
+        Alias: ref("Link"),
+        Odd: { anyOf: [{ type: "string" }, ref("Even")] },
+        Even: { oneOf: [{ type: "number" }, ref("Odd")] },
+        Map: { type: "object", additionalProperties: ref("Map") },
+        Both: { allOf: [ref("Both"), object({ x: { type: "string" } })] },
+      },
+    },
+  } as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  t.regex(source, /export type NodeSchema = \{\n  parent\?: NodeSchema;\n  children\?: NodeSchema\[\];/);
+  for (const name of ["Link", "Odd", "Map", "Both"]) t.regex(source, new RegExp(`export type ${name}Schema = unknown;`), name);
+  const dir = tempDir(t, "svc-codegen-cycles-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
+});

@@ -72,6 +72,26 @@ export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, i
 }
 
 /**
+ * The `$ref`s of a schema that `schemaToType` writes where TypeScript resolves a type alias at once:
+ * the schema itself, union and intersection members, a `Record`'s values. Object properties and
+ * array items are resolved lazily, so a ref there may lead back to the alias; one here may not.
+ *
+ * @example
+ * aliasRefs({ anyOf: [{ $ref: "#/components/schemas/A" }, { type: "array", items: { $ref: "#/components/schemas/B" } }] }); // ["#/components/schemas/A"]
+ */
+export function aliasRefs(schema: JsonSchema | undefined): string[] {
+  if (!schema || typeof schema !== "object") return [];
+  if (schema.$ref) return [schema.$ref];
+  if (schema.const !== undefined || schema.enum) return [];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives && !alternatives.every(typeless)) return alternatives.flatMap(aliasRefs);
+  if (schema.allOf) return schema.allOf.flatMap(aliasRefs);
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
+  const record = (types.length === 0 ? schema.properties !== undefined : types.includes("object")) && Object.keys(schema.properties ?? {}).length === 0;
+  return record && schema.additionalProperties && typeof schema.additionalProperties === "object" ? aliasRefs(schema.additionalProperties) : [];
+}
+
+/**
  * Whether `schemaToType` writes an object type for `schema` (an object, or a union or intersection
  * of objects; `null`, a primitive or `unknown` are not): what `createCollectionHooks` accepts as
  * create and update data. `resolve` looks a `$ref` up; a cycle of refs is not an object.
