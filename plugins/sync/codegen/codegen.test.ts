@@ -229,3 +229,18 @@ test("$ref cycles: through properties and arrays they stay typed; a component de
   const dir = tempDir(t, "svc-codegen-cycles-");
   t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
 });
+
+test("a schema nested thousands of levels deep is written to a bounded depth, the rest unknown: no stack overflow, a small file tsc passes", async (t) => {
+  // Built as text: JSON.stringify of such an object overflows the stack itself.
+  const depth = 5000;
+  const nested = (open: string, close: string) => `${open.repeat(depth)}{"type":"string"}${close.repeat(depth)}`;
+  const properties = nested('{"type":"object","properties":{"x":', "}}");
+  const unions = nested('{"anyOf":[{"type":"number"},', "]}");
+  const items = `{"type":"object","properties":{"deep":${properties},"union":${unions}},"required":["deep"]}`;
+  const document = JSON.parse(`{"openapi":"3.1.0","paths":{"/deep":{"get":{"x-svc-sync":{"collection":"deep"},"responses":{"200":{"content":{"application/json":{"schema":{"type":"object","properties":{"data":{"type":"array","items":${items}}}}}}}}},"post":{"requestBody":{"content":{"application/json":{"schema":${unions}}}}}}}}`) as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  t.true(source.length < 20_000, `${source.length} characters`);
+  t.regex(source, /x\?: unknown;/);
+  const dir = tempDir(t, "svc-codegen-deep-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
+});

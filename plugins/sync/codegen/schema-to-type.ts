@@ -35,36 +35,44 @@ function union(parts: readonly string[]): string {
   return unique.join(" | ");
 }
 
+/**
+ * How deep a schema is written before the rest is `unknown`. Real models nest a few levels; a
+ * hostile document nesting thousands overflowed the stack, and the output grows with the square of
+ * the depth (each level indents every line below it).
+ */
+export const MAX_SCHEMA_DEPTH = 32;
+
 /** Schemas that only narrow a format (`anyOf: [{format: date}, ...]`) say nothing about the type. */
 const typeless = (schema: JsonSchema) => !schema.$ref && !schema.type && !schema.properties && !schema.items && !schema.enum && schema.const === undefined && !schema.anyOf && !schema.oneOf && !schema.allOf;
 
 /**
  * The TypeScript type of a JSON Schema, written on one line per property level. `indent` is the
- * indentation of the line the type starts on (nested objects are written over several lines).
+ * indentation of the line the type starts on (nested objects are written over several lines);
+ * `depth` the levels of schema above it (past `MAX_SCHEMA_DEPTH` the type is `unknown`).
  *
  * @example
  * schemaToType({ type: "object", properties: { title: { type: "string" } }, required: ["title"] }, (ref) => ref.split("/").at(-1)!);
  * // "{\n  title: string;\n}"
  */
-export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, indent = ""): string {
-  if (!schema || typeof schema !== "object") return "unknown";
+export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, indent = "", depth = 0): string {
+  if (!schema || typeof schema !== "object" || depth > MAX_SCHEMA_DEPTH) return "unknown";
   if (schema.$ref) return nameOf(schema.$ref);
   if (schema.const !== undefined) return literal(schema.const);
   if (schema.enum) return union(schema.enum.map(literal));
   const alternatives = schema.anyOf ?? schema.oneOf;
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
   if (alternatives && !alternatives.every(typeless)) {
-    const inner = union(alternatives.map((alternative) => schemaToType(alternative, nameOf, indent)));
+    const inner = union(alternatives.map((alternative) => schemaToType(alternative, nameOf, indent, depth + 1)));
     return types.includes("null") || schema.nullable ? union([inner, "null"]) : inner;
   }
-  if (schema.allOf) return schema.allOf.map((part) => `(${schemaToType(part, nameOf, indent)})`).join(" & ");
-  if (types.length === 0) return schema.properties ? objectType(schema, nameOf, indent) : "unknown";
+  if (schema.allOf) return schema.allOf.map((part) => `(${schemaToType(part, nameOf, indent, depth + 1)})`).join(" & ");
+  if (types.length === 0) return schema.properties ? objectType(schema, nameOf, indent, depth) : "unknown";
   const parts = types.map((type) => {
     if (type === "array") {
-      const item = schemaToType(schema.items, nameOf, indent);
+      const item = schemaToType(schema.items, nameOf, indent, depth + 1);
       return /^[A-Za-z0-9_$]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
     }
-    if (type === "object") return objectType(schema, nameOf, indent);
+    if (type === "object") return objectType(schema, nameOf, indent, depth);
     return PRIMITIVES[type] ?? "unknown";
   });
   if (schema.nullable) parts.push("null");
@@ -79,16 +87,16 @@ export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, i
  * @example
  * aliasRefs({ anyOf: [{ $ref: "#/components/schemas/A" }, { type: "array", items: { $ref: "#/components/schemas/B" } }] }); // ["#/components/schemas/A"]
  */
-export function aliasRefs(schema: JsonSchema | undefined): string[] {
-  if (!schema || typeof schema !== "object") return [];
+export function aliasRefs(schema: JsonSchema | undefined, depth = 0): string[] {
+  if (!schema || typeof schema !== "object" || depth > MAX_SCHEMA_DEPTH) return [];
   if (schema.$ref) return [schema.$ref];
   if (schema.const !== undefined || schema.enum) return [];
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives && !alternatives.every(typeless)) return alternatives.flatMap(aliasRefs);
-  if (schema.allOf) return schema.allOf.flatMap(aliasRefs);
+  if (alternatives && !alternatives.every(typeless)) return alternatives.flatMap((alternative) => aliasRefs(alternative, depth + 1));
+  if (schema.allOf) return schema.allOf.flatMap((part) => aliasRefs(part, depth + 1));
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
   const record = (types.length === 0 ? schema.properties !== undefined : types.includes("object")) && Object.keys(schema.properties ?? {}).length === 0;
-  return record && schema.additionalProperties && typeof schema.additionalProperties === "object" ? aliasRefs(schema.additionalProperties) : [];
+  return record && schema.additionalProperties && typeof schema.additionalProperties === "object" ? aliasRefs(schema.additionalProperties, depth + 1) : [];
 }
 
 /**
@@ -100,30 +108,31 @@ export function aliasRefs(schema: JsonSchema | undefined): string[] {
  * isObjectSchema({ type: "object", properties: { title: { type: "string" } } }, () => undefined); // true
  * isObjectSchema({ type: "object", nullable: true }, () => undefined); // false: `{...} | null`
  */
-export function isObjectSchema(schema: JsonSchema | undefined, resolve: (ref: string) => JsonSchema | undefined, seen: ReadonlySet<string> = new Set()): boolean {
-  if (!schema || typeof schema !== "object") return false;
-  if (schema.$ref) return !seen.has(schema.$ref) && isObjectSchema(resolve(schema.$ref), resolve, new Set([...seen, schema.$ref]));
+export function isObjectSchema(schema: JsonSchema | undefined, resolve: (ref: string) => JsonSchema | undefined, seen: ReadonlySet<string> = new Set(), depth = 0): boolean {
+  // Past the depth `schemaToType` writes `unknown`, which is no object.
+  if (!schema || typeof schema !== "object" || depth > MAX_SCHEMA_DEPTH) return false;
+  if (schema.$ref) return !seen.has(schema.$ref) && isObjectSchema(resolve(schema.$ref), resolve, new Set([...seen, schema.$ref]), depth);
   if (schema.const !== undefined || schema.enum) return false;
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives && !alternatives.every(typeless)) return !schema.nullable && !types.includes("null") && alternatives.every((alternative) => isObjectSchema(alternative, resolve, seen));
-  if (schema.allOf) return schema.allOf.length > 0 && schema.allOf.every((part) => isObjectSchema(part, resolve, seen));
+  if (alternatives && !alternatives.every(typeless)) return !schema.nullable && !types.includes("null") && alternatives.every((alternative) => isObjectSchema(alternative, resolve, seen, depth + 1));
+  if (schema.allOf) return schema.allOf.length > 0 && schema.allOf.every((part) => isObjectSchema(part, resolve, seen, depth + 1));
   if (schema.nullable) return false;
   return types.length === 0 ? schema.properties !== undefined : types.every((type) => type === "object");
 }
 
-function objectType(schema: JsonSchema, nameOf: RefNamer, indent: string): string {
+function objectType(schema: JsonSchema, nameOf: RefNamer, indent: string, depth: number): string {
   const properties = Object.entries(schema.properties ?? {});
   const extra = schema.additionalProperties;
   if (properties.length === 0) {
-    if (extra && typeof extra === "object") return `Record<string, ${schemaToType(extra, nameOf, indent)}>`;
+    if (extra && typeof extra === "object") return `Record<string, ${schemaToType(extra, nameOf, indent, depth + 1)}>`;
     return "Record<string, unknown>";
   }
   const required = new Set(schema.required ?? []);
   const inner = `${indent}  `;
   const lines = properties.map(([name, property]) => {
     const doc = property.description ? `${inner}/** ${property.description.replaceAll("*/", "* /")} */\n` : "";
-    return `${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${schemaToType(property, nameOf, inner)};`;
+    return `${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${schemaToType(property, nameOf, inner, depth + 1)};`;
   });
   if (extra && typeof extra === "object") lines.push(`${inner}[key: string]: unknown;`);
   return `{\n${lines.join("\n")}\n${indent}}`;
