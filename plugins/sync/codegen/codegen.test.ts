@@ -244,3 +244,11 @@ test("a schema nested thousands of levels deep is written to a bounded depth, th
   const dir = tempDir(t, "svc-codegen-deep-");
   t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
 });
+
+test("an empty allOf says nothing about the type: unknown, not a property without a type", async (t) => {
+  const document = { openapi: "3.1.0", paths: { "/things": syncedList("things", object({ any: { allOf: [] }, name: { type: "string", allOf: [] } })) } } as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  t.regex(source, /\n  any\?: unknown;\n  name\?: string;\n/);
+  const dir = tempDir(t, "svc-codegen-allof-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
+});

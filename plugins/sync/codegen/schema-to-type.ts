@@ -65,7 +65,8 @@ export function schemaToType(schema: JsonSchema | undefined, nameOf: RefNamer, i
     const inner = union(alternatives.map((alternative) => schemaToType(alternative, nameOf, indent, depth + 1)));
     return types.includes("null") || schema.nullable ? union([inner, "null"]) : inner;
   }
-  if (schema.allOf) return schema.allOf.map((part) => `(${schemaToType(part, nameOf, indent, depth + 1)})`).join(" & ");
+  // An empty allOf (JSON Schema wants one part at least) would write `a: ;`.
+  if (schema.allOf?.length) return schema.allOf.map((part) => `(${schemaToType(part, nameOf, indent, depth + 1)})`).join(" & ");
   if (types.length === 0) return schema.properties ? objectType(schema, nameOf, indent, depth) : "unknown";
   const parts = types.map((type) => {
     if (type === "array") {
@@ -93,7 +94,7 @@ export function aliasRefs(schema: JsonSchema | undefined, depth = 0): string[] {
   if (schema.const !== undefined || schema.enum) return [];
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives && !alternatives.every(typeless)) return alternatives.flatMap((alternative) => aliasRefs(alternative, depth + 1));
-  if (schema.allOf) return schema.allOf.flatMap((part) => aliasRefs(part, depth + 1));
+  if (schema.allOf?.length) return schema.allOf.flatMap((part) => aliasRefs(part, depth + 1));
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
   const record = (types.length === 0 ? schema.properties !== undefined : types.includes("object")) && Object.keys(schema.properties ?? {}).length === 0;
   return record && schema.additionalProperties && typeof schema.additionalProperties === "object" ? aliasRefs(schema.additionalProperties, depth + 1) : [];
@@ -116,7 +117,7 @@ export function isObjectSchema(schema: JsonSchema | undefined, resolve: (ref: st
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly string[]) : [schema.type as string];
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives && !alternatives.every(typeless)) return !schema.nullable && !types.includes("null") && alternatives.every((alternative) => isObjectSchema(alternative, resolve, seen, depth + 1));
-  if (schema.allOf) return schema.allOf.length > 0 && schema.allOf.every((part) => isObjectSchema(part, resolve, seen, depth + 1));
+  if (schema.allOf?.length) return schema.allOf.every((part) => isObjectSchema(part, resolve, seen, depth + 1));
   if (schema.nullable) return false;
   return types.length === 0 ? schema.properties !== undefined : types.every((type) => type === "object");
 }
