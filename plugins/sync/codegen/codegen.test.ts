@@ -73,6 +73,12 @@ test("misuse exits non-zero with its message", async (t) => {
   await writeFile(plain, JSON.stringify(withoutExtensions));
   const noItems = path.join(dir, "no-items.json");
   await writeFile(noItems, JSON.stringify({ ...document, paths: { "/todos": { get: { "x-svc-sync": { collection: "todos" }, responses: { 200: { content: { "application/json": { schema: { type: "object", properties: { data: { type: "object" } } } } } } } } } } }));
+  // JSON with paths, but against OpenAPI's rules where the generator reads.
+  const malformed = path.join(dir, "malformed.json");
+  await writeFile(malformed, JSON.stringify({ ...document, paths: { "/todos": { get: { "x-svc-sync": { collection: 5 }, responses: document.paths!["/todos"]!.get!.responses } } } }));
+  const badRequired = path.join(dir, "bad-required.json");
+  const badSchemas = { ...document.components!.schemas, Todo: { type: "object", properties: { title: { type: "string" } }, required: "title" } };
+  await writeFile(badRequired, JSON.stringify({ ...document, components: { schemas: badSchemas } }));
   const badConfig = path.join(dir, "config.json");
   await writeFile(badConfig, JSON.stringify({ schema: "synced-api.json", colections: ["todos"] }));
   const cases: Array<[string, string[], RegExp]> = [
@@ -85,6 +91,8 @@ test("misuse exits non-zero with its message", async (t) => {
     ["a schema file that does not exist", ["--schema", path.join(dir, "missing.json"), "--out", out], /Cannot read the OpenAPI document at .*missing\.json: ENOENT/],
     ["a schema URL nobody answers", ["--schema", "http://127.0.0.1:9/openapi.json", "--out", out], /Cannot read the OpenAPI document at http:\/\/127\.0\.0\.1:9\/openapi\.json/],
     ["a schema that is not OpenAPI", ["--schema", badConfig, "--out", out], /not an OpenAPI document/],
+    ["a collection name that is no string", ["--schema", malformed, "--out", out], /SYNC_CODEGEN_SCHEMA_UNREADABLE: .*malformed\.json: not an OpenAPI document the generator can read/],
+    ["a required that is no list", ["--schema", badRequired, "--out", out], /SYNC_CODEGEN_SCHEMA_UNREADABLE: .*bad-required\.json: not an OpenAPI document the generator can read/],
     ["a config with an unknown key", ["--config", badConfig], /Config .*config\.json: unknown key colections/],
     ["an --out that is a directory", ["--schema", FIXTURE, "--out", dir], /SYNC_CODEGEN_WRITE_FAILED: Cannot write .*: EISDIR/],
     ["an --out under a file", ["--schema", FIXTURE, "--out", path.join(plain, "hooks.ts")], /SYNC_CODEGEN_WRITE_FAILED: Cannot write .*plain\.json\/hooks\.ts/],

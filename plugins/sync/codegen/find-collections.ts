@@ -64,6 +64,10 @@ export function findCollections(document: OpenApiDocument, collections?: readonl
   const extended = new Map<string, { path: string; operations: readonly string[] }>();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const extension = item?.get?.["x-svc-sync"];
+    // The names end up in the generated code (a number there is a file tsc refuses); `runCodegen` reports the TypeError.
+    if (extension && (typeof extension.collection !== "string" || (extension.operations !== undefined && !(Array.isArray(extension.operations) && extension.operations.every((operation) => typeof operation === "string"))))) {
+      throw new TypeError(`x-svc-sync of GET ${path} needs a collection name and, if any, a list of operations`);
+    }
     if (extension?.collection) extended.set(extension.collection, { path, operations: extension.operations ?? ["create", "update", "delete"] });
   }
   if (!collections?.length) {

@@ -105,11 +105,20 @@ async function generate(argv: readonly string[], io: CodegenIo): Promise<number>
   if (!out) throw SyncCodegenErrors.USAGE("--out <file> is required");
   const collections = values.collections !== undefined ? values.collections.split(",").map((name) => name.trim()).filter(Boolean) : config.collections;
   if (values.collections !== undefined && collections?.length === 0) throw SyncCodegenErrors.USAGE("--collections needs at least one name");
-  const source = generateSyncHooks(await loadDocument(schema), {
-    ...(collections ? { collections } : {}),
-    ...(config.importFrom ? { importFrom: config.importFrom } : {}),
-    source: schema,
-  });
+  const document = await loadDocument(schema);
+  let source: string;
+  try {
+    source = generateSyncHooks(document, {
+      ...(collections ? { collections } : {}),
+      ...(config.importFrom ? { importFrom: config.importFrom } : {}),
+      source: schema,
+    });
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    // JSON with paths that breaks OpenAPI's rules where the generator reads (a `required` that is
+    // no list, a number for a collection's name) fails deep inside: say which document and why.
+    throw SyncCodegenErrors.SCHEMA_UNREADABLE(schema, `not an OpenAPI document the generator can read (${error instanceof Error ? error.message : String(error)})`);
+  }
   try {
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     await writeFile(out, source);
