@@ -1,7 +1,7 @@
 import "./test-support/dom-environment.js";
 import { act } from "@testing-library/react";
 import test from "ava";
-import { createElement as h, useEffect } from "react";
+import { createElement as h, useEffect, useState } from "react";
 import { hasErrorCode } from "../../../kernel/errors.js";
 import { createSyncDb, type EntityRead, type SyncDb } from "../client/index.js";
 import { eventually, settled, waitForStatus } from "../client/test-support/wait-for.js";
@@ -127,6 +127,26 @@ test.serial("useEntityIds keeps the same array while the ids are the same; useQu
   t.is(textOf(view, "open"), "Call mum,Apples");
   t.is(textOf(view, "all"), "Apples,Brown bread,Call mum,Walk†");
   t.is(queries.at(-1)?.length, 2);
+});
+
+test.serial("useQuery and useEntityIds follow a filter that changes to {field: undefined} (entities without it) from no filter", async (t) => {
+  const { db, fake } = await startedClient(t);
+  await deliver(db, fake, "root", { title: "Root" });
+  await deliver(db, fake, "child", { title: "Child", parentId: "root" });
+  let showRootsOnly: ((only: boolean) => void) | undefined;
+  function Tree() {
+    const [rootsOnly, setRootsOnly] = useState(false);
+    showRootsOnly = setRootsOnly;
+    const parentId: string | undefined = undefined;
+    const filter = rootsOnly ? { parentId } : {};
+    const list = useQuery("todos", { filter, sort: "title" });
+    const ids = useEntityIds("todos", { filter, sort: "title" });
+    return h("p", { "data-testid": "tree" }, `${list.map((todo) => String(todo.data.title)).join(",")}|${ids.join(",")}`);
+  }
+  const view = renderWith(t, db, h(Tree));
+  t.is(textOf(view, "tree"), "Child,Root|child,root");
+  act(() => showRootsOnly!(true));
+  t.is(textOf(view, "tree"), "Root|root");
 });
 
 test.serial("useMutate applies locally and returns {mutationId, id} synchronously; the change is sent", async (t) => {
