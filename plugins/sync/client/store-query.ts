@@ -14,11 +14,28 @@ export interface StoreQuery {
   readonly includeDeleted?: boolean;
 }
 
+/**
+ * A total order over field values, so a sort is the same whatever order the entities came in:
+ * missing (undefined or null) first, then booleans, numbers (NaN first), strings, and anything
+ * else by its JSON text. Mixed types compared with `<` alone answered 1 both ways round.
+ */
 function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
-  if (a === undefined || a === null) return -1;
-  if (b === undefined || b === null) return 1;
-  return (a as number | string) < (b as number | string) ? -1 : 1;
+  const rankA = rank(a);
+  const rankB = rank(b);
+  if (rankA !== rankB) return rankA - rankB;
+  if (rankA === 0) return 0;
+  if (rankA === 2 && (Number.isNaN(a) || Number.isNaN(b))) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;
+  const [x, y] = rankA === 4 ? [JSON.stringify(a) ?? "", JSON.stringify(b) ?? ""] : [a as number | string | boolean, b as number | string | boolean];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function rank(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === "boolean") return 1;
+  if (typeof value === "number") return 2;
+  if (typeof value === "string") return 3;
+  return 4;
 }
 
 /** The entities of `entries` that match `query`, in its order (by id when it has none, so results are stable). */
