@@ -42,6 +42,14 @@ export interface SyncDebugLog {
   /** Records an event (no-op when disabled). */
   log(type: string, detail?: Readonly<Record<string, unknown>>, data?: unknown): void;
   clear(): void;
+  /**
+   * Calls `listener` after events are recorded or stats change (once per burst: at the end of the
+   * microtask it happened in); returns an unsubscribe function. For debug panels.
+   *
+   * @example
+   * const stop = db.debug.subscribe(() => render(db.debug.events));
+   */
+  subscribe(listener: () => void): () => void;
 }
 
 /** A debug log for the `debug` option. */
@@ -50,6 +58,25 @@ export function createDebugLog(option: boolean | SyncDebugOptions | undefined, n
   const events: SyncDebugEvent[] = [];
   const zero = (): SyncDebugStats => ({ deltasApplied: 0, snapshotPages: 0, reconciles: 0, batchesSent: 0, acks: 0, nacks: 0, retries: 0 });
   let stats = zero();
+  const listeners = new Set<() => void>();
+  let announcing = false;
+  // A burst of 10,000 deltas is one call, not 10,000: listeners hear at the end of the microtask.
+  const changed = () => {
+    if (announcing || listeners.size === 0) return;
+    announcing = true;
+    queueMicrotask(() => {
+      announcing = false;
+      for (const listener of [...listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    });
+  };
   return {
     enabled: options !== undefined,
     events,
@@ -62,13 +89,20 @@ export function createDebugLog(option: boolean | SyncDebugOptions | undefined, n
       events.push(event);
       if (events.length > (options.maxEvents ?? 500)) events.splice(0, events.length - (options.maxEvents ?? 500));
       options.log?.(event);
+      changed();
     },
     clear() {
       events.length = 0;
       stats = zero();
+      changed();
     },
     count(stat, by = 1) {
       stats[stat] += by;
+      changed();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

@@ -265,9 +265,12 @@ test.serial("useSyncDebugLog shows the engine's events and stats; log and clear 
   });
   t.is(textOf(view, "debug"), "true 1");
   t.true(debug!.events.some((event) => event.type === "mutate"));
-  act(() => debug!.log("app-note", { where: "test" }));
+  await act(async () => debug!.log("app-note", { where: "test" }));
   t.like(debug!.events.at(-1), { type: "app-note", detail: { where: "test" } });
-  act(() => debug!.clear());
+  // An event recorded with no change to the store or the status (as a skipped malformed delta) shows too.
+  await act(async () => db.debug.log("engine-only", { reason: "test" }));
+  t.like(debug!.events.at(-1), { type: "engine-only" });
+  await act(async () => debug!.clear());
   t.is(debug!.events.length, 0);
   t.is(textOf(view, "debug"), "true 0");
 });

@@ -22,33 +22,18 @@ interface DebugView {
 interface DebugWatch {
   subscribe(listener: () => void): () => void;
   getSnapshot(): DebugView;
-  /** Tells the subscribers something changed that the client does not announce (a `log` or `clear` of the app). */
-  poke(): void;
 }
 
 const watches = new WeakMap<SyncDb, DebugWatch>();
 
-/**
- * One watch per client. The debug log has no listeners of its own; what the engine records goes
- * with a change of the store or the status, so those are what it listens to.
- */
+/** One watch per client, over the debug log's own announcements (events recorded, stats counted, clear). */
 function debugWatch(client: SyncDb): DebugWatch {
   const existing = watches.get(client);
   if (existing) return existing;
-  const listeners = new Set<() => void>();
   let signature = "";
   let view: DebugView | undefined;
   const watch: DebugWatch = {
-    subscribe(listener) {
-      listeners.add(listener);
-      const stopStore = client.store.subscribe(listener);
-      const stopStatus = client.onStatusChange(listener);
-      return () => {
-        listeners.delete(listener);
-        stopStore();
-        stopStatus();
-      };
-    },
+    subscribe: (listener) => client.debug.subscribe(listener),
     getSnapshot() {
       const { debug } = client;
       const last = debug.events.at(-1);
@@ -59,7 +44,6 @@ function debugWatch(client: SyncDb): DebugWatch {
       }
       return view;
     },
-    poke: () => [...listeners].forEach((listener) => listener()),
   };
   watches.set(client, watch);
   return watch;
@@ -77,16 +61,7 @@ export function useSyncDebugLog(): SyncDebugLogState {
   const client = useSyncDbClient();
   const watch = debugWatch(client);
   const view = useSyncExternalStore(watch.subscribe, watch.getSnapshot, watch.getSnapshot);
-  const log = useCallback(
-    (type: string, detail?: Readonly<Record<string, unknown>>) => {
-      client.debug.log(type, detail);
-      watch.poke();
-    },
-    [client, watch],
-  );
-  const clear = useCallback(() => {
-    client.debug.clear();
-    watch.poke();
-  }, [client, watch]);
+  const log = useCallback((type: string, detail?: Readonly<Record<string, unknown>>) => client.debug.log(type, detail), [client]);
+  const clear = useCallback(() => client.debug.clear(), [client]);
   return useMemo(() => ({ ...view, log, clear }), [view, log, clear]);
 }
