@@ -1,5 +1,6 @@
 import test from "ava";
 import { execFile } from "node:child_process";
+import net from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,7 +82,18 @@ test("misuse exits non-zero with its message", async (t) => {
   await writeFile(badRequired, JSON.stringify({ ...document, components: { schemas: badSchemas } }));
   const badConfig = path.join(dir, "config.json");
   await writeFile(badConfig, JSON.stringify({ schema: "synced-api.json", colections: ["todos"] }));
+  // A server that takes the connection and never answers.
+  const held = new Set<net.Socket>();
+  const silent = net.createServer((socket) => void held.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => {
+    held.forEach((socket) => socket.destroy());
+    return new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  const silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/openapi.json`;
   const cases: Array<[string, string[], RegExp]> = [
+    ["a schema URL that never answers", ["--schema", silentUrl, "--out", out, "--timeout", "300"], /Cannot read the OpenAPI document at http:\/\/127\.0\.0\.1:\d+\/openapi\.json: no answer within 300 ms \(--timeout\)/],
+    ["a --timeout that is no whole number", ["--schema", FIXTURE, "--out", out, "--timeout", "soon"], /--timeout must be a whole number of milliseconds/],
     ["no extensions and no --collections", ["--schema", plain, "--out", out], /no list operation with x-svc-sync: name the collections with --collections/],
     ["a collection whose path is missing", ["--schema", plain, "--out", out, "--collections", "todos,projects"], /no GET \/projects for collection "projects"/],
     ["a list response without a data array of items", ["--schema", noItems, "--out", out], /GET \/todos has no data array with an items schema/],

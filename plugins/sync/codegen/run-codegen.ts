@@ -6,14 +6,18 @@ import { SyncCodegenErrors } from "./errors.js";
 import type { OpenApiDocument } from "./find-collections.js";
 import { generateSyncHooks } from "./render-hooks.js";
 
-export const USAGE = `usage: svc-syncdb-codegen --schema <url|file> --out <file> [--collections <a,b>] [--config <file>]
+export const USAGE = `usage: svc-syncdb-codegen --schema <url|file> --out <file> [--collections <a,b>] [--config <file>] [--timeout <ms>]
 
   --schema       the app's OpenAPI document: a URL (e.g. http://localhost:3000/openapi.json) or a file
   --out          the TypeScript file to write (folders are created)
   --collections  comma-separated collections, read from GET /{name}: needed when no list operation
                  carries x-svc-sync; otherwise picks some of the synced ones
   --config       a JSON file with any of {schema, out, collections, importFrom}; flags win
-                 (importFrom: where the hooks import svc/sync/react from)`;
+                 (importFrom: where the hooks import svc/sync/react from)
+  --timeout      how long to wait for a --schema URL, in ms (default 30000)`;
+
+/** A schema URL that accepted the connection and never answered would hang a CI job for good. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Where `runCodegen` prints (the process's streams in the command). */
 export interface CodegenIo {
@@ -57,11 +61,14 @@ async function readConfig(file: string): Promise<CodegenConfig> {
   };
 }
 
-async function loadDocument(source: string): Promise<OpenApiDocument> {
+async function loadDocument(source: string, timeoutMs: number): Promise<OpenApiDocument> {
   let text: string;
   try {
     if (/^https?:\/\//.test(source)) {
-      const response = await fetch(source, { headers: { accept: "application/json" } });
+      const signal = AbortSignal.timeout(timeoutMs);
+      const response = await fetch(source, { headers: { accept: "application/json" }, signal }).catch((error: unknown) => {
+        throw signal.aborted ? new Error(`no answer within ${timeoutMs} ms (--timeout)`) : error;
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       text = await response.text();
     } else {
@@ -83,11 +90,11 @@ async function loadDocument(source: string): Promise<OpenApiDocument> {
 }
 
 async function generate(argv: readonly string[], io: CodegenIo): Promise<number> {
-  let values: { schema?: string; out?: string; config?: string; collections?: string; help?: boolean };
+  let values: { schema?: string; out?: string; config?: string; collections?: string; timeout?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { schema: { type: "string" }, out: { type: "string" }, config: { type: "string" }, collections: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { schema: { type: "string" }, out: { type: "string" }, config: { type: "string" }, collections: { type: "string" }, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
       strict: true,
       allowPositionals: false,
     }));
@@ -105,7 +112,9 @@ async function generate(argv: readonly string[], io: CodegenIo): Promise<number>
   if (!out) throw SyncCodegenErrors.USAGE("--out <file> is required");
   const collections = values.collections !== undefined ? values.collections.split(",").map((name) => name.trim()).filter(Boolean) : config.collections;
   if (values.collections !== undefined && collections?.length === 0) throw SyncCodegenErrors.USAGE("--collections needs at least one name");
-  const document = await loadDocument(schema);
+  const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(values.timeout);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw SyncCodegenErrors.USAGE(`--timeout must be a whole number of milliseconds (1 or more), not ${values.timeout}`);
+  const document = await loadDocument(schema, timeoutMs);
   let source: string;
   try {
     source = generateSyncHooks(document, {
