@@ -6,14 +6,20 @@ import { featureFlagModel, featureFlagsPlugin } from "./index.js";
 
 test.after.always(() => stopTestDatabase());
 
-test("rollout percentages and variant weights are whole numbers: a fraction is 400 VALIDATION_FAILED, nothing written", async (t) => {
+/** An app with the flags plugin (its own OpenFeature domain), an admin, and `create` posting a flag as that admin. */
+async function flagAdmin(t: { teardown: (fn: () => Promise<void>) => void }, domain: string, defaults: Record<string, unknown> = {}) {
   const tokens = new TokenMap();
-  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-model-test", changeDetection: "poll" }));
+  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: domain, changeDetection: "poll" }));
   const http = await app.build();
   t.teardown(() => app.stop());
-  const admin = tokens.user("model-admin", { admin: true }).auth;
+  const admin = tokens.user(`${domain}-admin`, { admin: true }).auth;
+  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, ...defaults, ...body });
+  return { http, admin, create };
+}
+
+test("rollout percentages and variant weights are whole numbers: a fraction is 400 VALIDATION_FAILED, nothing written", async (t) => {
+  const { http, admin, create } = await flagAdmin(t, "flag-model-test");
   const key = (label: string) => `model-${label}-${process.pid}`;
-  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, ...body });
 
   // Buckets are whole: 0.5 % would have reached 1 % of users, 33.33/33.33/33.34 split 34/33/33.
   const canary = await create({ key: key("canary"), type: "boolean", rolloutPercentage: 0.5 }).expect(400);
@@ -35,12 +41,7 @@ test("rollout percentages and variant weights are whole numbers: a fraction is 4
 });
 
 test("flag and variant keys are at most 100 characters: a longer one is a 400 naming the field, nothing written", async (t) => {
-  const tokens = new TokenMap();
-  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-key-length-test", changeDetection: "poll" }));
-  const http = await app.build();
-  t.teardown(() => app.stop());
-  const admin = tokens.user("key-length-admin", { admin: true }).auth;
-  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, ...body });
+  const { http, admin, create } = await flagAdmin(t, "flag-key-length-test");
   const long = `k${process.pid}`.padEnd(101, "x");
 
   const tooLong = await create({ key: long, type: "boolean" }).expect(400);
@@ -56,13 +57,8 @@ test("flag and variant keys are at most 100 characters: a longer one is a 400 na
 });
 
 test("a flag's rules, variants and rule values are bounded: past a limit the write is a 400 naming the field, nothing written", async (t) => {
-  const tokens = new TokenMap();
-  const app = (await createTestApp()).register(tokens.plugin()).register(featureFlagsPlugin({ openFeatureDomain: "flag-limits-test", changeDetection: "poll" }));
-  const http = await app.build();
-  t.teardown(() => app.stop());
-  const admin = tokens.user("limits-admin", { admin: true }).auth;
+  const { http, admin, create } = await flagAdmin(t, "flag-limits-test", { type: "boolean" });
   const key = (name: string) => `${name}-${process.pid}`;
-  const create = (body: Record<string, unknown>) => request(http).post("/feature-flags/flags").set("Authorization", admin).send({ name: "N", enabled: true, type: "boolean", ...body });
   const rule = (value: unknown, operator = "in") => ({ field: "email", operator, value, enabled: true });
 
   const refusals: Array<[string, Record<string, unknown>, string]> = [
