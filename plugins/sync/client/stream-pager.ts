@@ -24,11 +24,18 @@ function advanced(page: SnapshotPage, asked: number): SnapshotPage {
   return page;
 }
 
-/** A delta (or snapshot entity) the client can apply: it names its entity, stream and seq, and its data is an object. */
+/** An entity state the client can apply: it names its entity and seq, and its data (if any) is an object. */
+function wellFormedState(state: unknown): state is { readonly id: string; readonly seq: number } {
+  if (typeof state !== "object" || state === null) return false;
+  const { id, seq, data } = state as Record<string, unknown>;
+  return typeof id === "string" && id !== "" && Number.isSafeInteger(seq) && (seq as number) >= 0 && (data === undefined || (typeof data === "object" && data !== null && !Array.isArray(data)));
+}
+
+/** A delta the client can apply: a well-formed state that also names its collection and stream. */
 function wellFormed(delta: unknown): delta is SyncDelta {
-  if (typeof delta !== "object" || delta === null) return false;
-  const { collection, id, stream, seq, data } = delta as Record<string, unknown>;
-  return typeof collection === "string" && typeof id === "string" && id !== "" && typeof stream === "string" && Number.isSafeInteger(seq) && (seq as number) >= 0 && (data === undefined || (typeof data === "object" && data !== null && !Array.isArray(data)));
+  if (!wellFormedState(delta)) return false;
+  const { collection, stream } = delta as unknown as Record<string, unknown>;
+  return typeof collection === "string" && typeof stream === "string";
 }
 
 /**
@@ -180,7 +187,7 @@ export class StreamPager {
           if (epoch !== this.epoch) return stopped;
           database.change(() => {
             for (const entity of page.entities) {
-              if (!wellFormed({ ...entity, collection, stream })) continue;
+              if (!wellFormedState(entity)) continue;
               seen.add(entityKey(collection, entity.id));
               if (applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now(), true)) repaired++;
             }
@@ -224,7 +231,7 @@ export class StreamPager {
       database.change(() => {
         for (const entity of page.entities) {
           // A malformed entity is skipped, not thrown on: the page would fail again at every retry.
-          if (!wellFormed({ ...entity, collection, stream })) continue;
+          if (!wellFormedState(entity)) continue;
           applyServerState(database, { collection, id: entity.id, stream, seq: entity.seq, deleted: entity.deleted, data: entity.data }, this.context.now());
         }
         this.moveCursor(collection, stream, page.cursor);
