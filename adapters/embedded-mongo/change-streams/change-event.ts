@@ -43,9 +43,13 @@ class MissingImage {
   }
 }
 
-/** The deferred missing-image error of an event, if any. */
-export function missingImageOf(event: Document): EngineError | undefined {
-  return markerOf(event)?.error();
+/**
+ * The deferred missing-image error of an event, if any, as a function that builds it: the caller
+ * raises it only if the event survives its stream's stages.
+ */
+export function missingImageOf(event: Document): (() => EngineError) | undefined {
+  const marker = markerOf(event);
+  return marker && (() => marker.error());
 }
 
 function markerOf(event: Document): MissingImage | undefined {

@@ -126,13 +126,13 @@ export class ChangeStreamSource implements TailableSource {
   private enqueue(event: Document): void {
     const missingImage = missingImageOf(event);
     if (!this.pipeline) {
-      if (missingImage) throw missingImage;
+      if (missingImage) throw missingImage();
       this.queue.push(event);
       return;
     }
     const [result] = this.pipeline.run([event], { resolveCollection: () => [] }).results;
     if (result === undefined) return;
-    if (missingImage) throw missingImage;
+    if (missingImage) throw missingImage();
     if (!bsonIdentical(result["_id"], event["_id"])) {
       throw nonResumableError(
         ErrorCodes.ChangeStreamFatalError,

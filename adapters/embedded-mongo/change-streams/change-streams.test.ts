@@ -188,6 +188,21 @@ test("fullDocument modes and fullDocumentBeforeChange", async (t) => {
   t.deepEqual(live.events[1]!["fullDocument"], { _id: 2, n: 5 });
 });
 
+test("a required image that is missing fails the stream only if the event survives the stream's $match", async (t) => {
+  const engine = engineFor(t);
+  await runOk(engine, "app", { insert: "plain", documents: [{ _id: 1, n: 1 }] });
+  await runOk(engine, "app", { create: "imaged", changeStreamPreAndPostImages: { enabled: true } });
+  await runOk(engine, "app", { insert: "imaged", documents: [{ _id: 1, n: 1 }] });
+  // The sync feed's shape: a database stream requiring post-images, matching only image-enabled collections.
+  const filtered = await watch(engine, "app", 1, { fullDocument: "required" }, [{ $match: { "ns.coll": { $in: ["imaged"] } } }]);
+  const unfiltered = await watch(engine, "app", 1, { fullDocument: "required" });
+  await runOk(engine, "app", { update: "plain", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
+  await runOk(engine, "app", { update: "imaged", updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }] });
+  await next(engine, filtered);
+  t.deepEqual(filtered.events.map((event) => event["fullDocument"]), [{ _id: 1, n: 2 }], "the other collection's update is dropped, not raised");
+  t.is(await failure(engine, "app", { getMore: unfiltered.id, collection: "$cmd.aggregate", maxTimeMS: 1 }), 47, "NoMatchingDocument");
+});
+
 test("showExpandedEvents: create, createIndexes, dropIndexes and modify events, collectionUUID, operationDescription, disambiguatedPaths", async (t) => {
   const engine = engineFor(t);
   const stream = await watch(engine, "app", 1, { showExpandedEvents: true });
