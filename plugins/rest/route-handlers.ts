@@ -13,6 +13,7 @@ import type { QueryFilterObject } from "./owner-query-filter.js";
 import { checkPermissions, type PermissionContext, type RestMethod } from "./permissions.js";
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
+import { retryStaleWrite } from "./stale-write-retry.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 
 /** Everything the handlers of one router use, prepared once at start. */
@@ -194,7 +195,11 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return { status: 201, body: { data: await presentOne(shaper.hydrated(doc), "create", req) }, createdId: String(doc._id) };
   };
 
-  const update: ModelOperation = async (req) => {
+  // A PATCH or DELETE whose save finds the document changed since it was loaded runs again from a fresh load.
+  const writeOf = (req: Request) => `${store.modelName}:${String(req.params.id)}`;
+
+  const update: ModelOperation = (req) => retryStaleWrite(writeOf(req), () => updateOnce(req));
+  const updateOnce: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("update", user);
     if (denied) await denied;
@@ -215,7 +220,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
   };
 
-  const remove: ModelOperation = async (req) => {
+  const remove: ModelOperation = (req) => retryStaleWrite(writeOf(req), () => removeOnce(req));
+  const removeOnce: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("delete", user);
     if (denied) await denied;

@@ -1,4 +1,5 @@
 import type { ClientSession, Connection } from "mongoose";
+import { Turns } from "../../kernel/turns.js";
 import type { SyncBookkeeping } from "./sync-bookkeeping.js";
 
 /** How often one write retries its transaction before giving up (each retry follows a conflict). */
@@ -115,38 +116,19 @@ export function trackDraws(session: ClientSession): Set<string> {
   return drawn;
 }
 
-/** Per stream, the end of this process's queue of writers waiting for it. */
-const streamQueues = new Map<string, Promise<void>>();
-
 /**
  * The longest a writer waits its turn for a stream. The turn is advisory (the counter's conflict
  * is what orders writes), so a holder that never finishes — a hook that saves to the same stream
  * outside the transaction, waiting on its own turn — delays the others, never blocks them.
  */
-const MAX_TURN_WAIT_MS = 10_000;
+const streamTurns = new Turns(10_000);
 
 /**
- * Waits until this process's earlier holders of each stream are done (at most
- * MAX_TURN_WAIT_MS), then holds them all until the returned release is called. Streams are taken
- * in sorted order, so two holders never wait for each other.
+ * Waits until this process's earlier holders of each stream are done (at most 10 s), then holds
+ * them all until the returned release is called.
  */
-export async function holdStreams(streams: readonly string[]): Promise<() => void> {
-  const releases: (() => void)[] = [];
-  for (const stream of [...streams].sort()) {
-    const previous = streamQueues.get(stream) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    streamQueues.set(stream, tail);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([previous, new Promise<void>((resolve) => (timer = setTimeout(resolve, MAX_TURN_WAIT_MS)))]);
-    clearTimeout(timer);
-    releases.push(() => {
-      release();
-      if (streamQueues.get(stream) === tail) streamQueues.delete(stream);
-    });
-  }
-  return () => releases.forEach((release) => release());
+export function holdStreams(streams: readonly string[]): Promise<() => void> {
+  return streamTurns.take(streams);
 }
 
 /** Commits, retrying only an unknown commit result (the commit itself is idempotent). */

@@ -1,4 +1,5 @@
 import type { ClientSession, HydratedDocument, Model, Schema } from "mongoose";
+import { markStaleWrite } from "../../contracts/stale-write.js";
 import { SyncErrors } from "./errors.js";
 import { commitWithRetry, conflictBackoff, drawSeq, holdStreams, isTransientWriteError, SEQUENCING_MAX_ATTEMPTS, trackDraws } from "./sequencing.js";
 import { syncBookkeeping } from "./sync-bookkeeping.js";
@@ -137,7 +138,7 @@ export function syncPlugin(schema: Schema): void {
         // committed would otherwise stamp a seq of the wrong stream (optimistic concurrency on
         // `_syncSeq`; a concurrent writer of the same stream already conflicted on the counter).
         const stored = await model.collection.findOne({ _id: entityId } as never, { session, projection: { _syncSeq: 1, _syncStream: 1 } });
-        if (!stored || stored._syncSeq !== loadedSeq || stored._syncStream !== loadedStream) throw SyncErrors.STALE_DOCUMENT({ detail: `${model.modelName} ${entityId} changed since it was loaded` });
+        if (!stored || stored._syncSeq !== loadedSeq || stored._syncStream !== loadedStream) throw markStaleWrite(SyncErrors.STALE_DOCUMENT({ detail: `${model.modelName} ${entityId} changed since it was loaded` }));
         const previous = stored._syncStream as string | undefined;
         if (previous !== undefined && previous !== stream) moved = previous;
       }
