@@ -282,3 +282,16 @@ test("a line break in the source named in the header stays inside the comment: t
   const dir = tempDir(t, "svc-codegen-source-");
   t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
 });
+
+test("an inline item schema names its entity by the collection's singular, English-aware: status stays Status, statuses and categories lose their plural", async (t) => {
+  const document = {
+    openapi: "3.1.0",
+    paths: Object.fromEntries(["status", "statuses", "categories", "houses", "people"].map((collection) => [`/${collection}`, syncedList(collection, object({ name: { type: "string" } }))])),
+  } as OpenApiDocument;
+  const source = generateSyncHooks(document, {});
+  const entities = [...source.matchAll(/^export type (\w+) = \{/gm)].map((match) => match[1]!);
+  for (const name of ["Status", "Category", "House", "Person"]) t.true(entities.includes(name), `${name} in ${entities.join(", ")}`);
+  t.false(entities.includes("Statu"));
+  const dir = tempDir(t, "svc-codegen-singular-");
+  t.is(await typecheckHooks(dir, { "sync-hooks.ts": source }), "", source);
+});

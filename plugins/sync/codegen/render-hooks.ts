@@ -1,3 +1,4 @@
+import pluralize from "pluralize";
 import { findCollections, resolveRef, type FoundCollection, type OpenApiDocument } from "./find-collections.js";
 import { aliasRefs, isObjectSchema, schemaToType, type JsonSchema } from "./schema-to-type.js";
 
@@ -22,7 +23,8 @@ const pascal = (text: string) =>
     .join("")
     .replace(/^(\d)/, "_$1");
 
-const singular = (word: string) => (word.endsWith("ies") ? `${word.slice(0, -3)}y` : word.endsWith("ses") ? word.slice(0, -2) : word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
+/** An entity's name from its collection's (`todos` → `todo`, `statuses` → `status`, `status` stays). */
+const singular = (word: string) => pluralize.singular(word);
 
 /**
  * Names the generated module declares or imports itself, and the global types its declarations use:
