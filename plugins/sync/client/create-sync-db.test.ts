@@ -781,6 +781,40 @@ test("forceResync pages every stream from 0: repairs what differs, purges what t
   t.truthy(db.store.get("todos", pending.id));
 });
 
+test("overlapping forceResync calls each keep what deltas changed while they paged: the first to end does not clear the other's record", async (t) => {
+  const fake = createFakeTransport();
+  // Snapshot pages are read when asked for and answered when released: a page predates the deltas in between.
+  const held: Array<() => void> = [];
+  const holding = { on: false };
+  const httpChannel = {
+    ...fake.httpChannel,
+    async snapshot(query: Parameters<typeof fake.httpChannel.snapshot>[0], token: string) {
+      const page = await fake.httpChannel.snapshot(query, token);
+      if (holding.on && query.stream === STREAM) await new Promise<void>((release) => held.push(release));
+      return page;
+    },
+  };
+  fake.putEntity(STREAM, "todos", { id: "kept", data: { id: "kept", title: "K" }, deleted: false });
+  const { db } = client(fake, { httpChannel });
+  await db.start();
+  t.teardown(() => db.stop());
+  await waitForStatus(db, (status) => settled(status) && status.streams[STREAM] === 1);
+  holding.on = true;
+  const first = db.forceResync();
+  await eventually(() => held.length === 1);
+  const second = db.forceResync();
+  await eventually(() => held.length === 2);
+  held.shift()!();
+  t.like(await first, { ok: true });
+  // Created while the second call's page (read before it) is still on its way.
+  fake.deliverDelta({ collection: "todos", id: "fresh", method: "create", data: { title: "F" }, stream: STREAM });
+  await eventually(() => db.store.get("todos", "fresh") !== undefined);
+  holding.on = false;
+  held.shift()!();
+  t.like(await second, { ok: true, purged: 0 });
+  t.like(db.store.get("todos", "fresh"), { data: { title: "F" } }, "not purged as a ghost");
+});
+
 test("debug: events only when enabled, with data only when asked; stats always count", async (t) => {
   const fake = createFakeTransport();
   const quiet = client(fake).db;

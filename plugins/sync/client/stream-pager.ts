@@ -56,8 +56,12 @@ export class StreamPager {
    * cursor past entities it no longer has.
    */
   private epoch = 0;
-  /** Entities a delta changed during a `forceResync` (its pages may predate them: never purge those). */
-  private resyncTouched: Set<string> | undefined;
+  /**
+   * Per `forceResync` in progress, the entities deltas changed meanwhile (its pages may predate
+   * them: never purge those). One set per call: calls can overlap (twice in a row, or across a
+   * stop and start), and the first to end must not drop the other's record.
+   */
+  private readonly resyncs = new Set<Set<string>>();
 
   constructor(private readonly context: EngineContext) {}
 
@@ -105,7 +109,7 @@ export class StreamPager {
         if (!this.context.collections.includes(delta.collection)) continue;
         applied++;
         applyServerState(database, { collection: delta.collection, id: delta.id, stream: delta.stream, seq: delta.seq, deleted: delta.deleted ?? delta.method === "delete", data: delta.data }, now);
-        this.resyncTouched?.add(entityKey(delta.collection, delta.id));
+        for (const touched of this.resyncs) touched.add(entityKey(delta.collection, delta.id));
         let stream = streams.get(delta.stream);
         if (!stream) {
           const from = database.cursor(delta.stream)?.cursor;
@@ -173,7 +177,8 @@ export class StreamPager {
     const seen = new Set<string>();
     let repaired = 0;
     let streamCount = 0;
-    this.resyncTouched = new Set();
+    const touched = new Set<string>();
+    this.resyncs.add(touched);
     const epoch = this.epoch;
     const stopped = { ok: false, reason: "not-started", streams: 0, purged: 0, repaired: 0 };
     try {
@@ -204,7 +209,7 @@ export class StreamPager {
         for (const cursor of database.cursorList()) if (!streams.has(cursor.stream)) database.removeCursor(cursor.stream);
         for (const record of [...database.serverStates()]) {
           const key = entityKey(record.collection, record.id);
-          if (!this.context.collections.includes(record.collection) || seen.has(key) || this.resyncTouched?.has(key)) continue;
+          if (!this.context.collections.includes(record.collection) || seen.has(key) || touched.has(key)) continue;
           if (database.pendingRows(record.collection, record.id).length > 0) continue;
           database.removeServerState(record.collection, record.id);
           purged++;
@@ -214,7 +219,7 @@ export class StreamPager {
     } catch (error) {
       return { ok: false, reason: error instanceof SyncRequestError ? error.kind : "error", streams: streamCount, purged: 0, repaired };
     } finally {
-      this.resyncTouched = undefined;
+      this.resyncs.delete(touched);
     }
   }
 
