@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
+import mongoose, { type Document, type HydratedDocument, type Model, type PopulateOptions } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { BodyChecker } from "./body-checker.js";
 import { applyPatch } from "./apply-patch.js";
@@ -129,6 +129,26 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return doc;
   }
 
+  /**
+   * Saves a document this request loaded (`loadedLive`: not soft-deleted then). Another request
+   * may have deleted it meanwhile: the save then answers 404, as it would have after the delete,
+   * instead of writing to a deleted record (soft delete: the save only matches the record while
+   * it is still not deleted) or failing with mongoose's DocumentNotFoundError (hard delete).
+   */
+  async function saveLoaded(doc: StoredDocument, loadedLive: boolean): Promise<void> {
+    const where = doc.$where;
+    if (analysis.softDelete && loadedLive) doc.$where = { ...where, deleted: { $ne: true } };
+    try {
+      await doc.save();
+    } catch (error) {
+      if (error instanceof mongoose.Error.DocumentNotFoundError) throw notFound();
+      throw error;
+    } finally {
+      // Post hooks may save the document again, a postDelete hook one that is deleted by now.
+      doc.$where = where;
+    }
+  }
+
   const list: ModelOperation = async (req) => {
     const user = req.user;
     const denied = authorize("list", user);
@@ -214,7 +234,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       body = hooked;
     }
     applyPatch(doc, body as Record<string, unknown>);
-    await doc.save();
+    await saveLoaded(doc, doc.get("deleted") !== true);
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
     return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
@@ -233,10 +253,13 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       if (allowed === null || allowed === undefined) throw hookDenied("preDelete");
     }
     if (analysis.softDelete) {
+      const loadedLive = doc.get("deleted") !== true;
       doc.set("deleted", true);
-      await doc.save();
+      await saveLoaded(doc, loadedLive);
     } else {
-      await doc.deleteOne();
+      // A concurrent DELETE got there first: its caller deleted the record, this one finds nothing.
+      const { deletedCount } = await doc.deleteOne();
+      if (deletedCount === 0) throw notFound();
     }
     if (options.postDelete) await runHook("postDelete", () => options.postDelete!(forHooks(doc), req));
     return { status: 204 };
