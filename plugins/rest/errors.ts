@@ -19,6 +19,11 @@ export const RestErrors = defineErrors("REST", {
   /** A hook threw a plain error: reported as the client's mistake, without internals. */
   HOOK_FAILED: { status: 400, title: "Request rejected" },
   METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" },
+  /**
+   * A PATCH or DELETE kept finding an array of the record changed by other writes since it loaded
+   * it (mongoose's version check), 10 attempts in a row: writers in other processes.
+   */
+  STALE_DOCUMENT: { status: 409, title: "Conflict" },
   /** A filter names a field outside the router's `queryFields`. */
   QUERY_FIELD_NOT_ALLOWED: { status: 400, title: "Request validation failed" },
   /** A filter uses an operator outside the allowlist. */

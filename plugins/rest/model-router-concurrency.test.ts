@@ -42,6 +42,12 @@ const SoftLabel = mongoose.model("ConcurrentSoftLabel", softSchema);
 const hardSchema = labelSchema();
 hardSchema.plugin(createdUpdatedPlugin);
 const HardLabel = mongoose.model("ConcurrentHardLabel", hardSchema);
+// Every save of this model loses to a writer elsewhere (another process) that changes the record first.
+const contestedSchema = labelSchema();
+contestedSchema.pre("save", async function otherProcessWrites() {
+  if (!this.isNew) await Contested.collection.updateOne({ _id: this._id }, { $inc: { __v: 1, otherWrites: 1 } });
+});
+const Contested = mongoose.model("ConcurrentContestedLabel", contestedSchema);
 const MODELS = [
   { kind: "soft delete", path: "/soft", model: SoftLabel },
   { kind: "hard delete", path: "/hard", model: HardLabel },
@@ -81,6 +87,31 @@ test("creates of one unique value at once: one 201, the rest 409 DATABASE_DUPLIC
     t.deepEqual(response.body.errors[0].meta, { fields: ["slug"] });
   }
   t.is(await HardLabel.countDocuments({ slug: "same" }), 1);
+});
+
+for (const { kind, path, model } of MODELS) {
+  test(`${kind}: PATCHes of an array field at once all apply, one after another`, async (t) => {
+    const { http } = await appFor(t);
+    const api = as(http, tokens.user(`tagger-${path}`).auth);
+    const id = (await api.post(path, { slug: `tags-${path}`, tags: ["first"] }).expect(201)).body.data.id;
+    const responses = await Promise.all(Array.from({ length: BURST }, (_, index) => api.patch(`${path}/${id}`, { tags: [`tag ${index}`] })));
+    t.is(count(responses, 200), BURST, responses.map((r) => r.status).join(","));
+    const stored = await model.collection.findOne({ _id: new mongoose.Types.ObjectId(id as string) });
+    // Last writer wins, as with any other field; every write bumped the array's version.
+    t.true(responses.some((r) => r.body.data.tags[0] === stored?.tags[0]));
+    t.is(stored?.__v, BURST);
+  });
+}
+
+test("a PATCH of an array that another process changes before each of its saves answers 409 REST_STALE_DOCUMENT after 10 attempts", async (t) => {
+  const app = await buildRestApp("SvcApp", [spec("/contested", Contested, { permissions: { create: [Permissions.IsAny], update: [Permissions.IsAny] } })]);
+  t.teardown(() => app.stop());
+  const id = (await as(app.http).post("/contested", { slug: "contested" }).expect(201)).body.data.id;
+  const response = await as(app.http).patch(`/contested/${id}`, { tags: ["mine"] }).expect(409);
+  t.is(response.body.errors[0].code, RestErrors.STALE_DOCUMENT.code);
+  const stored = await Contested.collection.findOne({ _id: new mongoose.Types.ObjectId(id as string) });
+  t.is(stored?.otherWrites, 10);
+  t.deepEqual(stored?.tags, []);
 });
 
 test("a postDelete hook may save the soft-deleted document again", async (t) => {

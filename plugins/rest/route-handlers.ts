@@ -15,6 +15,7 @@ import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
 import { retryStaleWrite } from "./stale-write-retry.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
+import { markStaleWrite } from "../../contracts/stale-write.js";
 
 /** Everything the handlers of one router use, prepared once at start. */
 export interface RouteRuntime<T> {
@@ -134,6 +135,9 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
    * may have deleted it meanwhile: the save then answers 404, as it would have after the delete,
    * instead of writing to a deleted record (soft delete: the save only matches the record while
    * it is still not deleted) or failing with mongoose's DocumentNotFoundError (hard delete).
+   * Or it may have changed an array the save replaces: mongoose then refuses the save
+   * (VersionError, its optimistic check on `__v`), which is a stale write like a synced model's,
+   * redone from a fresh load.
    */
   async function saveLoaded(doc: StoredDocument, loadedLive: boolean): Promise<void> {
     const where = doc.$where;
@@ -142,6 +146,9 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       await doc.save();
     } catch (error) {
       if (error instanceof mongoose.Error.DocumentNotFoundError) throw notFound();
+      if (error instanceof mongoose.Error.VersionError) {
+        throw markStaleWrite(RestErrors.STALE_DOCUMENT({ detail: `This ${analysis.modelName} changed since it was loaded; load it again`, cause: error }));
+      }
       throw error;
     } finally {
       // Post hooks may save the document again, a postDelete hook one that is deleted by now.
