@@ -97,15 +97,17 @@ export class JwtAuthService implements Accounts {
 
   /** Rotates a refresh token: `{token, refreshToken}` for the same sign-in (token family). */
   async refresh(presented: string): Promise<{ token: string; refreshToken: string }> {
-    const { userId, familyId } = await this.options.refreshTokens.consume(presented);
+    const { refreshTokens, tokens } = this.options;
+    const consumed = await refreshTokens.consume(presented);
     let user: RequestUser;
     try {
-      user = await this.options.users.requireActive(userId);
+      user = await this.options.users.requireActive(consumed.userId);
     } catch (error) {
-      await this.options.refreshTokens.revokeFamily(familyId);
+      await refreshTokens.revokeFamily(consumed.familyId);
       throw error;
     }
-    const { token, refreshToken } = await this.issue(user, familyId);
+    const token = await tokens.signAccessToken(user.id, await this.options.generateJWTPayload(user));
+    const { token: refreshToken } = await refreshTokens.rotate(consumed);
     return { token, refreshToken };
   }
 

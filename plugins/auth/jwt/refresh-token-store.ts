@@ -30,6 +30,13 @@ export interface IssuedRefreshToken {
   readonly familyId: string;
 }
 
+/** A refresh token `consume` used up: whose it was, its family, and its own id (`jti`). */
+export interface ConsumedRefreshToken {
+  readonly userId: string;
+  readonly familyId: string;
+  readonly tokenId: string;
+}
+
 /**
  * Server-side refresh tokens with rotation and reuse detection. Every refresh token belongs to a
  * family (one sign-in); using a token rotates it (it is marked used and a successor in the same
@@ -38,7 +45,7 @@ export interface IssuedRefreshToken {
  *
  * @example
  * const { token } = await store.issue(userId);
- * const { userId, familyId } = await store.consume(token); // then issue(userId, familyId)
+ * const consumed = await store.consume(token); // then rotate(consumed)
  */
 export class RefreshTokenStore {
   private readonly model: Model<RefreshTokenRecord>;
@@ -66,7 +73,7 @@ export class RefreshTokenStore {
    * Verifies and uses up a refresh token. Throws 401 `AUTH_REFRESH_TOKEN_INVALID` (unknown,
    * revoked, forged or expired) or `AUTH_REFRESH_TOKEN_REUSED` (already rotated: family revoked).
    */
-  async consume(token: string): Promise<{ userId: string; familyId: string }> {
+  async consume(token: string): Promise<ConsumedRefreshToken> {
     const claims = await this.tokens.verifyRefreshToken(token);
     const now = this.now();
     // Atomic: of two concurrent uses of one token exactly one wins; the other counts as reuse.
@@ -88,7 +95,23 @@ export class RefreshTokenStore {
       await this.revokeFamily(record.familyId);
       throw AuthErrors.REFRESH_TOKEN_INVALID();
     }
-    return { userId: record.userId, familyId: record.familyId };
+    return { userId: record.userId, familyId: record.familyId, tokenId: record._id };
+  }
+
+  /**
+   * Issues the successor of a token `consume` used up. Until the successor is stored, revoking
+   * the family (a reuse of the token) or the user (a new password) cannot reach it: the consumed
+   * token, revoked with the others, says so afterwards, and the successor is revoked in turn
+   * (401 `AUTH_REFRESH_TOKEN_INVALID`) instead of outliving the revocation.
+   */
+  async rotate(consumed: ConsumedRefreshToken): Promise<IssuedRefreshToken> {
+    const successor = await this.issue(consumed.userId, consumed.familyId);
+    const predecessor = await this.model.findById(consumed.tokenId, { revokedAt: 1 }).lean();
+    if (!predecessor || predecessor.revokedAt) {
+      await this.revokeFamily(consumed.familyId);
+      throw AuthErrors.REFRESH_TOKEN_INVALID();
+    }
+    return successor;
   }
 
   /** Revokes every token of a family (one sign-in). */
