@@ -134,3 +134,39 @@ test("malformed percent-encoding in a path parameter is 400 HTTP_MALFORMED_PATH,
   // Well-formed encodings still reach the route decoded.
   t.is((await request(http).get("/things/caf%C3%A9").expect(200)).body.data, "café");
 });
+
+const Tagged = mongoose.models.ErrorMappingTagged ?? mongoose.model("ErrorMappingTagged", new mongoose.Schema({ tags: [String], note: String }, { strict: "throw" }));
+
+/** A route of the app's own that loads a record, lets another write happen, then saves its copy. */
+const racingRoutes: SvcPlugin = {
+  name: "racing-routes",
+  start(ctx) {
+    const router = ctx.resolve(HTTP_ROUTER);
+    router.post("/tagged/:id/:race", async (req, res) => {
+      const doc = (await Tagged.findById(req.params.id).orFail())!;
+      if (req.params.race === "retag") await Tagged.findById(req.params.id).orFail().then((other) => other.set("tags", ["theirs"]).save());
+      else await Tagged.deleteOne({ _id: req.params.id });
+      // An array write is version-checked (a lost race is a VersionError); a plain field is not (a deleted record is a DocumentNotFoundError).
+      if (req.params.race === "retag") doc.set("tags", ["mine"]);
+      else doc.set("note", "mine");
+      await doc.save();
+      res.json({ data: doc });
+    });
+  },
+};
+
+test("a save that lost to a concurrent write: mongoose's VersionError → 409 DATABASE_STALE_DOCUMENT, DocumentNotFoundError → 404 DATABASE_DOCUMENT_GONE, not 500", async (t) => {
+  const watch = new ClientFaultWatch();
+  const app = watch.attach(await createTestApp({ logger: watch.logger })).register(racingRoutes);
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const retagged = await Tagged.create({ tags: ["a"] });
+  const stale = await request(http).post(`/tagged/${retagged.id}/retag`).expect(409);
+  t.is(stale.body.errors[0].code, "DATABASE_STALE_DOCUMENT");
+  t.deepEqual((await Tagged.findById(retagged.id).lean())!.tags, ["theirs"], "the other write stands");
+  const deleted = await Tagged.create({ tags: ["a"] });
+  const gone = await request(http).post(`/tagged/${deleted.id}/delete`).expect(404);
+  t.is(gone.body.errors[0].code, "DATABASE_DOCUMENT_GONE");
+  t.is(await Tagged.countDocuments({ _id: deleted.id }), 0, "nothing written back");
+  watch.assertNoServerFault(t);
+});

@@ -90,6 +90,13 @@ export function toAPIError(error: unknown): APIError {
       cause: error,
     });
   }
+  // A save of a loaded document raced another write (the app's own code: REST routes redo or answer these themselves).
+  if (error instanceof mongoose.Error.VersionError) {
+    return DatabaseErrors.STALE_DOCUMENT({ detail: "The record changed since it was loaded; load it again", cause: error });
+  }
+  if (error instanceof mongoose.Error.DocumentNotFoundError) {
+    return DatabaseErrors.DOCUMENT_GONE({ detail: "The record was deleted", cause: error });
+  }
   if (error instanceof SvcError && error.status < 500) {
     return new APIError({ status: error.status, title: error.message, code: error.code, cause: error });
   }

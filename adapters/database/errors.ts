@@ -1,14 +1,22 @@
 import { defineErrors } from "../../kernel/errors.js";
 
 /**
- * The database layer's errors: start-up mistakes, and the one a client can cause (a duplicate
- * unique value, 409 — `meta.fields` names the fields, never the values).
+ * The database layer's errors: start-up mistakes, and the ones a request can run into (a
+ * duplicate unique value, 409 — `meta.fields` names the fields, never the values; a save that
+ * lost to a concurrent write, 409 or 404).
  *
  * @example
  * if (isDuplicateKeyError(error)) throw DatabaseErrors.DUPLICATE_KEY({ meta: { fields: ["email"] } });
  */
 export const DatabaseErrors = defineErrors("DATABASE", {
   DUPLICATE_KEY: { status: 409, title: "Duplicate value" },
+  /**
+   * A `save()` of a loaded document lost to another write: mongoose's version check on an array
+   * the save replaces (`VersionError`). Load the document again and redo the change.
+   */
+  STALE_DOCUMENT: { status: 409, title: "Conflict" },
+  /** A `save()` of a loaded document found it deleted meanwhile (mongoose's `DocumentNotFoundError`). */
+  DOCUMENT_GONE: { status: 404, title: "Not found" },
   NOT_STARTED: { message: () => "The database is not open yet: resolve DATABASE after the database plugin started" },
   URI_REQUIRED: {
     message: () =>
