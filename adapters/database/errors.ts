@@ -28,6 +28,12 @@ export const DatabaseErrors = defineErrors("DATABASE", {
       `mongoose's default connection is already open on ${current}; cannot also open ${wanted} in this process`,
   },
   CONNECT_FAILED: { message: (uri: string, reason: string) => `Could not connect to ${uri}: ${reason}` },
+  /** A model's index build failed at start (its records already break a unique index, say). */
+  INDEXES_FAILED: {
+    message: (model: string, reason: string) =>
+      `The indexes of ${model} could not be built: ${reason}. If records already break a unique index, remove the duplicates; ` +
+      "if you manage indexes yourself, set autoIndex: false on the schema or connection.",
+  },
   SECOND_MONGOOSE: {
     message: (model: string, usedBy: string, theirs: string, ours: string) =>
       `Model "${model}" (${usedBy}) was created with another copy of mongoose (${theirs}) than the one svc ` +

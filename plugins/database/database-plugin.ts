@@ -1,6 +1,7 @@
 import { createEmbeddedConnector } from "../../adapters/database/embedded.js";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { createExternalConnector } from "../../adapters/database/external.js";
+import { awaitModelIndexes } from "../../adapters/database/indexes-ready.js";
 import { checkModelConnection } from "../../adapters/database/model-connection.js";
 import { DATABASE, DATABASE_CONNECTOR, type Database } from "../../contracts/database.js";
 import { MODEL_REGISTRY } from "../../contracts/model-registry.js";
@@ -58,6 +59,8 @@ export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
       // mongoose copy fails here instead of hanging the first query.
       try {
         for (const entry of ctx.container.tryResolve(MODEL_REGISTRY)?.list() ?? []) open.checkModel(entry.model, `modelRouter "${entry.path}"`);
+        // Serve once the unique indexes of the models declared so far exist.
+        await awaitModelIndexes(Object.values(opened.connection.models), ctx.logger);
       } catch (error) {
         await release();
         throw error;
