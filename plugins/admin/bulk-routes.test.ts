@@ -52,3 +52,24 @@ test.serial("records written before a bulk write fails part-way are in the audit
   const entries = await auditLogModel().find({ recordId: { $in: ids } }).lean();
   t.deepEqual(entries.map((entry) => [entry.recordId, entry.action, entry.bulk, entry.fields]), [[ids[0], "update", true, ["note"]]]);
 });
+
+test("concurrent bulk deletes of the same records: each record is deleted and audited once; the other requests list it 404", async (t) => {
+  const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), testAdminOptions({ basePath: "/bulk-race" }));
+  const admin = await app.user({ roles: ["full"] });
+  // Gadgets are soft-deleted, users deleted for good: both ways of deleting.
+  const gadgets = (await Gadget.create([{ title: "one" }, { title: "two" }])).map((doc) => String(doc._id));
+  const users = [(await app.user()).id, (await app.user()).id];
+  for (const [resource, ids] of [["gadgets", gadgets], ["users", users]] as const) {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request(app.http).post(`/bulk-race/${resource}/bulk-delete`).set(auth(admin.token)).send({ ids })));
+    const refused = answers.filter((answer) => answer.status !== 200 && answer.status !== 403);
+    t.deepEqual(refused.map((answer) => answer.status), [], `${resource}: no 5xx or other failure`);
+    for (const id of ids) {
+      const lines = answers.filter((answer) => answer.status === 200).map((answer) => (answer.body.data.results as Array<{ id: string; status: number; code?: string }>).find((line) => line.id === id)!);
+      t.is(lines.filter((line) => line.status === 204).length, 1, `${resource} ${id}: one request deleted it`);
+      t.true(lines.every((line) => line.status === 204 || (line.status === 404 && line.code === "REST_NOT_FOUND")));
+      t.is(await auditLogModel().countDocuments({ recordId: id, action: "delete" }), 1, `${resource} ${id}: audited once`);
+    }
+    const counted = answers.filter((answer) => answer.status === 200).reduce((sum, answer) => sum + (answer.body.data.count as number), 0);
+    t.is(counted, ids.length, `${resource}: count says how many records each request deleted`);
+  }
+});

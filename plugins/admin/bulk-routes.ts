@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Router } from "express";
-import type { HydratedDocument, Schema } from "mongoose";
+import mongoose, { type HydratedDocument, type Schema } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
@@ -118,40 +118,72 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     for (const doc of docs) await doc.validate();
     const shared = sharedUniqueFields(entry.model.schema, docs, data);
     if (shared) throw DatabaseErrors.DUPLICATE_KEY({ detail: `The change would give ${docs.length} records the same ${shared.join(", ")}, which must be unique; nothing was written`, meta: { fields: shared } });
-    const saved = await saveAll(docs, (doc) => doc.save(), (written) =>
+    const outcome = await writeAll(docs, (doc) => saveUnlessGone(doc, softDelete), (written) =>
       audit.record(req.user, "update", entry.modelName, written.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true));
-    res.json({ data: { results: saved.map((doc): BulkResult => ({ id: String(doc._id), status: 200 })), count: saved.length } });
+    res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 200)), count: outcome.written.length } });
   });
 
   http.post(`${entry.fullPath}/bulk-delete`, allow("delete"), refuseOperators, validateRequestBody(schemas.remove), async (req, res) => {
     const docs = await authorisedRecords(req, "delete");
-    const remove = async (doc: StoredDocument) => {
-      if (!softDelete) return doc.deleteOne();
-      doc.set("deleted", true);
-      return doc.save();
+    const remove = async (doc: StoredDocument): Promise<Written> => {
+      if (softDelete) return saveUnlessGone(doc.set("deleted", true), true);
+      return (await doc.deleteOne()).deletedCount === 0 ? "gone" : "written";
     };
-    const deleted = await saveAll(docs, remove, (written) =>
+    const outcome = await writeAll(docs, remove, (written) =>
       audit.record(req.user, "delete", entry.modelName, written.map((doc) => ({ id: doc._id, fields: [] })), true));
-    res.json({ data: { results: deleted.map((doc): BulkResult => ({ id: String(doc._id), status: 204 })), count: deleted.length } });
+    res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 204)), count: outcome.written.length } });
   });
 }
+
+/** What one record's write came to: done, or nothing to do — another request deleted it after it was loaded. */
+type Written = "written" | "gone";
 
 /**
  * Writes each record in turn, then audits those written — also when a later write fails (a
  * conflict with a record outside the batch, the database going away): what was written stays
- * written, and the audit log must say so.
+ * written, and the audit log must say so. A record deleted meanwhile is neither written nor audited.
  */
-async function saveAll(docs: readonly StoredDocument[], write: (doc: StoredDocument) => Promise<unknown>, record: (written: StoredDocument[]) => Promise<void>): Promise<StoredDocument[]> {
+async function writeAll(
+  docs: readonly StoredDocument[],
+  write: (doc: StoredDocument) => Promise<Written>,
+  record: (written: StoredDocument[]) => Promise<void>,
+): Promise<{ written: StoredDocument[]; gone: Set<StoredDocument> }> {
   const written: StoredDocument[] = [];
+  const gone = new Set<StoredDocument>();
   try {
     for (const doc of docs) {
-      await write(doc);
-      written.push(doc);
+      if ((await write(doc)) === "gone") gone.add(doc);
+      else written.push(doc);
     }
   } finally {
     await record(written);
   }
-  return written;
+  return { written, gone };
+}
+
+/**
+ * Saves a loaded record unless another request deleted it meanwhile: mongoose reports a save that
+ * matched nothing (`DocumentNotFoundError`), and on a soft-delete model the save matches the
+ * record only while it is still not deleted, so a concurrent bulk delete is not done (and audited) twice.
+ */
+async function saveUnlessGone(doc: StoredDocument, softDelete: boolean): Promise<Written> {
+  const where = doc.$where;
+  if (softDelete) doc.$where = { ...where, deleted: { $ne: true } };
+  try {
+    await doc.save();
+    return "written";
+  } catch (error) {
+    if (error instanceof mongoose.Error.DocumentNotFoundError) return "gone";
+    throw error;
+  } finally {
+    doc.$where = where;
+  }
+}
+
+/** A record's line in the answer: the route's success status, or 404 for one deleted meanwhile. */
+function resultOf(doc: StoredDocument, outcome: { gone: ReadonlySet<StoredDocument> }, status: number): BulkResult {
+  const id = String(doc._id);
+  return outcome.gone.has(doc) ? { id, status: 404, code: RestErrors.NOT_FOUND.code } : { id, status };
 }
 
 /**

@@ -35,8 +35,19 @@ const results: SchemaObject = {
   type: "object",
   required: ["results", "count"],
   properties: {
-    results: { type: "array", items: { type: "object", required: ["id", "status"], properties: { id: { type: "string" }, status: { type: "integer" } } } },
-    count: { type: "integer" },
+    results: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "status"],
+        properties: {
+          id: { type: "string" },
+          status: { type: "integer", description: "200 (updated) or 204 (deleted); 404 when another request deleted the record after this one loaded it" },
+          code: { type: "string", description: "With 404: REST_NOT_FOUND" },
+        },
+      },
+    },
+    count: { type: "integer", description: "Records written" },
   },
 };
 
