@@ -9,7 +9,7 @@
  *    same keep-alive HTTP agent as REST's, so client libraries do not skew the ratio; both sides
  *    read their whole answer and check it is a page of records. Rounds alternate; the ratio (MCP / REST throughput) is what to compare (target ≥ 0.7).
  *
- * (A docs-search section for the svc-mcp server is added below by its own owner.)
+ * The docs search of the svc-mcp servers is measured by bench/mcp-docs.ts.
  *
  * @example
  * npm run bench -- mcp
@@ -131,3 +131,6 @@ async function benchToolsCallVsRest(): Promise<void> {
 export default async function benchMcp(): Promise<void> {
   await benchToolsCallVsRest();
 }
+
+// Run directly: `node --import=tsx bench/mcp.ts`.
+if (import.meta.url === `file://${process.argv[1]}`) await benchMcp();

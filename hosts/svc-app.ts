@@ -139,7 +139,7 @@ export class SvcApp {
     this.sockets = new SocketServerHost({
       container: this.kernel.container,
       logger: () => this.kernel.pluginContext.logger,
-      // Setting WEBSOCKET_PORT is what asks for a separate port; its PORT + 1 default applies then.
+      // Setting WEBSOCKET_PORT is what asks for a separate port (that one); unset, sockets share the HTTP server.
       port: options.sockets?.port ?? this.kernel.config.websocketPort ?? "shared",
       path: options.sockets?.path,
       maxPayloadBytes: options.sockets?.maxPayloadBytes,
