@@ -91,8 +91,17 @@ export class JwtAuthService implements Accounts {
     if (!matches || !record || storedHash === undefined || record.deleted === true) throw AuthErrors.INVALID_CREDENTIALS();
     await limiter.recordSuccess(email, ip);
     const user = users.assertActive(record);
-    if (hasher.needsRehash(storedHash)) await credentials.set(user.id, await hasher.hash(password));
-    return this.issue(user);
+    const rehashed = hasher.needsRehash(storedHash) ? await hasher.hash(password) : undefined;
+    if (rehashed !== undefined) await credentials.replace(user.id, storedHash, rehashed);
+    const { signedIn, familyId } = await this.issueFamily(user);
+    // A password change since the check ended every sign-in then stored: this one, stored after,
+    // was made with the old password and ends too.
+    const current = await credentials.hashFor(user.id);
+    if (current !== storedHash && current !== rehashed) {
+      await this.options.refreshTokens.revokeFamily(familyId);
+      throw AuthErrors.INVALID_CREDENTIALS();
+    }
+    return signedIn;
   }
 
   /** Rotates a refresh token: `{token, refreshToken}` for the same sign-in (token family). */
@@ -153,10 +162,14 @@ export class JwtAuthService implements Accounts {
 
   /** Issues an access token and a refresh token (new family unless given). */
   async issue(user: RequestUser, familyId?: string): Promise<SignInResult> {
+    return (await this.issueFamily(user, familyId)).signedIn;
+  }
+
+  private async issueFamily(user: RequestUser, familyId?: string): Promise<{ signedIn: SignInResult; familyId: string }> {
     const claims = await this.options.generateJWTPayload(user);
     const token = await this.options.tokens.signAccessToken(user.id, claims);
     const refresh = await this.options.refreshTokens.issue(user.id, familyId);
-    return { token, refreshToken: refresh.token, userId: user.id };
+    return { signedIn: { token, refreshToken: refresh.token, userId: user.id }, familyId: refresh.familyId };
   }
 
   /** The response form of a user. */

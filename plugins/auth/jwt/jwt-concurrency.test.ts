@@ -1,10 +1,12 @@
 import test from "ava";
 import request from "supertest";
 import { ACCOUNTS } from "../../../contracts/accounts.js";
+import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
 import { stopTestDatabase } from "../../../hosts/testing.js";
 import { AuthErrors } from "../errors.js";
 import { authTestApp, errorCode as code, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { defaultJWTPayload, type GenerateJWTPayload } from "./jwt-auth-service.js";
+import { createScryptHasher } from "../index.js";
 
 // Requests at one account at once: what the sequential tests miss. Bursts are fired together
 // (Promise.all); where one order matters, a test holds a request at a point with the
@@ -112,4 +114,54 @@ test("logins racing a disable get no usable tokens", async (t) => {
     t.is((await request(http).get("/auth/me").set("Authorization", `Bearer ${login.body.data.token}`)).status, 401);
     t.is((await refresh(http, login.body.data.refreshToken)).status, 401);
   }
+});
+
+test("a password change while a login with the old password is under way ends that sign-in: 401, no tokens", async (t) => {
+  const gate = payloadGate();
+  const { app, http } = await authTestApp(t, { generateJWTPayload: gate.generateJWTPayload });
+  const user = await signup(http);
+  gate.hold();
+  // The login has checked the old password and is issuing its tokens.
+  const pending = request(http).post("/auth/login").send({ email: user.email, password: PASSWORD }).then((response) => response);
+  await gate.reached;
+  await app.kernel.container.resolve(ACCOUNTS).setPassword(user.userId, "another correct horse battery");
+  gate.release();
+  const response = await pending;
+  t.is(response.status, 401, JSON.stringify(response.body));
+  t.is(code(response), AuthErrors.INVALID_CREDENTIALS.code);
+  // The old password no longer signs in; the new one does.
+  t.is((await request(http).post("/auth/login").send({ email: user.email, password: PASSWORD })).status, 401);
+  t.is((await request(http).post("/auth/login").send({ email: user.email, password: "another correct horse battery" })).status, 200);
+});
+
+test("a login's rehash of the old password never overwrites a password changed meanwhile", async (t) => {
+  // A hasher that wants every stored hash upgraded (as after raising its cost), and can hold the
+  // next hash() it is asked for: the login's rehash, after it checked the old password.
+  const inner = createScryptHasher({ cost: 2 ** 10 });
+  let holdNext = false;
+  let reached!: () => void;
+  let release!: () => void;
+  const rehashReached = new Promise<void>((resolve) => (reached = resolve));
+  const hasher = {
+    hash: async (password: string) => {
+      if (holdNext) {
+        holdNext = false;
+        reached();
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return inner.hash(password);
+    },
+    verify: (password: string, stored: string) => inner.verify(password, stored),
+    needsRehash: () => true,
+  };
+  const { app, http } = await authTestApp(t, {}, {}, (built) => void built.override(PASSWORD_HASHER, { useValue: hasher }));
+  const user = await signup(http);
+  holdNext = true;
+  const pending = request(http).post("/auth/login").send({ email: user.email, password: PASSWORD }).then((response) => response);
+  await rehashReached;
+  await app.kernel.container.resolve(ACCOUNTS).setPassword(user.userId, "another correct horse battery");
+  release();
+  t.is((await pending).status, 401);
+  t.is((await request(http).post("/auth/login").send({ email: user.email, password: "another correct horse battery" })).status, 200, "the new password stands");
+  t.is((await request(http).post("/auth/login").send({ email: user.email, password: PASSWORD })).status, 401);
 });

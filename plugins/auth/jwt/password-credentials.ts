@@ -46,6 +46,14 @@ export class PasswordCredentials {
     await this.model.updateOne({ _id: userId }, { $set: { passwordHash, updated: new Date() } }, { upsert: true });
   }
 
+  /**
+   * Replaces the hash only while it is still `expected` (a login's rehash of the password it just
+   * checked): a password changed meanwhile is never overwritten with the old one.
+   */
+  async replace(userId: string, expected: string, passwordHash: string): Promise<void> {
+    await this.model.updateOne({ _id: userId, passwordHash: expected }, { $set: { passwordHash, updated: new Date() } });
+  }
+
   async remove(userId: string): Promise<void> {
     await this.model.deleteOne({ _id: userId });
   }
