@@ -31,8 +31,9 @@ export const DatabaseErrors = defineErrors("DATABASE", {
   /** A model's index build failed at start (its records already break a unique index, say). */
   INDEXES_FAILED: {
     message: (model: string, reason: string) =>
-      `The indexes of ${model} could not be built: ${reason}. If records already break a unique index, remove the duplicates; ` +
-      "if you manage indexes yourself, set autoIndex: false on the schema or connection.",
+      `The indexes of ${model} could not be built: ${reason}. Fix what the database reports (records breaking a unique ` +
+      "index: remove the duplicates; an index that exists with other options: drop it so it is built anew), or set " +
+      "autoIndex: false on the schema or connection if you manage indexes yourself.",
   },
   SECOND_MONGOOSE: {
     message: (model: string, usedBy: string, theirs: string, ours: string) =>

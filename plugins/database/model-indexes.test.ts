@@ -68,4 +68,5 @@ test.serial("records that already break a unique index fail the start with DATAB
   t.true(hasErrorCode(error, DatabaseErrors.INDEXES_FAILED), String(error));
   t.regex(error!.message, /IndexWaitDupe/);
   t.regex(error!.message, /remove the duplicates/);
+  t.regex(error!.message, /E11000/, "the database's reason");
 });
