@@ -73,3 +73,17 @@ test("concurrent bulk deletes of the same records: each record is deleted and au
     t.is(counted, ids.length, `${resource}: count says how many records each request deleted`);
   }
 });
+
+test("bulk updates racing PATCHes of the same array field all apply: a record changed since it was loaded is updated from a fresh copy", async (t) => {
+  const app = await adminTestApp("SvcApp", (fn) => t.teardown(fn), testAdminOptions({ basePath: "/bulk-version" }));
+  const admin = await app.user({ roles: ["full"] });
+  const ids = (await Gadget.create(["one", "two", "three"].map((title) => ({ title, tags: ["a"], ownerId: admin.id })))).map((doc) => String(doc._id));
+  const answers = await Promise.all([
+    ...Array.from({ length: 5 }, (_, index) => request(app.http).post("/bulk-version/gadgets/bulk-update").set(auth(admin.token)).send({ ids, data: { tags: [`bulk-${index}`] } })),
+    ...Array.from({ length: 15 }, (_, index) => request(app.http).patch(`/gadgets/${ids[index % ids.length]}`).set(auth(admin.token)).send({ tags: [`patch-${index}`] })),
+  ]);
+  const failed = answers.filter((answer) => answer.status !== 200);
+  t.deepEqual(failed.map((answer) => [answer.status, answer.body.errors?.[0]?.code]), []);
+  for (const answer of answers.slice(0, 5)) t.is(answer.body.data.count, ids.length);
+  t.is(await auditLogModel().countDocuments({ recordId: { $in: ids }, action: "update", bulk: true }), 5 * ids.length);
+});

@@ -20,6 +20,9 @@ export const MAX_BULK_IDS = 500;
 
 const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Saves of one record in a bulk update before a version conflict stands (writers in other processes). */
+const MAX_STALE_ATTEMPTS = 10;
+
 /** One record's outcome in a bulk answer (or in a refusal's `meta.results`). */
 export interface BulkResult {
   readonly id: string;
@@ -118,7 +121,27 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     for (const doc of docs) await doc.validate();
     const shared = sharedUniqueFields(entry.model.schema, docs, data);
     if (shared) throw DatabaseErrors.DUPLICATE_KEY({ detail: `The change would give ${docs.length} records the same ${shared.join(", ")}, which must be unique; nothing was written`, meta: { fields: shared } });
-    const outcome = await writeAll(docs, (doc) => saveUnlessGone(doc, softDelete), (written) =>
+    // Another write changed an array of a record since it was loaded (mongoose's version check):
+    // the change is redone on a fresh copy, checked again, as a PATCH does.
+    const update = async (loaded: StoredDocument): Promise<Written> => {
+      let doc = loaded;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await saveUnlessGone(doc, softDelete);
+        } catch (error) {
+          if (!(error instanceof mongoose.Error.VersionError) || attempt >= MAX_STALE_ATTEMPTS) throw error;
+          const fresh = await store.findOne({ _id: loaded._id }).exec();
+          if (!fresh) return "gone";
+          if (!(await access.decide(entry, "update", req.user, fresh.toObject() as Fields))) {
+            throw HttpErrors.FORBIDDEN({ detail: `update is no longer permitted on ${entry.modelName} ${String(loaded._id)}` });
+          }
+          applyPatch(fresh, data);
+          await fresh.validate();
+          doc = fresh;
+        }
+      }
+    };
+    const outcome = await writeAll(docs, update, (written) =>
       audit.record(req.user, "update", entry.modelName, written.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true));
     res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 200)), count: outcome.written.length } });
   });
