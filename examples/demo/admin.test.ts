@@ -34,3 +34,20 @@ test("the admin role sees everything; support reads all todos and changes only i
   // Plain users never get in.
   await request(http).get("/admin/config").set(ada).expect(403);
 });
+
+test("an admin's bulk update of synced todos while their owner edits them: every write applies, none is refused as stale", async (t) => {
+  const app = withDemoPlugins(await createTestApp()).override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  t.teardown(() => app.stop());
+  const http = await app.build();
+  const admin = bearer(await loginAs(app, await createUser(app, { roles: ["admin"] })));
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const ids: string[] = [];
+  for (const title of ["buy milk", "walk the dog", "write the docs"]) ids.push((await request(http).post("/todos").set(ada).send({ title }).expect(201)).body.data.id as string);
+  const answers = await Promise.all([
+    ...Array.from({ length: 3 }, () => request(http).post("/admin/todos/bulk-update").set(admin).send({ ids, data: { done: true } })),
+    ...Array.from({ length: 9 }, (_, index) => request(http).patch(`/todos/${ids[index % ids.length]}`).set(ada).send({ title: `edited ${index}` })),
+  ]);
+  t.deepEqual(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.errors?.[0]?.code]), []);
+  const todos = (await request(http).get("/todos").set(ada).expect(200)).body.data as Array<{ done: boolean; title: string }>;
+  t.true(todos.every((todo) => todo.done && todo.title.startsWith("edited")), JSON.stringify(todos));
+});

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Router } from "express";
 import mongoose, { type HydratedDocument, type Schema } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
+import { isStaleWrite } from "../../contracts/stale-write.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { applyPatch, mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
@@ -121,15 +122,15 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     for (const doc of docs) await doc.validate();
     const shared = sharedUniqueFields(entry.model.schema, docs, data);
     if (shared) throw DatabaseErrors.DUPLICATE_KEY({ detail: `The change would give ${docs.length} records the same ${shared.join(", ")}, which must be unique; nothing was written`, meta: { fields: shared } });
-    // Another write changed an array of a record since it was loaded (mongoose's version check):
-    // the change is redone on a fresh copy, checked again, as a PATCH does.
+    // Another write changed a record since it was loaded (an array: mongoose's version check; a
+    // synced record: its seq): the change is redone on a fresh copy, checked again, as a PATCH does.
     const update = async (loaded: StoredDocument): Promise<Written> => {
       let doc = loaded;
       for (let attempt = 1; ; attempt++) {
         try {
           return await saveUnlessGone(doc, softDelete);
         } catch (error) {
-          if (!(error instanceof mongoose.Error.VersionError) || attempt >= MAX_STALE_ATTEMPTS) throw error;
+          if (!(error instanceof mongoose.Error.VersionError || isStaleWrite(error)) || attempt >= MAX_STALE_ATTEMPTS) throw error;
           const fresh = await store.findOne({ _id: loaded._id }).exec();
           if (!fresh) return "gone";
           if (!(await access.decide(entry, "update", req.user, fresh.toObject() as Fields))) {
