@@ -51,3 +51,21 @@ test("an admin's bulk update of synced todos while their owner edits them: every
   const todos = (await request(http).get("/todos").set(ada).expect(200)).body.data as Array<{ done: boolean; title: string }>;
   t.true(todos.every((todo) => todo.done && todo.title.startsWith("edited")), JSON.stringify(todos));
 });
+
+test("an admin's bulk delete of synced todos while their owner edits them: every todo is deleted; an edit after the delete is a 404", async (t) => {
+  const app = withDemoPlugins(await createTestApp()).override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  t.teardown(() => app.stop());
+  const http = await app.build();
+  const admin = bearer(await loginAs(app, await createUser(app, { roles: ["admin"] })));
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const ids: string[] = [];
+  for (const title of ["buy milk", "walk the dog", "write the docs"]) ids.push((await request(http).post("/todos").set(ada).send({ title }).expect(201)).body.data.id as string);
+  const [removal, ...edits] = await Promise.all([
+    request(http).post("/admin/todos/bulk-delete").set(admin).send({ ids }),
+    ...Array.from({ length: 9 }, (_, index) => request(http).patch(`/todos/${ids[index % ids.length]}`).set(ada).send({ title: `edited ${index}` })),
+  ]);
+  t.is(removal!.status, 200, JSON.stringify(removal!.body));
+  t.is(removal!.body.data.count, ids.length);
+  t.deepEqual(edits.filter((edit) => edit.status !== 200 && edit.status !== 404).map((edit) => [edit.status, edit.body.errors?.[0]?.code]), []);
+  t.deepEqual((await request(http).get("/todos").set(ada).expect(200)).body.data, []);
+});

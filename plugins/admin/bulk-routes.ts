@@ -113,6 +113,31 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     return ordered;
   }
 
+  /**
+   * Saves a loaded, changed record. When another write changed it since it was loaded (an array:
+   * mongoose's version check; a synced record: its seq), the change is redone on a fresh copy,
+   * checked again, as a PATCH does; a record deleted meanwhile is "gone".
+   */
+  function saveChanged(req: Request, action: "update" | "delete", change: (doc: StoredDocument) => Promise<void>) {
+    return async (loaded: StoredDocument): Promise<Written> => {
+      let doc = loaded;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await saveUnlessGone(doc, softDelete);
+        } catch (error) {
+          if (!(error instanceof mongoose.Error.VersionError || isStaleWrite(error)) || attempt >= MAX_STALE_ATTEMPTS) throw error;
+          const fresh = await store.findOne({ _id: loaded._id }).exec();
+          if (!fresh) return "gone";
+          if (!(await access.decide(entry, action, req.user, fresh.toObject() as Fields))) {
+            throw HttpErrors.FORBIDDEN({ detail: `${action} is no longer permitted on ${entry.modelName} ${String(loaded._id)}` });
+          }
+          await change(fresh);
+          doc = fresh;
+        }
+      }
+    };
+  }
+
   http.post(`${entry.fullPath}/bulk-update`, allow("update"), refuseOperators, validateRequestBody(schemas.update), async (req, res) => {
     const data = (req.body as { data: Fields }).data;
     await access.checkFields(entry, req.user, data);
@@ -122,26 +147,10 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     for (const doc of docs) await doc.validate();
     const shared = sharedUniqueFields(entry.model.schema, docs, data);
     if (shared) throw DatabaseErrors.DUPLICATE_KEY({ detail: `The change would give ${docs.length} records the same ${shared.join(", ")}, which must be unique; nothing was written`, meta: { fields: shared } });
-    // Another write changed a record since it was loaded (an array: mongoose's version check; a
-    // synced record: its seq): the change is redone on a fresh copy, checked again, as a PATCH does.
-    const update = async (loaded: StoredDocument): Promise<Written> => {
-      let doc = loaded;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await saveUnlessGone(doc, softDelete);
-        } catch (error) {
-          if (!(error instanceof mongoose.Error.VersionError || isStaleWrite(error)) || attempt >= MAX_STALE_ATTEMPTS) throw error;
-          const fresh = await store.findOne({ _id: loaded._id }).exec();
-          if (!fresh) return "gone";
-          if (!(await access.decide(entry, "update", req.user, fresh.toObject() as Fields))) {
-            throw HttpErrors.FORBIDDEN({ detail: `update is no longer permitted on ${entry.modelName} ${String(loaded._id)}` });
-          }
-          applyPatch(fresh, data);
-          await fresh.validate();
-          doc = fresh;
-        }
-      }
-    };
+    const update = saveChanged(req, "update", async (doc) => {
+      applyPatch(doc, data);
+      await doc.validate();
+    });
     const outcome = await writeAll(docs, update, (written) =>
       audit.record(req.user, "update", entry.modelName, written.map((doc) => ({ id: doc._id, fields: Object.keys(data) })), true));
     res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 200)), count: outcome.written.length } });
@@ -149,8 +158,9 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
 
   http.post(`${entry.fullPath}/bulk-delete`, allow("delete"), refuseOperators, validateRequestBody(schemas.remove), async (req, res) => {
     const docs = await authorisedRecords(req, "delete");
+    const softRemove = saveChanged(req, "delete", async (doc) => void doc.set("deleted", true));
     const remove = async (doc: StoredDocument): Promise<Written> => {
-      if (softDelete) return saveUnlessGone(doc.set("deleted", true), true);
+      if (softDelete) return softRemove(doc.set("deleted", true));
       return (await doc.deleteOne()).deletedCount === 0 ? "gone" : "written";
     };
     const outcome = await writeAll(docs, remove, (written) =>
