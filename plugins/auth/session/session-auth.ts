@@ -226,6 +226,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     limiter,
     providers: Object.keys(socialProviders),
     resolveSession,
+    emailTaken: async (email) => (await context.internalAdapter.findUserByEmail(email)) !== null,
     present: (user) => users.toResponse(user),
   });
   documentSessionRoutes(ctx.openapi);

@@ -30,6 +30,8 @@ export interface SessionRouteDeps {
   limiter: LoginRateLimiter;
   providers: readonly string[];
   resolveSession: (headers: Headers) => Promise<{ user: RequestUser; setCookies: string[] } | undefined>;
+  /** Whether better-auth has a user with this (trimmed, lower-case) email. */
+  emailTaken: (email: string) => Promise<boolean>;
   present: (user: RequestUser) => Record<string, unknown>;
 }
 
@@ -116,10 +118,21 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
     authRoute(async (req, res) => {
       const origin = checkOrigin(req);
       // Checked here; better-auth still gets the body as sent (it also reads name, image, callbackURL).
-      checkPasswordPolicy(sessionSignupBody(req.body).password, SESSION_PASSWORD_POLICY);
+      const { email, password } = sessionSignupBody(req.body);
+      checkPasswordPolicy(password, SESSION_PASSWORD_POLICY);
       await deps.limiter.consumeSignup(clientIp(req));
       const body = req.body as Record<string, unknown>;
-      const forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body }, origin });
+      let forwarded: Forwarded;
+      try {
+        forwarded = await forward(req, "/sign-up/email", { body: { name: "", ...body }, origin });
+      } catch (error) {
+        // Sign-ups racing for one email all pass better-auth's lookup; the losers then fail later,
+        // in our hook (the winner's host user: ACCOUNT_EXISTS) or on the unique index
+        // (FAILED_TO_CREATE_USER). The email is taken, as a sign-up a moment later is told.
+        const raced = isAPIError(error) && (error.code === AuthErrors.ACCOUNT_EXISTS.code || error.meta?.reason === "FAILED_TO_CREATE_USER");
+        if (raced && (await deps.emailTaken(email))) throw AuthErrors.EMAIL_TAKEN();
+        throw error;
+      }
       await signedIn(res, forwarded, 201);
     }),
   );

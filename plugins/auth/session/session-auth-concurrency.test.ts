@@ -1,0 +1,69 @@
+import test from "ava";
+import express from "express";
+import mongoose, { Schema } from "mongoose";
+import request from "supertest";
+import type { SvcApp } from "../../../hosts/svc-app.js";
+import { stopTestDatabase } from "../../../hosts/testing.js";
+import { AuthErrors } from "../errors.js";
+import { baseUserPlugin, federatedIdentityPlugin, isDisabledPlugin } from "../index.js";
+import { authTestApp, errorCode as code, loopbackOnlyNetwork, SESSION_ENV, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
+
+// Requests at one session identity at once: what the sequential tests in session-auth.test.ts
+// miss. Bursts are fired together (Promise.all); where an interleaving matters, the test holds
+// requests at a point with a hook of its own user model.
+loopbackOnlyNetwork(test);
+test.after.always(() => stopTestDatabase());
+
+const APP = "https://app.example.com";
+const PASSWORD = "correct horse battery staple";
+const BURST = 10;
+
+const whoami = (app: SvcApp) => {
+  const router = express.Router();
+  router.get("/whoami", (req, res) => res.json({ data: req.user ?? null }));
+  app.register(router);
+};
+
+/**
+ * A user model whose `findOne` waits, once armed for `n`, until `n` of them have read: requests
+ * that look a user up at once all see the state before any of them wrote.
+ */
+const barrier = { left: 0, waiting: [] as Array<() => void> };
+const gatedSchema = new Schema(
+  { deleted: { type: Boolean, default: false } },
+  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+);
+gatedSchema.plugin(baseUserPlugin);
+gatedSchema.plugin(isDisabledPlugin);
+gatedSchema.plugin(federatedIdentityPlugin);
+gatedSchema.post("findOne", async function () {
+  if (barrier.left === 0) return;
+  barrier.left--;
+  await new Promise<void>((resolve) => {
+    barrier.waiting.push(resolve);
+    if (barrier.left === 0) for (const release of barrier.waiting.splice(0)) release();
+  });
+});
+const GatedUser = mongoose.models.SessionGatedUser ?? mongoose.model("SessionGatedUser", gatedSchema);
+
+test("sign-ups with one email at once: one 201, the rest 409 AUTH_EMAIL_TAKEN, one user stored", async (t) => {
+  const { http } = await authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, SESSION_ENV);
+  const email = uniqueEmail();
+  const responses = await Promise.all(Array.from({ length: BURST }, () => request(http).post("/api/auth/signup/email").send({ email, password: PASSWORD })));
+  t.is(responses.filter((r) => r.status === 201).length, 1);
+  const refused = responses.filter((r) => r.status !== 201).map((r) => `${r.status} ${code(r)}`);
+  t.deepEqual(refused, refused.map(() => `409 ${AuthErrors.EMAIL_TAKEN.code}`));
+  t.is(await TestUser.countDocuments({ email }), 1);
+  t.is(await mongoose.connection.db!.collection("svc_session_users").countDocuments({ email }), 1);
+});
+
+test("sign-ups with one email that all got past every lookup before one stored: the losers are 409 AUTH_EMAIL_TAKEN", async (t) => {
+  const { http } = await authTestApp(t, { userModel: GatedUser, sessionAuth: { trustedOrigins: [APP] } }, SESSION_ENV);
+  const email = uniqueEmail();
+  // The sign-up hook's host-user lookup comes after better-auth's own: held there, every request
+  // has found the email free on both sides, and all but one then hit the unique index.
+  barrier.left = 3;
+  const responses = await Promise.all(Array.from({ length: 3 }, () => request(http).post("/api/auth/signup/email").send({ email, password: PASSWORD })));
+  t.deepEqual(responses.map((r) => `${r.status} ${code(r) ?? ""}`).sort(), ["201 ", `409 ${AuthErrors.EMAIL_TAKEN.code}`, `409 ${AuthErrors.EMAIL_TAKEN.code}`]);
+  t.is(await GatedUser.countDocuments({ email }), 1);
+});
