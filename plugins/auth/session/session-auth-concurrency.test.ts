@@ -67,3 +67,22 @@ test("sign-ups with one email that all got past every lookup before one stored: 
   t.deepEqual(responses.map((r) => `${r.status} ${code(r) ?? ""}`).sort(), ["201 ", `409 ${AuthErrors.EMAIL_TAKEN.code}`, `409 ${AuthErrors.EMAIL_TAKEN.code}`]);
   t.is(await GatedUser.countDocuments({ email }), 1);
 });
+
+test("first sign-ins of one session identity at once provision one host user and all succeed", async (t) => {
+  const { http } = await authTestApp(t, { userModel: GatedUser, sessionAuth: { trustedOrigins: [APP] } }, SESSION_ENV, whoami);
+  const email = uniqueEmail();
+  const signedUp = await request(http).post("/api/auth/signup/email").send({ email, password: PASSWORD }).expect(201);
+  // A better-auth user without its host user yet (as between a sign-up's insert and its session,
+  // or before a social identity's first callback completes).
+  await GatedUser.deleteOne({ _id: signedUp.body.data.userId });
+  // Held after the host-user lookup: every sign-in finds none and creates it.
+  barrier.left = 3;
+  const responses = await Promise.all(Array.from({ length: 3 }, () => request(http).post("/api/auth/signin/email").send({ email, password: PASSWORD })));
+  t.deepEqual(responses.map((r) => `${r.status} ${code(r) ?? ""}`), ["200 ", "200 ", "200 "]);
+  const host = await GatedUser.find({ email }).lean();
+  t.is(host.length, 1);
+  for (const response of responses) {
+    t.is(response.body.data.userId, String(host[0]!._id));
+    t.is((await request(http).get("/whoami").set("Authorization", `Bearer ${response.body.data.token}`).expect(200)).body.data.id, String(host[0]!._id));
+  }
+});

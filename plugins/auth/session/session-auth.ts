@@ -81,10 +81,13 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
       const created = await users.model.create({ email, [field]: authUserId });
       return users.assertActive(await users.findById(String(created._id)));
     } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Another first sign-in of this identity created it meanwhile: that one is its host user.
+      const raced = await users.findOneIncludingDeleted({ [field]: authUserId });
+      if (raced) return users.assertActive(raced);
       // The email belongs to a host user who did not come from session auth (e.g. seeded or
       // migrated): never attach a session identity to it by email alone.
-      if (isDuplicateKeyError(error)) throw AuthErrors.ACCOUNT_EXISTS();
-      throw error;
+      throw AuthErrors.ACCOUNT_EXISTS();
     }
   };
 
