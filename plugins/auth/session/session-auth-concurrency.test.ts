@@ -86,3 +86,50 @@ test("first sign-ins of one session identity at once provision one host user and
     t.is((await request(http).get("/whoami").set("Authorization", `Bearer ${response.body.data.token}`).expect(200)).body.data.id, String(host[0]!._id));
   }
 });
+
+/**
+ * Holds better-auth's updates of the session record with this token (a session extended on use),
+ * made after it read the record, in the MongoDB driver until released.
+ */
+function holdSessionUpdates(token: string, count: number) {
+  const prototype = mongoose.mongo.Collection.prototype as unknown as { findOneAndUpdate: (...args: unknown[]) => Promise<unknown> };
+  const original = prototype.findOneAndUpdate;
+  let reached!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const gate = { reached: new Promise<void>((resolve) => (reached = resolve)), release: () => release() };
+  let waiting = 0;
+  prototype.findOneAndUpdate = async function (this: { collectionName: string }, ...args: unknown[]) {
+    if (this.collectionName === "svc_sessions" && JSON.stringify(args[0]).includes(token)) {
+      if (++waiting === count) {
+        prototype.findOneAndUpdate = original;
+        reached();
+      }
+      await held;
+    }
+    return original.apply(this, args);
+  };
+  return gate;
+}
+
+test("requests extending a session that a sign-out ends meanwhile get no session (401 AUTH_SESSION_INVALID), not a 500", async (t) => {
+  const { http } = await authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, SESSION_ENV, whoami);
+  const { token } = (await request(http).post("/api/auth/signup/email").send({ email: uniqueEmail(), password: PASSWORD }).expect(201)).body.data;
+  // Last extended two days ago: the next use extends it (better-auth's updateAge is a day).
+  const sessions = mongoose.connection.db!.collection("svc_sessions");
+  const stored = String(token).split(".")[0]!;
+  await sessions.updateOne({ token: stored }, { $set: { updatedAt: new Date(Date.now() - 2 * 86_400_000), expiresAt: new Date(Date.now() + 5 * 86_400_000) } });
+
+  const gate = holdSessionUpdates(stored, 2);
+  const using = request(http).get("/whoami").set("Authorization", `Bearer ${token}`).then((response) => response);
+  const asking = request(http).get("/api/auth/session").set("Authorization", `Bearer ${token}`).then((response) => response);
+  await gate.reached;
+  await request(http).post("/api/auth/signout").set("Authorization", `Bearer ${token}`).expect(200);
+  gate.release();
+  const [used, asked] = await Promise.all([using, asking]);
+  t.is(`${used.status} ${code(used)}`, `401 ${AuthErrors.SESSION_INVALID.code}`);
+  t.is(asked.status, 200);
+  t.is(asked.body.data, null);
+  t.is(await sessions.countDocuments({ token: stored }), 0);
+  t.is(code(await request(http).get("/whoami").set("Authorization", `Bearer ${token}`).expect(401)), AuthErrors.SESSION_INVALID.code);
+});

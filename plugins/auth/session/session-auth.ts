@@ -1,5 +1,6 @@
 import { mongodbAdapter } from "@better-auth/mongo-adapter";
 import { betterAuth } from "better-auth";
+import { APIError as BetterAuthError } from "better-auth/api";
 import { bearer } from "better-auth/plugins";
 import type { Authenticator } from "../../../contracts/authenticator.js";
 import { DATABASE, isDuplicateKeyError } from "../../../contracts/database.js";
@@ -178,7 +179,15 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
 
   /** Resolves better-auth's session for these headers to the host user (or undefined). */
   const resolveSession = async (headers: Headers): Promise<{ user: RequestUser; setCookies: string[]; expiresAt: Date } | undefined> => {
-    const result = await auth.api.getSession({ headers, returnHeaders: true });
+    let result;
+    try {
+      result = await auth.api.getSession({ headers, returnHeaders: true });
+    } catch (error) {
+      // better-auth refuses (401) a session that a sign-out deleted while this request extended
+      // it: no session, as for the next request, not an error of ours.
+      if (error instanceof BetterAuthError && error.statusCode === 401) return undefined;
+      throw error;
+    }
     const session = result.response;
     if (!session) return undefined;
     const user = await users.findOneIncludingDeleted({ [field]: session.user.id });
