@@ -105,6 +105,38 @@ test("oauth2: a 401 invalidates the token, fetches a new one and repeats the req
   t.is(issued, 3);
 });
 
+test("oauth2: a 401 for a token already replaced keeps its successor: no second refresh, the request repeated with it", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let issued = 0;
+  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const { http, origin } = make(oauth(tokenOrigin));
+  nock(origin).get("/warm").reply(200, {});
+  await http.get("/warm");
+  // at-1 is revoked. A request sent with it gets its 401 only after another request's 401 has
+  // already brought at-2.
+  let reached!: () => void;
+  const slowSent = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  nock(origin)
+    .matchHeader("authorization", "Bearer at-1")
+    .get("/slow")
+    .reply((_uri, _body, callback) => {
+      reached();
+      void released.then(() => callback(null, [401, {}]));
+    });
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/fast").reply(401, {});
+  nock(origin).matchHeader("authorization", "Bearer at-2").get(/\/(slow|fast|later)/).times(3).reply(200, { ok: true });
+  const slow = http.get("/slow");
+  await slowSent;
+  await http.get("/fast");
+  t.is(issued, 2);
+  release();
+  t.deepEqual((await slow).data, { ok: true });
+  await http.get("/later");
+  t.is(issued, 2);
+});
+
 test("oauth2: refreshOn401 false returns the 401 without a refresh; invalidateToken forces a new token", async (t) => {
   const tokenOrigin = nextOrigin();
   let issued = 0;

@@ -91,7 +91,10 @@ export function createAuthenticatedClient(options: CreateAuthenticatedClientOpti
     }
     if (auth.type === "bearer") headers.set("Authorization", `Bearer ${await auth.getToken()}`);
     else if (auth.type === "apiKey") headers.set(auth.header, await auth.getKey());
-    else headers.set("Authorization", `Bearer ${await tokens!.get()}`);
+    else {
+      config.svcOAuthToken = await tokens!.get();
+      headers.set("Authorization", `Bearer ${config.svcOAuthToken}`);
+    }
     config.headers = headers;
     return config;
   });
@@ -102,7 +105,7 @@ export function createAuthenticatedClient(options: CreateAuthenticatedClientOpti
     // Registered after axios-retry: a 401 is not retryable there, so it arrives here untouched.
     http.interceptors.response.use(undefined, async (error: unknown) => {
       if (!isAxiosError(error) || error.response?.status !== 401 || !error.config || error.config.svcAuthRetried) throw error;
-      tokens!.invalidate();
+      tokens!.invalidate(error.config.svcOAuthToken);
       logger().info(`${options.apiName}: access token rejected (401); fetching a new one and retrying once`, { apiName: options.apiName });
       return http.request({ ...error.config, svcAuthRetried: true });
     });

@@ -52,8 +52,13 @@ export class OAuth2TokenSource {
     return this.pending;
   }
 
-  /** Forgets the cached token; the next call fetches a new one. */
-  invalidate(): void {
+  /**
+   * Forgets the cached token; the next call fetches a new one. Given the token an upstream
+   * rejected, only that one: a 401 that arrives after its token was already replaced (requests
+   * sent with it before another 401 brought its successor) leaves the successor alone.
+   */
+  invalidate(rejected?: string): void {
+    if (rejected !== undefined && rejected !== this.cached?.token) return;
     this.cached = undefined;
     this.generation += 1;
   }

@@ -10,6 +10,8 @@ declare module "axios" {
     svcRetryUnsafe?: boolean;
     /** Internal: this request already got its one OAuth2 refresh after a 401. */
     svcAuthRetried?: boolean;
+    /** Internal: the OAuth2 access token this request was sent with. */
+    svcOAuthToken?: string;
   }
 }
 
