@@ -137,6 +137,57 @@ test("oauth2: a 401 for a token already replaced keeps its successor: no second 
   t.is(issued, 2);
 });
 
+test("oauth2: a 401 for the old token while its successor is being fetched shares that fetch, and the successor stays cached", async (t) => {
+  const tokenOrigin = nextOrigin();
+  const origin = nextOrigin();
+  let issued = 0;
+  const signal = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    return { promise, resolve };
+  };
+  const refreshing = signal();
+  const tokenAnswer = signal();
+  const secondSent = signal();
+  const secondAnswer = signal();
+  const secondRejected = signal();
+  nock(tokenOrigin).post("/oauth/token").reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  nock(tokenOrigin)
+    .post("/oauth/token")
+    .times(4)
+    .reply((_uri, _body, callback) => {
+      const token = `at-${++issued}`;
+      refreshing.resolve();
+      void tokenAnswer.promise.then(() => callback(null, [200, { access_token: token, expires_in: 3600 }]));
+    });
+  // Each refresh after a 401 is logged (at info) right after the token is dropped.
+  let refreshes = 0;
+  const logger = { ...silent, info: () => void (++refreshes === 2 && secondRejected.resolve()) };
+  const { http } = createAuthenticatedClient({ apiName: "crm", baseURL: origin, auth: oauth(tokenOrigin), logger, retry: { delayScale: 0 } });
+  nock(origin).get("/warm").reply(200, {});
+  await http.get("/warm");
+  nock(origin)
+    .matchHeader("authorization", "Bearer at-1")
+    .get("/second")
+    .reply((_uri, _body, callback) => {
+      secondSent.resolve();
+      void secondAnswer.promise.then(() => callback(null, [401, {}]));
+    });
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/first").reply(401, {});
+  nock(origin).matchHeader("authorization", "Bearer at-2").get(/\/(first|second|later)/).times(3).reply(200, { ok: true });
+  // Both sent with at-1; the second's 401 arrives while the first's refresh is fetching at-2.
+  const second = http.get("/second");
+  await secondSent.promise;
+  const first = http.get("/first");
+  await refreshing.promise;
+  secondAnswer.resolve();
+  await secondRejected.promise;
+  tokenAnswer.resolve();
+  t.deepEqual((await Promise.all([first, second])).map((response) => response.data), [{ ok: true }, { ok: true }]);
+  await http.get("/later");
+  t.is(issued, 2);
+});
+
 test("oauth2: refreshOn401 false returns the 401 without a refresh; invalidateToken forces a new token", async (t) => {
   const tokenOrigin = nextOrigin();
   let issued = 0;
