@@ -9,6 +9,10 @@ import { correlationMiddleware } from "./correlation-middleware.js";
 import { createSvcLogger } from "./create-logger.js";
 import { LogCapture } from "./log-capture.js";
 import { requestLoggingMiddleware } from "./request-logging-middleware.js";
+import { AUTHENTICATION_MIDDLEWARE } from "../../contracts/http.js";
+import { TokenMap } from "../../test/support/token-map-authentication.js";
+
+const tokens = new TokenMap();
 
 nock.disableNetConnect();
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
@@ -126,4 +130,22 @@ test("model router requests are logged with their mount path on the real stack",
   t.like(lines[1], { method: "GET", url: `/notes/${id}?apiKey=%5BREDACTED%5D`, status: 200 });
   t.true(lines[1]!.message.startsWith(`GET /notes/${id}?apiKey=%5BREDACTED%5D 200 `));
   t.false(capture.text().includes("ak-secret"));
+});
+
+test("a create's request line shows the body the client sent, not the owner the server added", async (t) => {
+  const schema = new mongoose.Schema({ title: { type: String, description: "Title" }, ownerId: { type: mongoose.Schema.Types.ObjectId, description: "Owner" } });
+  const Memo = mongoose.models.LoggedOwnedMemo ?? mongoose.model("LoggedOwnedMemo", schema);
+  const capture = new LogCapture();
+  const logger = createSvcLogger({ level: "debug", disableConsoleLogging: true, transports: [capture] });
+  const signedIn = [Permissions.IsAuthenticated];
+  const svcApp = (await createTestApp({ logger }))
+    .register(modelRouter("/memos", Memo, { permissions: { list: signedIn, create: signedIn, read: signedIn, update: signedIn, delete: signedIn } }))
+    .override(AUTHENTICATION_MIDDLEWARE, { useValue: tokens.middleware() });
+  t.teardown(() => svcApp.stop());
+  const http = await svcApp.build();
+  const ada = tokens.user("ada");
+  const created = await request(http).post("/memos").set("Authorization", ada.auth).send({ title: "a" }).expect(201);
+  t.is(created.body.data.ownerId, ada.user.id, "the record has its owner");
+  const line = capture.lines.find((entry) => entry.url === "/memos" && entry.method === "POST");
+  t.deepEqual(line?.body, { title: "a" });
 });

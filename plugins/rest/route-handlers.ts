@@ -209,7 +209,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const denied = authorize("create", user);
     if (denied) await denied;
     let body = runtime.checkCreate(req);
-    if (analysis.hasOwnerPath && user) (body as Record<string, unknown>)[analysis.ownerField] = user.id;
+    // A copy: the checked body is the request's own, which the request log prints as the client sent it.
+    if (analysis.hasOwnerPath && user) body = { ...body, [analysis.ownerField]: user.id };
     if (options.preCreate) {
       const hooked = await runHook("preCreate", () => options.preCreate!(body, req));
       if (hooked === null || hooked === undefined) throw hookDenied("preCreate");
