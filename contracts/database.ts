@@ -7,6 +7,8 @@ export interface OpenDatabase {
   readonly kind: "external" | "embedded";
   /** The connection string with any password masked, for logs. */
   readonly displayUri: string;
+  /** The embedded engine without a data directory: what is written is gone when the process ends. */
+  readonly inMemory: boolean;
   readonly connection: Connection;
   /** Releases this app's hold on the connection (and the embedded engine, if it started one). */
   close(): Promise<void>;
@@ -34,6 +36,8 @@ export interface Database {
   readonly connection: Connection;
   readonly kind: OpenDatabase["kind"];
   readonly displayUri: string;
+  /** The embedded engine without a data directory: what is written is gone when the process ends. */
+  readonly inMemory: boolean;
   /**
    * Throws `DATABASE_SECOND_MONGOOSE` or `DATABASE_MODEL_ON_OTHER_CONNECTION` when `model` can
    * never reach this database. Plugins that take a user's model call it in `start()`, before the

@@ -86,6 +86,7 @@ export function createEmbeddedConnector(options: EmbeddedDatabaseOptions = {}): 
       return {
         kind: "embedded",
         displayUri: `${engine.uri} (embedded, ${where})`,
+        inMemory: options.dbPath === undefined,
         connection: connection.connection,
         close: async () => {
           await connection.release();

@@ -20,7 +20,7 @@ export function createExternalConnector(options: ExternalDatabaseOptions): Datab
     kind: "external",
     async open(): Promise<OpenDatabase> {
       const { connection, release } = await acquireDefaultConnection({ uri: options.uri, dbName: options.dbName });
-      return { kind: "external", displayUri: displayUri(options.uri), connection, close: release };
+      return { kind: "external", displayUri: displayUri(options.uri), inMemory: false, connection, close: release };
     },
   };
 }

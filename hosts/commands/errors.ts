@@ -13,6 +13,12 @@ export const CommandErrors = defineErrors("COMMAND", {
       "Passwords are not accepted on the command line (shell history and `ps` would keep them): " +
       "use --password-stdin, set ADMIN_PASSWORD, or omit both to get a generated password",
   },
+  /** The app's database is the embedded engine in memory: what the command writes ends with it. */
+  DATABASE_IN_MEMORY: {
+    message: () =>
+      "The app's database is the embedded engine in memory, so the admin would be gone when this command ends: " +
+      'give the app a data directory (new SvcApp({ database: { dbPath: ".svc/data" } }), as the server uses) or set DB_URI',
+  },
   /** The email belongs to a soft-deleted user, which is not silently brought back as an admin. */
   USER_DELETED: {
     message: (email: string) => `${email} belongs to a deleted user: restore it first, or use another email`,

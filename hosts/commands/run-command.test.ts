@@ -5,7 +5,8 @@ import mongoose, { Schema } from "mongoose";
 import { Readable } from "node:stream";
 import request from "supertest";
 import { AuthErrors, authPlugin, baseUserPlugin, createScryptHasher, isDeletedPlugin, isDisabledPlugin, PASSWORD_HASHER, type SvcAppOptions } from "../../index.js";
-import { bearer, createTestApp, createUser, loginAs, stopTestDatabase, TestingErrors, uniqueTestEmail } from "../testing.js";
+import { bearer, createTestApp, createUser, loginAs, stopTestDatabase, testAuthEnvironment, TestingErrors, uniqueTestEmail } from "../testing.js";
+import { SvcApp } from "../svc-app.js";
 import { AppAccountsErrors, CommandErrors, createAdminUser, runCommand } from "./index.js";
 
 const userSchema = new Schema({ name: { type: String, required: true, description: "Display name" } }, { strict: "throw" });
@@ -84,6 +85,10 @@ test("passwords on the command line are refused before anything is created", asy
   const { code, stderr } = await run(["create-admin", "--email", email, "--password", "visible-in-ps"]);
   t.is(code, 2);
   t.true(stderr.includes(CommandErrors.PASSWORD_ON_COMMAND_LINE.code));
+  // The refused command never opened the database: an app of its own reads it.
+  const reader = await projectApp();
+  await reader.build();
+  t.teardown(() => reader.stop());
   t.is(await User.countDocuments({ email }), 0);
 });
 
@@ -156,3 +161,20 @@ test("an app without the auth plugin cannot create admins", async (t) => {
 function hasCode(error: unknown, entry: { code: string }): boolean {
   return (error as { code?: unknown } | undefined)?.code === entry.code;
 }
+
+// Serial (so before the other tests, which share mongoose's connection through the test database):
+// this app opens its own in-memory engine.
+test.serial("create-admin refuses an app on an in-memory database: the admin would be gone when the command ends", async (t) => {
+  const app = new SvcApp({ env: { NODE_ENV: "test", ...testAuthEnvironment() }, handleSignals: false, logger: { debug() {}, info() {}, warn() {}, error() {} } })
+    .register(authPlugin({ userModel: User, profileFields: ["name"] }))
+    .override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  let stderr = "";
+  const code = await runCommand(app, ["create-admin", "--email", uniqueTestEmail("memory")], {
+    userModel: User,
+    stdout: { write: () => true },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  t.is(code, 1);
+  t.regex(stderr, new RegExp(CommandErrors.DATABASE_IN_MEMORY.code));
+  t.regex(stderr, /dbPath/);
+});

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { DATABASE } from "../../contracts/database.js";
 import type { Environment } from "../../kernel/environment.js";
 import { APIError } from "../../kernel/api-error.js";
 import { SvcError, hasErrorCode } from "../../kernel/errors.js";
@@ -96,6 +97,9 @@ async function createAdminCommand(app: SvcApp, args: readonly string[], options:
     source = "ADMIN_PASSWORD";
   }
 
+  // An admin written to an in-memory database is gone when this command ends: refuse, rather than report success.
+  await app.build();
+  if (app.kernel.container.tryResolve(DATABASE)?.inMemory === true) throw CommandErrors.DATABASE_IN_MEMORY();
   const result = await createAdminUser(app, { userModel: options.userModel, email, password, fields });
   stdout.write(
     result.created
