@@ -7,8 +7,8 @@ export interface OpenDatabase {
   readonly kind: "external" | "embedded";
   /** The connection string with any password masked, for logs. */
   readonly displayUri: string;
-  /** The embedded engine without a data directory: what is written is gone when the process ends. */
-  readonly inMemory: boolean;
+  /** The embedded engine without a data directory: what is written is gone when the process ends (default false). */
+  readonly inMemory?: boolean;
   readonly connection: Connection;
   /** Releases this app's hold on the connection (and the embedded engine, if it started one). */
   close(): Promise<void>;

@@ -53,7 +53,7 @@ export function databasePlugin(options: DatabasePluginOptions = {}): SvcPlugin {
     },
     async start(ctx) {
       const opened = await ctx.resolve(DATABASE_CONNECTOR).open();
-      open = { ...opened, checkModel: (model, usedBy) => checkModelConnection(opened.connection, model, usedBy) };
+      open = { ...opened, inMemory: opened.inMemory ?? false, checkModel: (model, usedBy) => checkModelConnection(opened.connection, model, usedBy) };
       ctx.logger.info(`Database connected: ${open.displayUri}`);
       // Every model router registered before any plugin starts: check them all now, so a second
       // mongoose copy fails here instead of hanging the first query.
