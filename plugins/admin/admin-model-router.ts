@@ -34,6 +34,8 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
     { requiresAuthentication: () => true },
   );
   const writes = entry.readOnly ? [] : [check];
+  // What a create wrote: the checked body with the owner the router set (the request's own body is left as the client sent it).
+  const createdFields = new WeakMap<Request, string[]>();
   const recordWrite = (action: "create" | "update" | "delete", doc: HydratedDocument<Fields>, fields: readonly string[], req: Request) =>
     audit.record(req.user, action, entry.modelName, [{ id: doc._id, fields }]);
 
@@ -52,13 +54,14 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
     },
     preCreate: async (body, req) => {
       await access.checkFields(entry, req.user, body);
+      createdFields.set(req, Object.keys(body));
       return body;
     },
     preUpdate: async (body, req) => {
       await access.checkFields(entry, req.user, body);
       return body;
     },
-    postCreate: (doc, req) => recordWrite("create", doc, Object.keys(req.body ?? {}), req),
+    postCreate: (doc, req) => recordWrite("create", doc, createdFields.get(req) ?? Object.keys(req.body ?? {}), req),
     postUpdate: (doc, body, req) => recordWrite("update", doc, Object.keys(body), req),
     postDelete: (doc, req) => recordWrite("delete", doc, [], req),
     responseHandler: async (doc: ResponseDocument, method: RestMethod, req: Request) => {
