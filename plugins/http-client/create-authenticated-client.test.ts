@@ -105,6 +105,21 @@ test("oauth2: a 401 invalidates the token, fetches a new one and repeats the req
   t.is(issued, 3);
 });
 
+test("oauth2: the request repeated after a 401 has its own retries, however many the first attempt used", async (t) => {
+  const tokenOrigin = nextOrigin();
+  let issued = 0;
+  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const { http, origin } = make(oauth(tokenOrigin));
+  // The first token meets two 503s (the default 3 attempts: 2 retries), then a 401; the new token
+  // meets one 503 before its answer, which a fresh retry budget rides out.
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/report").times(2).reply(503, {});
+  nock(origin).matchHeader("authorization", "Bearer at-1").get("/report").reply(401, {});
+  nock(origin).matchHeader("authorization", "Bearer at-2").get("/report").reply(503, {});
+  nock(origin).matchHeader("authorization", "Bearer at-2").get("/report").reply(200, { rows: 3 });
+  t.deepEqual((await http.get("/report")).data, { rows: 3 });
+  t.is(issued, 2);
+});
+
 test("oauth2: a 401 for a token already replaced keeps its successor: no second refresh, the request repeated with it", async (t) => {
   const tokenOrigin = nextOrigin();
   let issued = 0;

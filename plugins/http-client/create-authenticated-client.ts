@@ -1,4 +1,5 @@
 import axios, { AxiosHeaders, isAxiosError, type AxiosInstance } from "axios";
+import { namespace as retryNamespace } from "axios-retry";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { getCurrentRequestContextAttributes, logger as defaultLogger } from "../logging/index.js";
 import { HttpClientErrors } from "./errors.js";
@@ -107,7 +108,9 @@ export function createAuthenticatedClient(options: CreateAuthenticatedClientOpti
       if (!isAxiosError(error) || error.response?.status !== 401 || !error.config || error.config.svcAuthRetried) throw error;
       tokens!.invalidate(error.config.svcOAuthToken);
       logger().info(`${options.apiName}: access token rejected (401); fetching a new one and retrying once`, { apiName: options.apiName });
-      return http.request({ ...error.config, svcAuthRetried: true });
+      // A new request, with its own retries: axios-retry keeps its count in the config it copied.
+      const retryState = (error.config as { [retryNamespace]?: Record<string, unknown> })[retryNamespace];
+      return http.request({ ...error.config, svcAuthRetried: true, ...(retryState ? { [retryNamespace]: { ...retryState, retryCount: 0 } } : {}) });
     });
   }
 
