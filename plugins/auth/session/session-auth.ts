@@ -139,8 +139,11 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     },
     logger: {
       level: "warn",
-      log: (level, message) => {
-        const write = level === "error" ? logger.error : level === "warn" ? logger.warn : logger.debug;
+      log: (level, message, ...details: unknown[]) => {
+        // A sign-up that lost a race for its email on the unique index is answered 409
+        // AUTH_EMAIL_TAKEN like a later one: better-auth still logs it as an error.
+        const expected = level === "error" && details.some((detail) => isDuplicateKeyError(detail));
+        const write = expected ? logger.debug : level === "error" ? logger.error : level === "warn" ? logger.warn : logger.debug;
         write.call(logger, `session-auth: ${message}`);
       },
     },
