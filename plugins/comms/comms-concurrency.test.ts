@@ -23,6 +23,17 @@ function sendGridWithWebhook() {
   return { privateKey, mailer: new SendGridMailer({ apiKey: "SG.k", fromEmail: "team@example.com", webhookVerificationKey, env: { NODE_ENV: "test" } }) };
 }
 
+/** An app whose SendGrid mailer verifies webhooks and sent one mail (provider id `messageId`); opt-outs are collected. */
+async function mailSentThroughSendGrid(t: Parameters<typeof commsTestApp>[0], messageId: string) {
+  const { privateKey, mailer } = sendGridWithWebhook();
+  const optOuts: string[] = [];
+  const { comms, http } = await commsTestApp(t, { mail: mailer, onOptOut: (event) => void optOuts.push(event.recipient) });
+  nock("https://api.sendgrid.com").post("/v3/mail/send").reply(202, "", { "x-message-id": messageId });
+  const sent = await comms.getCommsService().sendMail({ to: "ada@example.com", subject: "Hi", text: "x" });
+  await comms.getCommsService().flushLog();
+  return { privateKey, optOuts, http, sent };
+}
+
 function deliver(http: Parameters<typeof request>[0], privateKey: KeyObject, body: string, timestamp: string) {
   return request(http)
     .post("/comms/webhooks/sendgrid")
@@ -33,12 +44,7 @@ function deliver(http: Parameters<typeof request>[0], privateKey: KeyObject, bod
 }
 
 test("copies of one signed webhook at once: one is recorded, the rest 409 COMMS_WEBHOOK_REPLAYED", async (t) => {
-  const { privateKey, mailer } = sendGridWithWebhook();
-  const optOuts: string[] = [];
-  const { comms, http } = await commsTestApp(t, { mail: mailer, onOptOut: (event) => void optOuts.push(event.recipient) });
-  nock("https://api.sendgrid.com").post("/v3/mail/send").reply(202, "", { "x-message-id": "burst-1" });
-  const sent = await comms.getCommsService().sendMail({ to: "ada@example.com", subject: "Hi", text: "x" });
-  await comms.getCommsService().flushLog();
+  const { privateKey, optOuts, http, sent } = await mailSentThroughSendGrid(t, "burst-1");
   const body = JSON.stringify([
     { event: "delivered", sg_message_id: "burst-1.filter0001", sg_event_id: "burst-delivered", timestamp: 1_700_000_001, email: "ada@example.com" },
     { event: "unsubscribe", sg_message_id: "burst-1.filter0001", sg_event_id: "burst-unsub", timestamp: 1_700_000_002, email: "ada@example.com" },
@@ -53,12 +59,7 @@ test("copies of one signed webhook at once: one is recorded, the rest 409 COMMS_
 });
 
 test("a provider's retries signed anew, at once: each event recorded once, each opt-out reaches onOptOut once", async (t) => {
-  const { privateKey, mailer } = sendGridWithWebhook();
-  const optOuts: string[] = [];
-  const { comms, http } = await commsTestApp(t, { mail: mailer, onOptOut: (event) => void optOuts.push(event.recipient) });
-  nock("https://api.sendgrid.com").post("/v3/mail/send").reply(202, "", { "x-message-id": "retry-1" });
-  const sent = await comms.getCommsService().sendMail({ to: "ada@example.com", subject: "Hi", text: "x" });
-  await comms.getCommsService().flushLog();
+  const { privateKey, optOuts, http, sent } = await mailSentThroughSendGrid(t, "retry-1");
   const body = JSON.stringify([
     { event: "open", sg_message_id: "retry-1.filter0001", sg_event_id: "retry-open", timestamp: 1_700_000_000, email: "ada@example.com" },
     { event: "bounce", sg_message_id: "retry-1.filter0001", sg_event_id: "retry-bounce", timestamp: 1_700_000_001, email: "ada@example.com", reason: "550" },

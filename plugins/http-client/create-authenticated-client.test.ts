@@ -37,6 +37,14 @@ function oauth(tokenOrigin: string, extra: Partial<Extract<OutboundAuth, { type:
   return { type: "oauth2", tokenUrl: `${tokenOrigin}/oauth/token`, credentials: { clientId: "id", clientSecret: "s3cret", scope: ["read", "write"] }, ...extra };
 }
 
+/** A token endpoint answering at-1, at-2, … (an hour each); `issued()` says how many it gave. */
+function tokenEndpoint() {
+  const origin = nextOrigin();
+  let issued = 0;
+  nock(origin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  return { origin, issued: () => issued };
+}
+
 test("oauth2: one token request serves concurrent and later calls (Basic client auth, form body)", async (t) => {
   const tokenOrigin = nextOrigin();
   let tokenRequests = 0;
@@ -87,14 +95,13 @@ test("oauth2: an expiring token is refreshed before it runs out", async (t) => {
 });
 
 test("oauth2: a 401 invalidates the token, fetches a new one and repeats the request exactly once", async (t) => {
-  const tokenOrigin = nextOrigin();
-  let issued = 0;
-  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const tokens = tokenEndpoint();
+  const tokenOrigin = tokens.origin;
   const { http, origin } = make(oauth(tokenOrigin));
   nock(origin).matchHeader("authorization", "Bearer at-1").get("/me").reply(401, { message: "token revoked" });
   nock(origin).matchHeader("authorization", "Bearer at-2").get("/me").reply(200, { id: 1 });
   t.deepEqual((await http.get("/me")).data, { id: 1 });
-  t.is(issued, 2);
+  t.is(tokens.issued(), 2);
 
   // A second 401 in a row is returned, not retried again.
   let calls = 0;
@@ -102,13 +109,12 @@ test("oauth2: a 401 invalidates the token, fetches a new one and repeats the req
   const error = await t.throwsAsync(http.get("/always-401"));
   t.is((error as { response?: { status: number } }).response?.status, 401);
   t.is(calls, 2);
-  t.is(issued, 3);
+  t.is(tokens.issued(), 3);
 });
 
 test("oauth2: the request repeated after a 401 has its own retries, however many the first attempt used", async (t) => {
-  const tokenOrigin = nextOrigin();
-  let issued = 0;
-  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const tokens = tokenEndpoint();
+  const tokenOrigin = tokens.origin;
   const { http, origin } = make(oauth(tokenOrigin));
   // The first token meets two 503s (the default 3 attempts: 2 retries), then a 401; the new token
   // meets one 503 before its answer, which a fresh retry budget rides out.
@@ -117,13 +123,12 @@ test("oauth2: the request repeated after a 401 has its own retries, however many
   nock(origin).matchHeader("authorization", "Bearer at-2").get("/report").reply(503, {});
   nock(origin).matchHeader("authorization", "Bearer at-2").get("/report").reply(200, { rows: 3 });
   t.deepEqual((await http.get("/report")).data, { rows: 3 });
-  t.is(issued, 2);
+  t.is(tokens.issued(), 2);
 });
 
 test("oauth2: a 401 for a token already replaced keeps its successor: no second refresh, the request repeated with it", async (t) => {
-  const tokenOrigin = nextOrigin();
-  let issued = 0;
-  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const tokens = tokenEndpoint();
+  const tokenOrigin = tokens.origin;
   const { http, origin } = make(oauth(tokenOrigin));
   nock(origin).get("/warm").reply(200, {});
   await http.get("/warm");
@@ -145,11 +150,11 @@ test("oauth2: a 401 for a token already replaced keeps its successor: no second 
   const slow = http.get("/slow");
   await slowSent;
   await http.get("/fast");
-  t.is(issued, 2);
+  t.is(tokens.issued(), 2);
   release();
   t.deepEqual((await slow).data, { ok: true });
   await http.get("/later");
-  t.is(issued, 2);
+  t.is(tokens.issued(), 2);
 });
 
 test("oauth2: a 401 for the old token while its successor is being fetched shares that fetch, and the successor stays cached", async (t) => {
@@ -204,17 +209,16 @@ test("oauth2: a 401 for the old token while its successor is being fetched share
 });
 
 test("oauth2: refreshOn401 false returns the 401 without a refresh; invalidateToken forces a new token", async (t) => {
-  const tokenOrigin = nextOrigin();
-  let issued = 0;
-  nock(tokenOrigin).post("/oauth/token").times(5).reply(() => [200, { access_token: `at-${++issued}`, expires_in: 3600 }]);
+  const tokens = tokenEndpoint();
+  const tokenOrigin = tokens.origin;
   const client = make(oauth(tokenOrigin, { refreshOn401: false }));
   nock(client.origin).get("/me").reply(401, {});
   await t.throwsAsync(client.http.get("/me"));
-  t.is(issued, 1);
+  t.is(tokens.issued(), 1);
   client.invalidateToken();
   nock(client.origin).matchHeader("authorization", "Bearer at-2").get("/me").reply(200, {});
   await client.http.get("/me");
-  t.is(issued, 2);
+  t.is(tokens.issued(), 2);
 });
 
 /** A GET whose token request the token endpoint answers with `status` and `body`; resolves to the error. */
