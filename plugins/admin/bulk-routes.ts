@@ -1,10 +1,9 @@
 import type { Request, RequestHandler, Router } from "express";
-import mongoose, { type HydratedDocument, type Schema } from "mongoose";
+import type { HydratedDocument, Schema } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { DatabaseErrors } from "../../adapters/database/errors.js";
-import { isStaleWrite } from "../../contracts/stale-write.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
-import { applyPatch, mongooseJsonSchema, RestErrors, usesSoftDelete, type ModelRouter } from "../rest/index.js";
+import { applyPatch, mongooseJsonSchema, RestErrors, retryStaleWrite, saveLoaded, usesSoftDelete, type ModelRouter, type SaveOutcome } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
 import type { AdminAccessPolicy } from "./admin-access.js";
 import type { AdminEntry } from "./admin-entry.js";
@@ -20,9 +19,6 @@ import { AdminErrors } from "./errors.js";
 export const MAX_BULK_IDS = 500;
 
 const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Saves of one record in a bulk update before a version conflict stands (writers in other processes). */
-const MAX_STALE_ATTEMPTS = 10;
 
 /** One record's outcome in a bulk answer (or in a refusal's `meta.results`). */
 export interface BulkResult {
@@ -114,18 +110,17 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
   }
 
   /**
-   * Saves a loaded, changed record. When another write changed it since it was loaded (an array:
-   * mongoose's version check; a synced record: its seq), the change is redone on a fresh copy,
-   * checked again, as a PATCH does; a record deleted meanwhile is "gone".
+   * Saves a loaded, changed record as a PATCH or DELETE does (`saveLoaded` in `retryStaleWrite`,
+   * in the same turn as the REST routes' writes of it): deleted meanwhile, it is "gone"; changed
+   * meanwhile (an array: mongoose's version check; a synced record: its seq), the change is redone
+   * on a fresh copy, checked again.
    */
   function saveChanged(req: Request, action: "update" | "delete", change: (doc: StoredDocument) => Promise<void>) {
-    return async (loaded: StoredDocument): Promise<Written> => {
-      let doc = loaded;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await saveUnlessGone(doc, softDelete);
-        } catch (error) {
-          if (!(error instanceof mongoose.Error.VersionError || isStaleWrite(error)) || attempt >= MAX_STALE_ATTEMPTS) throw error;
+    return (loaded: StoredDocument): Promise<SaveOutcome> => {
+      let doc: StoredDocument | undefined;
+      return retryStaleWrite(`${store.modelName}:${String(loaded._id)}`, async () => {
+        if (doc === undefined) doc = loaded;
+        else {
           const fresh = await store.findOne({ _id: loaded._id }).exec();
           if (!fresh) return "gone";
           if (!(await access.decide(entry, action, req.user, fresh.toObject() as Fields))) {
@@ -134,7 +129,8 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
           await change(fresh);
           doc = fresh;
         }
-      }
+        return saveLoaded(doc, { softDelete });
+      });
     };
   }
 
@@ -159,18 +155,15 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
   http.post(`${entry.fullPath}/bulk-delete`, allow("delete"), refuseOperators, validateRequestBody(schemas.remove), async (req, res) => {
     const docs = await authorisedRecords(req, "delete");
     const softRemove = saveChanged(req, "delete", async (doc) => void doc.set("deleted", true));
-    const remove = async (doc: StoredDocument): Promise<Written> => {
+    const remove = async (doc: StoredDocument): Promise<SaveOutcome> => {
       if (softDelete) return softRemove(doc.set("deleted", true));
-      return (await doc.deleteOne()).deletedCount === 0 ? "gone" : "written";
+      return (await doc.deleteOne()).deletedCount === 0 ? "gone" : "saved";
     };
     const outcome = await writeAll(docs, remove, (written) =>
       audit.record(req.user, "delete", entry.modelName, written.map((doc) => ({ id: doc._id, fields: [] })), true));
     res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 204)), count: outcome.written.length } });
   });
 }
-
-/** What one record's write came to: done, or nothing to do — another request deleted it after it was loaded. */
-type Written = "written" | "gone";
 
 /**
  * Writes each record in turn, then audits those written — also when a later write fails (a
@@ -179,7 +172,7 @@ type Written = "written" | "gone";
  */
 async function writeAll(
   docs: readonly StoredDocument[],
-  write: (doc: StoredDocument) => Promise<Written>,
+  write: (doc: StoredDocument) => Promise<SaveOutcome>,
   record: (written: StoredDocument[]) => Promise<void>,
 ): Promise<{ written: StoredDocument[]; gone: Set<StoredDocument> }> {
   const written: StoredDocument[] = [];
@@ -193,25 +186,6 @@ async function writeAll(
     await record(written);
   }
   return { written, gone };
-}
-
-/**
- * Saves a loaded record unless another request deleted it meanwhile: mongoose reports a save that
- * matched nothing (`DocumentNotFoundError`), and on a soft-delete model the save matches the
- * record only while it is still not deleted, so a concurrent bulk delete is not done (and audited) twice.
- */
-async function saveUnlessGone(doc: StoredDocument, softDelete: boolean): Promise<Written> {
-  const where = doc.$where;
-  if (softDelete) doc.$where = { ...where, deleted: { $ne: true } };
-  try {
-    await doc.save();
-    return "written";
-  } catch (error) {
-    if (error instanceof mongoose.Error.DocumentNotFoundError) return "gone";
-    throw error;
-  } finally {
-    doc.$where = where;
-  }
 }
 
 /** A record's line in the answer: the route's success status, or 404 for one deleted meanwhile. */

@@ -21,6 +21,8 @@ export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type List
 export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
 export { RestErrors } from "./errors.js";
 export { applyPatch } from "./apply-patch.js";
+export { saveLoaded, type SaveOutcome } from "./save-loaded.js";
+export { retryStaleWrite } from "./stale-write-retry.js";
 // Lifecycle hooks run the same way by every plugin that applies a router's hooks (sync).
 export { hookDenied, runHook } from "./hook-errors.js";
 export { mongooseJsonSchema, type JsonSchemaMode, type JsonSchemaOptions, type SchemaPaths } from "./json-schema/mongoose-json-schema.js";

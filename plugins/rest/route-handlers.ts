@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import mongoose, { type Document, type HydratedDocument, type Model, type PopulateOptions } from "mongoose";
+import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { BodyChecker } from "./body-checker.js";
 import { applyPatch } from "./apply-patch.js";
@@ -13,9 +13,9 @@ import type { QueryFilterObject } from "./owner-query-filter.js";
 import { checkPermissions, type PermissionContext, type RestMethod } from "./permissions.js";
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
+import { saveLoaded } from "./save-loaded.js";
 import { retryStaleWrite } from "./stale-write-retry.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
-import { markStaleWrite } from "../../contracts/stale-write.js";
 
 /** Everything the handlers of one router use, prepared once at start. */
 export interface RouteRuntime<T> {
@@ -130,30 +130,9 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return doc;
   }
 
-  /**
-   * Saves a document this request loaded (`loadedLive`: not soft-deleted then). Another request
-   * may have deleted it meanwhile: the save then answers 404, as it would have after the delete,
-   * instead of writing to a deleted record (soft delete: the save only matches the record while
-   * it is still not deleted) or failing with mongoose's DocumentNotFoundError (hard delete).
-   * Or it may have changed an array the save replaces: mongoose then refuses the save
-   * (VersionError, its optimistic check on `__v`), which is a stale write like a synced model's,
-   * redone from a fresh load.
-   */
-  async function saveLoaded(doc: StoredDocument, loadedLive: boolean): Promise<void> {
-    const where = doc.$where;
-    if (analysis.softDelete && loadedLive) doc.$where = { ...where, deleted: { $ne: true } };
-    try {
-      await doc.save();
-    } catch (error) {
-      if (error instanceof mongoose.Error.DocumentNotFoundError) throw notFound();
-      if (error instanceof mongoose.Error.VersionError) {
-        throw markStaleWrite(RestErrors.STALE_DOCUMENT({ detail: `This ${analysis.modelName} changed since it was loaded; load it again`, cause: error }));
-      }
-      throw error;
-    } finally {
-      // Post hooks may save the document again, a postDelete hook one that is deleted by now.
-      doc.$where = where;
-    }
+  /** Saves a loaded document; deleted meanwhile (`loadedLive`: not soft-deleted when loaded) is a 404. */
+  async function saveOr404(doc: StoredDocument, loadedLive: boolean): Promise<void> {
+    if ((await saveLoaded(doc, { softDelete: analysis.softDelete && loadedLive })) === "gone") throw notFound();
   }
 
   const list: ModelOperation = async (req) => {
@@ -242,7 +221,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       body = hooked;
     }
     applyPatch(doc, body as Record<string, unknown>);
-    await saveLoaded(doc, doc.get("deleted") !== true);
+    await saveOr404(doc, doc.get("deleted") !== true);
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
     return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
@@ -263,7 +242,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     if (analysis.softDelete) {
       const loadedLive = doc.get("deleted") !== true;
       doc.set("deleted", true);
-      await saveLoaded(doc, loadedLive);
+      await saveOr404(doc, loadedLive);
     } else {
       // A concurrent DELETE got there first: its caller deleted the record, this one finds nothing.
       const { deletedCount } = await doc.deleteOne();
