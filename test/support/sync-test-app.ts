@@ -84,11 +84,13 @@ export interface SyncTestAppOptions {
   realtime?: RealtimeAppOptions;
   /** Extra environment (e.g. `TOKEN_EXPIRES_IN`). */
   env?: Record<string, string>;
+  /** Another process's test database (a second app process), instead of this process's own. */
+  database?: { uri: string; dbName: string };
 }
 
 /** Builds the app; each test file makes one and shares it (ids and users are unique per test). */
 export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void) => void }, options: SyncTestAppOptions = {}): Promise<SyncTestApp> {
-  const listen = options.realtime ? { port: 0, host: "127.0.0.1" } : {};
+  const listen = { ...(options.realtime ? { port: 0, host: "127.0.0.1" } : {}), ...(options.database ? { database: options.database } : {}) };
   const { app, http, logs } = await authTestApp(t, {}, options.env ?? {}, (app) => {
     app
       .register(
