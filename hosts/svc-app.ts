@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express, RequestHandler, Router } from "express";
-import { createHttpTerminator, type HttpTerminator } from "http-terminator";
 import { loadConfig, type SvcConfig } from "../kernel/config.js";
 import type { Provider, Token } from "../kernel/container.js";
 import type { Environment } from "../kernel/environment.js";
@@ -20,6 +19,7 @@ import { warnWhenAuthenticationMissing } from "./authentication-warning.js";
 import { answerClientErrors } from "./client-error-answers.js";
 import { bodyLimitBytes, createHttpStack, DEFAULT_BODY_LIMIT, type HttpStackOptions } from "./http-stack.js";
 import { toAPIError } from "./error-response.js";
+import { gracefulClose, type GracefulClose } from "./graceful-close.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
 
@@ -113,7 +113,7 @@ export class SvcApp {
   private routerCount = 0;
   private built?: Promise<Express>;
   private running?: RunningApp;
-  private terminator?: HttpTerminator;
+  private closing?: GracefulClose;
   private readonly sockets: SocketServerHost;
   private signalHandler?: (signal: NodeJS.Signals) => void;
   private stopping?: Promise<void>;
@@ -247,13 +247,10 @@ export class SvcApp {
       if (code === "EADDRINUSE") throw HostErrors.PORT_IN_USE(where);
       throw HostErrors.LISTEN_FAILED(where, code === "EACCES" ? "permission denied (ports below 1024 need privileges)" : (error as Error).message);
     }
-    this.terminator = createHttpTerminator({
-      server,
-      gracefulTerminationTimeout: this.options.shutdownTimeoutMs ?? 10_000,
-    });
+    this.closing = gracefulClose(server, this.options.shutdownTimeoutMs ?? 10_000);
     // A socket server made while plugins started is attached now (its own port may be taken).
     await this.sockets.listen(server).catch(async (error: unknown) => {
-      await this.terminator?.terminate();
+      await this.closing?.close();
       throw error;
     });
     // What was really bound, not what was asked for: `localhost` may become `::1`, no host `::`.
@@ -291,7 +288,7 @@ export class SvcApp {
       // Sockets before HTTP and plugins: their handlers must not outlive the plugins they use,
       // and closing them ends socket.io's long-polling requests, which would hold the HTTP drain.
       await this.sockets.close();
-      if (this.terminator) await this.terminator.terminate();
+      if (this.closing) await this.closing.close();
       await this.kernel.stop();
     })();
     return this.stopping;
