@@ -23,7 +23,7 @@ test("every secret-looking name is caught, whatever its case or separators", (t)
     "authorization", "Proxy-Authorization", "Cookie", "cookies", "Set-Cookie", "X-Api-Key", "x-goog-api-key", "X-Amz-Security-Token",
     // one-time codes and the like
     "otp", "smsOtp", "totp", "pin", "cardPin", "cvv", "CVC", "verificationCode", "verification_code", "authCode", "mfaCode",
-    "recoveryCodes", "codeVerifier", "passcode",
+    "recoveryCodes", "codeVerifier", "passcode", "linkCode", "link_code",
     // other credentials
     "credentials", "googleCredential", "signature", "x-hub-signature", "auth", "basicAuth",
   ];

@@ -19,6 +19,8 @@ const SECRET_ENDINGS = [
   "authcode", "authorizationcode", "verificationcode", "otpcode", "mfacode", "totpcode", "smscode", "resetcode",
   "recoverycode", "recoverycodes", "backupcode", "backupcodes", "confirmationcode", "securitycode", "logincode",
   "onetimecode", "codeverifier",
+  // The auth plugin's GitHub linking code: live until the user who started the link redeems it.
+  "linkcode",
 ];
 // 2. The last word is one of these: short words, secret only as a whole word (`userPin`, `smsOtp`,
 // `basic_auth`), never inside another (`spin`, `bypass`, `oauth`, `monkey`).

@@ -214,6 +214,28 @@ test.serial("link and unlink GitHub for a signed-in user; a link code only works
   await request(http).delete("/auth/github/unlink").expect(401);
 });
 
+test.serial("one-time codes are in no log line, also when their redemption is refused and they stay usable", async (t) => {
+  const { http, logs } = await authTestApp(t, { githubAuth: GITHUB });
+  const alice = await signup(http);
+  const start = await request(http).get("/auth/github/link").query({ returnTo: `${APP}/settings` }).set("Authorization", `Bearer ${alice.token}`).expect(200);
+  const back = await returnFromGitHub(http, fakeAccount(), new URL(start.body.data.url).searchParams.get("state")!).expect(302);
+  const linkCode = new URL(back.headers.location!).searchParams.get("linkCode")!;
+  // Sent without the token (or sent where a client puts it by mistake): refused, and still live.
+  await request(http).post("/auth/github/link").send({ linkCode }).expect(401);
+  await request(http).get("/auth/github/link").query({ linkCode }).expect(401);
+  const login = await beginLogin(http);
+  const authCode = (await returnFromGitHub(http, fakeAccount(), login.state, login.cookie).expect(200)).body.data.authCode as string;
+  await request(http).post("/auth/github/token").set("Content-Type", "text/plain").send(JSON.stringify({ authCode })).expect(415);
+  await request(http).post("/auth/github/token").send({ authCode, codeVerifier: "not-the-verifier" }).expect(200);
+
+  const logged = logs.text();
+  t.true(logged.includes("/auth/github/link"), "the requests were logged");
+  t.false(logged.includes(linkCode), "linkCode");
+  t.false(logged.includes(authCode), "authCode");
+  t.false(logged.includes("not-the-verifier"), "codeVerifier");
+  await request(http).post("/auth/github/link").set("Authorization", `Bearer ${alice.token}`).send({ linkCode }).expect(200);
+});
+
 test.serial("unlinking is refused when GitHub is the only way to sign in", async (t) => {
   const { http } = await authTestApp(t, { githubAuth: GITHUB });
   const { state, cookie } = await beginLogin(http);
