@@ -1,5 +1,6 @@
 import test from "ava";
 import express from "express";
+import mongoose from "mongoose";
 import { SignJWT } from "jose";
 import request from "supertest";
 import { ACCOUNTS } from "../../../contracts/accounts.js";
@@ -474,6 +475,24 @@ test("missing variables fail the start naming them; equal or weak secrets and fo
   })) as Error & { code?: string };
   t.is(unknown.code, AuthErrors.PROFILE_FIELD_UNKNOWN.code);
   t.true(unknown.message.includes('"nickname"'));
+});
+
+test("roles, which grant admin permissions, can never be a profile field: the start fails, and a sign-up naming them is refused", async (t) => {
+  const schema = TestUser.schema.clone();
+  schema.add({ roles: { type: [String], description: "Role names; each grants the role's admin permissions" } });
+  const RoleUser = mongoose.models.AuthRoleTestUser ?? mongoose.model("AuthRoleTestUser", schema);
+  const opened = (await t.throwsAsync(async () => {
+    const app = (await createTestApp({ env: JWT_ENV })).register(authPlugin({ userModel: RoleUser, profileFields: ["name", "roles"] }));
+    t.teardown(() => app.stop());
+    await app.build();
+  })) as { code?: string };
+  t.is(opened.code, AuthErrors.PROFILE_FIELD_FORBIDDEN.code);
+
+  const { http } = await authTestApp(t, { userModel: RoleUser, profileFields: ["name"] });
+  const email = uniqueEmail();
+  const refused = await request(http).post("/auth/signup").send({ email, password: PASSWORD, roles: ["admin"] }).expect(400);
+  t.is(code(refused), ValidationErrors.READ_ONLY_FIELD.code);
+  t.is(await RoleUser.countDocuments({ email }), 0);
 });
 
 test("the routes are documented in OpenAPI with the bearer scheme", async (t) => {

@@ -3,7 +3,7 @@ import { GITHUB_FIELDS } from "./github-user-plugin.js";
 
 /**
  * Fields no client may ever set through sign-up or `PATCH /auth/me`, whatever the host allows:
- * they are managed by the framework (flags, ids, timestamps, secrets, linked identities). A body
+ * they are managed by the framework (flags, roles, ids, timestamps, secrets, linked identities). A body
  * naming one is refused with 400 `VALIDATION_READ_ONLY_FIELD`.
  */
 export const FORBIDDEN_PROFILE_FIELDS: readonly string[] = [
@@ -11,6 +11,8 @@ export const FORBIDDEN_PROFILE_FIELDS: readonly string[] = [
   "id",
   "__v",
   "admin",
+  // The default role resolver grants admin permissions from a user's `roles`: as much a privilege as `admin`.
+  "roles",
   "disabled",
   "deleted",
   "email",
@@ -25,7 +27,7 @@ export const FORBIDDEN_PROFILE_FIELDS: readonly string[] = [
 ];
 
 /**
- * Checks the host's `profileFields` at start: framework-managed fields (`admin`, `disabled`,
+ * Checks the host's `profileFields` at start: framework-managed fields (`admin`, `roles`, `disabled`,
  * `deleted`, `email`, ids, secrets, linked identities) can never be opened to clients.
  *
  * @example
