@@ -1,6 +1,6 @@
 // The web demo's entry (bundled by esbuild into .svc/web, served at /app): sign in, then the todo
 // app over a sync client with encrypted IndexedDB persistence (the client's default in browsers).
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
@@ -9,26 +9,74 @@ import { forgetSession, loadSession, sessionAuth, signIn, type Session } from ".
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
 
+/** Where to look next: the API behind the demo. */
+function AboutLinks() {
+  return (
+    <footer>
+      The REST API behind this app: <a href="/docs">API docs</a> (<a href="/openapi.json">OpenAPI document</a>). The admin API is under <code>/admin</code>, for the
+      admin user printed on the server's first start (or one made with <code>npm run create-admin</code>).
+    </footer>
+  );
+}
+
 function SignIn({ onSession }: { onSession: (session: Session) => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = (mode: "login" | "signup") => () =>
-    void signIn(mode, email, password).then(onSession, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
+  const [busy, setBusy] = useState(false);
+  // Which button submitted: set by its click, which runs before the form's submit (Enter in a
+  // field clicks the first one, Sign in). The submit comes only once the browser's own checks
+  // (required, type="email") pass.
+  const mode = useRef<"login" | "signup">("login");
+  const submit = () => {
+    setBusy(true);
+    setError(undefined);
+    void signIn(mode.current, email, password)
+      .then(onSession, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+      .finally(() => setBusy(false));
+  };
   return (
     <main>
       <h1>svc todos</h1>
-      <form data-testid="sign-in" onSubmit={(event) => event.preventDefault()}>
-        <input data-testid="email" type="email" placeholder="Email" value={email} onChange={(event) => setEmail(inputValue(event))} />
-        <input data-testid="password" type="password" placeholder="Password" value={password} onChange={(event) => setPassword(inputValue(event))} />
-        <button data-testid="login" onClick={submit("login")}>
-          Sign in
-        </button>
-        <button data-testid="signup" onClick={submit("signup")}>
-          Sign up
-        </button>
+      <div data-testid="intro" className="intro">
+        <p>A local-first todo list: your todos live in this browser (encrypted, in IndexedDB) and sync through the svc server in real time.</p>
+        <ul>
+          <li>Sign up with any email and password: no mail is checked.</li>
+          <li>Open a second tab, or sign in from another browser, and watch changes sync.</li>
+          <li>Press "Work offline", edit, then "Go online": the queued changes are sent. Edit the same todo on both sides while one is offline to see a conflict.</li>
+        </ul>
+      </div>
+      <form
+        data-testid="sign-in"
+        className="sign-in"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label>
+          Email
+          <input data-testid="email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(inputValue(event))} />
+        </label>
+        <label>
+          Password
+          {/* One form signs in and up; password managers fill the current password, the usual case. */}
+          <input data-testid="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(inputValue(event))} />
+        </label>
+        <div className="actions">
+          <button data-testid="login" disabled={busy} onClick={() => (mode.current = "login")}>
+            Sign in
+          </button>
+          <button data-testid="signup" className="secondary" disabled={busy} onClick={() => (mode.current = "signup")}>
+            Sign up
+          </button>
+        </div>
       </form>
-      {error ? <p data-testid="error">{error}</p> : null}
+      {error ? (
+        <p data-testid="error" role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
     </main>
   );
 }
@@ -48,8 +96,20 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
       void client.stop();
     };
   }, [session]);
-  if (failure) return <p data-testid="error">{failure}</p>;
-  if (!db) return <p data-testid="loading">Opening your todos…</p>;
+  if (failure)
+    return (
+      <main>
+        <p data-testid="error" role="alert" className="error">
+          {failure}
+        </p>
+      </main>
+    );
+  if (!db)
+    return (
+      <main>
+        <p data-testid="loading">Opening your todos…</p>
+      </main>
+    );
   return (
     <SyncDbProvider client={db}>
       <TodoApp
@@ -66,7 +126,12 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
 
 function App() {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
-  return session ? <SignedIn session={session} onSignOut={() => setSession(undefined)} /> : <SignIn onSession={setSession} />;
+  return (
+    <>
+      {session ? <SignedIn session={session} onSignOut={() => setSession(undefined)} /> : <SignIn onSession={setSession} />}
+      <AboutLinks />
+    </>
+  );
 }
 
 createRoot(browser.document.getElementById("root")!).render(<App />);

@@ -41,7 +41,11 @@ function StatusBar() {
       <span data-testid="persistence">storage: {status.persistence}</span>
       <span data-testid="stored">{stored ? "saved on this device" : "saving…"}</span>
       {/* The sign-in lapsed (a refresh was refused): nothing is sent until the user signs in again. */}
-      {status.paused === "auth" ? <span data-testid="auth-paused">Your sign-in has expired: sign out and in again to send your changes</span> : null}
+      {status.paused === "auth" ? (
+        <span data-testid="auth-paused" role="alert" className="warning">
+          Your sign-in has expired: sign out and in again to send your changes
+        </span>
+      ) : null}
       <button data-testid="offline-toggle" onClick={toggle}>
         {offline ? "Go online" : "Work offline"}
       </button>
@@ -62,7 +66,7 @@ function NewTodo() {
         setTitle("");
       }}
     >
-      <input data-testid="new-title" placeholder="What to do" value={title} maxLength={200} onChange={(event) => setTitle(inputValue(event))} />
+      <input data-testid="new-title" aria-label="New todo" placeholder="What to do" autoComplete="off" value={title} maxLength={200} onChange={(event) => setTitle(inputValue(event))} />
       <button type="submit">Add</button>
     </form>
   );
@@ -78,31 +82,33 @@ function TodoRow({ id }: { id: string }) {
   const { title, done } = todo.data;
   return (
     <li data-testid="todo" data-title={title} className={todo.isPending ? "pending" : ""}>
-      <input type="checkbox" data-testid="done" checked={done === true} onChange={() => update(id, { done: !done })} />
+      <input type="checkbox" data-testid="done" aria-label={`Done: ${title}`} checked={done === true} onChange={() => update(id, { done: !done })} />
       {editing === undefined ? (
         <>
           <span data-testid="title" className={done ? "done" : ""}>
             {title}
           </span>
-          <button data-testid="edit" onClick={() => setEditing(title)}>
+          <button data-testid="edit" className="secondary" aria-label={`Edit ${title}`} onClick={() => setEditing(title)}>
             Edit
           </button>
         </>
       ) : (
         <form
+          className="edit"
           onSubmit={(event) => {
             event.preventDefault();
             if (editing.trim()) update(id, { title: editing.trim() });
             setEditing(undefined);
           }}
         >
-          <input data-testid="edit-title" value={editing} maxLength={200} onChange={(event) => setEditing(inputValue(event))} />
+          {/* Focused on opening: the Edit button that had the focus is gone. */}
+          <input data-testid="edit-title" aria-label={`New title for ${title}`} autoComplete="off" autoFocus value={editing} maxLength={200} onChange={(event) => setEditing(inputValue(event))} />
           <button type="submit" data-testid="save">
             Save
           </button>
         </form>
       )}
-      <button data-testid="delete" onClick={() => remove(id)}>
+      <button data-testid="delete" className="secondary" aria-label={`Delete ${title}`} onClick={() => remove(id)}>
         Delete
       </button>
       {todo.isPending ? <small> (not sent yet)</small> : null}
@@ -114,7 +120,7 @@ function TodoList() {
   // Ids only: the list re-renders when todos come, go or move, not when one changes.
   const ids = useEntityIds("todos", { sort: "title" });
   return (
-    <ul data-testid="todos">
+    <ul className="todos" data-testid="todos">
       {ids.map((id) => (
         <TodoRow key={id} id={id} />
       ))}
@@ -127,8 +133,8 @@ function ConflictPanel() {
   const { conflicts, resolve } = useConflicts();
   if (conflicts.length === 0) return null;
   return (
-    <section className="conflicts" data-testid="conflict-panel">
-      <h2>Conflicts</h2>
+    <section className="conflicts" data-testid="conflict-panel" aria-labelledby="conflicts-heading">
+      <h2 id="conflicts-heading">Conflicts</h2>
       {conflicts.map((conflict) => (
         <div key={conflict.mutationId} data-testid="conflict">
           <p>
@@ -138,7 +144,7 @@ function ConflictPanel() {
           <button data-testid="keep-mine" onClick={() => void resolve(conflict.mutationId, "keepMine")}>
             Keep mine
           </button>
-          <button data-testid="use-server" onClick={() => void resolve(conflict.mutationId, "useServer")}>
+          <button data-testid="use-server" className="secondary" onClick={() => void resolve(conflict.mutationId, "useServer")}>
             Use server
           </button>
         </div>
@@ -157,10 +163,13 @@ export function TodoApp({ email, onSignOut }: { email: string; onSignOut: () => 
       <header>
         <h1>Todos</h1>
         <span data-testid="user">{email}</span>
-        <button data-testid="sign-out" onClick={onSignOut}>
+        <button data-testid="sign-out" className="secondary" onClick={onSignOut}>
           Sign out
         </button>
       </header>
+      <p className="hint">
+        Try: open this page in a second tab or another browser, or press "Work offline", edit, then "Go online".
+      </p>
       <StatusBar />
       <ConflictPanel />
       <NewTodo />

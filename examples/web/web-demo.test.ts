@@ -2,7 +2,7 @@ import test from "ava";
 import type { Page, WebSocket } from "playwright-core";
 import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
-import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
+import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, seriousAccessibilityViolations, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
 
 // The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
 // context is one device with its own IndexedDB. Serial: one app and one browser for the file.
@@ -28,6 +28,33 @@ async function rename(page: Page, from: string, to: string): Promise<void> {
   await page.getByTestId("edit-title").fill(to);
   await page.getByTestId("save").click();
 }
+
+/** Fails the test with every serious or critical axe-core finding on the page as it is now. */
+async function accessible(t: { deepEqual(actual: unknown, expected: unknown, message?: string): void }, page: Page, where: string): Promise<void> {
+  const violations = await seriousAccessibilityViolations(page);
+  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
+}
+
+test.serial("the sign-in page says what to try and where the API is, its inputs are labelled and autocompleted, a refusal is an alert; axe finds nothing serious", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await page.getByTestId("sign-in").waitFor();
+  t.regex((await page.getByTestId("intro").textContent()) ?? "", /second tab/);
+  t.is(await page.getByRole("link", { name: "API docs" }).getAttribute("href"), "/docs");
+  t.is(await page.getByLabel("Email").getAttribute("autocomplete"), "email");
+  t.is(await page.getByLabel("Password").getAttribute("autocomplete"), "current-password");
+  await accessible(t, page, "the sign-in page");
+
+  await page.getByLabel("Email").fill(uniqueTestEmail("nobody"));
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByTestId("login").click();
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  t.is(await alert.getAttribute("data-testid"), "error");
+  await accessible(t, page, "the sign-in page with an error");
+  await screenshot(page, "00-sign-in-refused");
+});
 
 test.serial("sign up, then create, edit, complete and delete todos; the server has them; the status bar follows", async (t) => {
   const { browser, url } = await shared;
@@ -92,6 +119,11 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   t.is(await conflict.getByTestId("mine").textContent(), "Shared (A)");
   t.is(await conflict.getByTestId("theirs").textContent(), "Shared (B)");
   await screenshot(a.page, "03-a-conflict-panel");
+  await accessible(t, a.page, "the app with todos and a conflict");
+  // A phone's width: everything wraps, nothing scrolls sideways.
+  await a.page.setViewportSize({ width: 390, height: 800 });
+  t.true((await a.page.evaluate("document.documentElement.scrollWidth")) as number <= 390, "no horizontal scrolling at 390px");
+  await screenshot(a.page, "03-a-conflict-panel-phone");
 
   await conflict.getByTestId("keep-mine").click();
   await statusShows(a.page, "conflicts", "0 conflicts");

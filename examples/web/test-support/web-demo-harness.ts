@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createScryptHasher, PASSWORD_HASHER } from "../../../index.js";
@@ -61,6 +62,31 @@ export async function statusShows(page: Page, testId: "online" | "queued" | "con
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
+}
+
+/** axe-core's script, injected into the page under test (it runs in the browser, not in Node). */
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** The part of an axe-core result these tests read. */
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/**
+ * The page's accessibility problems of impact serious or critical, as axe-core (every rule it runs
+ * by default) finds them in the page as it is now, one line each: rule, impact, what it asks, and
+ * the elements. Empty when there is none.
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  // A string: the page's `axe` global is not in the tests' types (they have no DOM).
+  const violations = (await page.evaluate("axe.run(document).then((results) => results.violations)")) as AxeViolation[];
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}, at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 /** The titles the page lists, in order. */
