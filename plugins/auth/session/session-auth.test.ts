@@ -99,6 +99,32 @@ test("an untrusted Origin is refused on state-changing requests", async (t) => {
   t.truthy((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data);
 });
 
+test("the session cookie is no ambient credential for other sites: an app route's state-changing request from an untrusted Origin is refused", async (t) => {
+  const notes: string[] = [];
+  const { http } = await authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, SESSION_ENV, (app) => {
+    whoami(app);
+    const router = express.Router();
+    router.post("/notes", (req, res) => {
+      notes.push(String(req.user?.id ?? "anonymous"));
+      res.status(201).json({ data: { by: req.user?.id ?? null } });
+    });
+    app.register(router);
+  });
+  const { cookie, token, userId } = await signUp(http);
+  for (const origin of ["https://evil.example", "null", "https://app.example.com.evil.example"]) {
+    // A form on another site (or a sibling subdomain, same-site for SameSite=Lax) posting with the user's cookie.
+    const forged = await request(http).post("/notes").set("Cookie", cookie).set("Origin", origin).set("Content-Type", "text/plain").send("{}").expect(403);
+    t.is(code(forged), AuthErrors.ORIGIN_NOT_TRUSTED.code, origin);
+  }
+  t.deepEqual(notes, []);
+  // The app's own pages, clients that send no Origin, and Bearer tokens (never sent by a browser on its own) are served.
+  t.is((await request(http).post("/notes").set("Cookie", cookie).set("Origin", APP).send({}).expect(201)).body.data.by, userId);
+  t.is((await request(http).post("/notes").set("Cookie", cookie).send({}).expect(201)).body.data.by, userId);
+  t.is((await request(http).post("/notes").set("Authorization", `Bearer ${token}`).set("Origin", "https://evil.example").send({}).expect(201)).body.data.by, userId);
+  // Reading is not refused (CORS keeps the answer from another site's script).
+  t.is((await request(http).get("/whoami").set("Cookie", cookie).set("Origin", "https://evil.example").expect(200)).body.data.id, userId);
+});
+
 test("a request without Origin and without a cookie is no browser's cross-site request: accepted, even with Fetch Metadata", async (t) => {
   const { http } = await sessionApp(t);
   const email = uniqueEmail();

@@ -24,6 +24,9 @@ import { CLIENT_IP_HEADER, mountSessionRoutes, SESSION_AUTH_BASE_PATH, SESSION_P
 export const SESSION_SOCIAL_PROVIDERS = ["github", "google", "apple"] as const;
 type SocialProvider = (typeof SESSION_SOCIAL_PROVIDERS)[number];
 
+/** Methods that change nothing: a cookie may authenticate them from any origin (CORS guards the answer). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** better-auth's collections, prefixed so they never collide with the host's. */
 const COLLECTIONS = {
   user: "svc_session_users",
@@ -218,6 +221,13 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
       const hasCookie = typeof req.headers.cookie === "string" && req.headers.cookie.includes(sessionCookieName);
       if (token === undefined && !hasCookie) return undefined;
       if (token === "") throw AuthErrors.SESSION_INVALID();
+      // A cookie goes with every request the browser makes, whichever site's page made it (a
+      // sibling subdomain is even the same site for SameSite=Lax): a state-changing request it
+      // authenticates must come from a trusted origin, as on the session routes. Requests with no
+      // Origin are no browser's cross-origin request; a Bearer token is never sent on its own.
+      if (token === undefined && !SAFE_METHODS.has(req.method) && req.headers.origin !== undefined && !trustedOrigins.includes(req.headers.origin)) {
+        throw AuthErrors.ORIGIN_NOT_TRUSTED();
+      }
       const headers = new Headers();
       if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
       else headers.set("cookie", req.headers.cookie!);
