@@ -6,6 +6,7 @@ export * from "./kernel/index.js";
 // --- contracts (ports and their tokens) -------------------------------------------------------
 export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, OMIT_BODY_FROM_LOG, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
 export { requireUser, type RequestUser } from "./contracts/request-user.js";
+export { isUserSchema, MANAGED_USER_FIELDS } from "./contracts/user-fields.js";
 export { DATABASE, DATABASE_CONNECTOR, type Database, type DatabaseConnector, type OpenDatabase } from "./contracts/database.js";
 export { ERROR_TRACKER, type ErrorTracker, type ErrorTrackerContext } from "./contracts/error-tracker.js";
 export { captureRawBody } from "./contracts/raw-body.js";

@@ -2,7 +2,7 @@ import type { Model } from "mongoose";
 import type { AdminAccess, AdminModelConfig } from "../../contracts/admin-model-config.js";
 import type { ModelRegistration } from "../../contracts/model-registry.js";
 import type { RequestUser } from "../../contracts/request-user.js";
-import { FORBIDDEN_PROFILE_FIELDS } from "../auth/index.js";
+import { isUserSchema, MANAGED_USER_FIELDS } from "../../contracts/user-fields.js";
 import { adminOwnedBy } from "./admin-owned-by.js";
 import { AdminErrors } from "./errors.js";
 
@@ -49,7 +49,7 @@ export function adminEntry(basePath: string, config: AdminModelConfig, registrat
   const ownershipField = (ownedBy as { field?: unknown } | undefined)?.field;
   // A user model (baseUserPlugin's `email` and `admin`): its sign-in identity is the framework's,
   // as on PATCH /auth/me — writing one's own user record must not change one's sign-in email.
-  const identity = model.schema.path("email") && model.schema.path("admin") ? FORBIDDEN_PROFILE_FIELDS : [];
+  const identity = isUserSchema(model.schema) ? MANAGED_USER_FIELDS : [];
   const protectedFields = new Set([...ALWAYS_PROTECTED, ...identity, ...(access.protectedFields ?? []), ...(typeof ownershipField === "string" ? [ownershipField] : [])]);
   const defaultSort = config.defaultSort ?? (model.schema.path("created") ? "-created" : "_id");
   return {

@@ -42,6 +42,8 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
   return modelRouter(entry.fullPath, entry.model as unknown as RestModel<Fields>, {
     permissions: { list: [check], read: [check], create: writes, update: writes, delete: writes },
     ownerField: entry.ownerField,
+    // Who writes a user's managed fields is the admin's rule (checkFields below: `<resource>:write`), not only `admin: true`.
+    adminOnlyFields: [],
     queryFields: filterFields(entry),
     searchFields: textFields(entry),
     sort: entry.defaultSort,

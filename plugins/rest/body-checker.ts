@@ -23,7 +23,7 @@ export type BodyChecker<T> = (req: Request) => RequestBody<T>;
  * Builds the body check of one generated route, compiled once at start. In order: a body must
  * be sent as JSON (415 otherwise) and be a JSON object; no key at any depth may start with `$`;
  * no top-level key may be read-only (ids, timestamps, `deleted`, the owner field, `readOnly`
- * fields) — these always apply, whatever the settings, because they guard what gets written;
+ * fields; on a user model, the framework-managed fields unless the caller is an admin) — these always apply, whatever the settings, because they guard what gets written;
  * then the ajv schema derived from the model (unless validation is off for this route), which
  * rejects unknown fields, or strips them when the router says `additionalProperties: "remove"`.
  *
@@ -56,11 +56,14 @@ export function bodyChecker<T>(
     const operators = operatorKeys(body);
     if (operators.length > 0) throw requestValidationError(operators, "body", ValidationErrors.OPERATOR_IN_BODY);
     const record = body as Record<string, unknown>;
+    const adminOnly = analysis.adminOnlyPaths.size > 0 && req.user?.admin !== true ? analysis.adminOnlyPaths : undefined;
+    // A dotted key (`roles.0`) writes into its root field.
+    const refused = (field: string) => readOnly.has(field) || (adminOnly?.has(field.split(".")[0]!) ?? false);
     for (const key in record) {
-      if (readOnly.has(key)) {
+      if (refused(key)) {
         const issues = Object.keys(record)
-          .filter((field) => readOnly.has(field))
-          .map((field) => ({ path: field, message: "is set by the server and cannot be written", keyword: "readOnly" }));
+          .filter(refused)
+          .map((field) => ({ path: field, message: readOnly.has(field) ? "is set by the server and cannot be written" : "is managed by the framework: only an admin can write it", keyword: "readOnly" }));
         throw requestValidationError(issues, "body", ValidationErrors.READ_ONLY_FIELD);
       }
     }

@@ -1,5 +1,6 @@
 import type { Model, PopulateOptions, Schema, SchemaType } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
+import { isUserSchema, MANAGED_USER_FIELDS } from "../../contracts/user-fields.js";
 import { RestErrors } from "./errors.js";
 import { mongooseJsonSchema } from "./json-schema/mongoose-json-schema.js";
 import type { ModelRouterOptions, RestModel } from "./model-router-options.js";
@@ -24,6 +25,12 @@ export interface ModelAnalysis {
   readonly objectIdKeys: boolean;
   /** Top-level fields clients may not write. */
   readonly readOnlyPaths: ReadonlySet<string>;
+  /**
+   * Fields only a caller with `admin: true` writes (`adminOnlyFields`; by default a user model's
+   * framework-managed `MANAGED_USER_FIELDS`), so "my own user record" never becomes "my own
+   * privileges".
+   */
+  readonly adminOnlyPaths: ReadonlySet<string>;
   /** Top-level `select: false` fields (kept out of create/update responses too). */
   readonly hiddenPaths: readonly string[];
   /** Top-level `DateOnly` fields (normalized on lean reads). */
@@ -123,6 +130,7 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
     softDelete: usesSoftDelete(schema),
     objectIdKeys,
     readOnlyPaths: readOnly,
+    adminOnlyPaths: new Set((options.adminOnlyFields ?? (isUserSchema(schema) ? MANAGED_USER_FIELDS : [])).filter((field) => !readOnly.has(field) && schema.path(field) !== undefined)),
     hiddenPaths,
     dateOnlyPaths,
     richSerialization,

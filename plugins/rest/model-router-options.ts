@@ -155,6 +155,13 @@ export interface ModelRouterOptions<T> {
   populatePaths?: readonly PopulatePath[];
   /** More top-level fields clients may not write (besides ids, timestamps, `deleted`, the owner field and `readOnly` schema fields). */
   readOnlyFields?: readonly string[];
+  /**
+   * Top-level fields only a caller with `admin: true` may write (others get 400
+   * `VALIDATION_READ_ONLY_FIELD`). Default: on a user model (`baseUserPlugin`'s `email` and
+   * `admin`), `MANAGED_USER_FIELDS`; otherwise none. `[]` lifts the rule for a router whose own
+   * hooks decide who writes them, as the admin's do with its roles.
+   */
+  adminOnlyFields?: readonly string[];
 
   /** Returns the body to create; null/undefined → 403. */
   preCreate?: (body: RequestBody<T>, req: Request) => MaybePromise<RequestBody<T> | null | undefined>;

@@ -189,7 +189,9 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     if (denied) await denied;
     let body = runtime.checkCreate(req);
     // A copy: the checked body is the request's own, which the request log prints as the client sent it.
-    if (analysis.hasOwnerPath && user) body = { ...body, [analysis.ownerField]: user.id };
+    // With `ownerField: "_id"` (a user model: each user owns their own record) a new record is not
+    // its creator, so it keeps a fresh id.
+    if (analysis.hasOwnerPath && analysis.ownerField !== "_id" && user) body = { ...body, [analysis.ownerField]: user.id };
     if (options.preCreate) {
       const hooked = await runHook("preCreate", () => options.preCreate!(body, req));
       if (hooked === null || hooked === undefined) throw hookDenied("preCreate");

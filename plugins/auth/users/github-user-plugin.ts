@@ -1,7 +1,8 @@
 import type { Schema } from "mongoose";
+import { GITHUB_USER_FIELDS } from "../../../contracts/user-fields.js";
 
 /** The fields `githubUserPlugin` adds, as the auth plugin reads and writes them. */
-export const GITHUB_FIELDS = ["githubId", "githubUsername", "githubProfileUrl", "githubAvatarUrl"] as const;
+export const GITHUB_FIELDS = GITHUB_USER_FIELDS;
 
 /**
  * Social-login fields for GitHub: `githubId` (GitHub's numeric user id as a string; unique when

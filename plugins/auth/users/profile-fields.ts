@@ -1,30 +1,12 @@
 import { AuthErrors } from "../errors.js";
-import { GITHUB_FIELDS } from "./github-user-plugin.js";
+import { MANAGED_USER_FIELDS } from "../../../contracts/user-fields.js";
 
 /**
  * Fields no client may ever set through sign-up or `PATCH /auth/me`, whatever the host allows:
  * they are managed by the framework (flags, roles, ids, timestamps, secrets, linked identities). A body
  * naming one is refused with 400 `VALIDATION_READ_ONLY_FIELD`.
  */
-export const FORBIDDEN_PROFILE_FIELDS: readonly string[] = [
-  "_id",
-  "id",
-  "__v",
-  "admin",
-  // The default role resolver grants admin permissions from a user's `roles`: as much a privilege as `admin`.
-  "roles",
-  "disabled",
-  "deleted",
-  "email",
-  "password",
-  "passwordHash",
-  "hash",
-  "salt",
-  "created",
-  "updated",
-  "federatedId",
-  ...GITHUB_FIELDS,
-];
+export const FORBIDDEN_PROFILE_FIELDS: readonly string[] = MANAGED_USER_FIELDS;
 
 /**
  * Checks the host's `profileFields` at start: framework-managed fields (`admin`, `roles`, `disabled`,
