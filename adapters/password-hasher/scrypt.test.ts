@@ -17,7 +17,7 @@ passwordHasherConformance(test, "scrypt", () => fast, {
 
 test("the stored form records scrypt and its parameters, never the password", async (t) => {
   const stored = await fast.hash("correct horse battery staple");
-  t.true(stored.startsWith("scrypt$1024$8$1$"));
+  t.true(stored.startsWith("scrypt$1024$8$3$"));
   t.false(stored.includes("correct horse"));
   t.true(await fast.verify("correct horse battery staple", stored));
   t.false(await fast.verify("correct horse battery stapl", stored));
@@ -27,9 +27,13 @@ test("the stored form records scrypt and its parameters, never the password", as
 test("the default parameters are memory-hard and old weaker hashes need a rehash", async (t) => {
   const strong = createScryptHasher();
   const stored = await strong.hash("a long enough password");
-  t.true(stored.startsWith("scrypt$32768$8$1$"));
+  t.true(stored.startsWith("scrypt$32768$8$3$"));
   t.true(await strong.verify("a long enough password", stored));
   t.false(strong.needsRehash(stored));
+  // Hashes stored with the earlier default (p=1) still verify, and are upgraded at the next login.
+  const earlier = await createScryptHasher({ parallelization: 1 }).hash("a long enough password");
+  t.true(await strong.verify("a long enough password", earlier));
+  t.true(strong.needsRehash(earlier));
   t.true(strong.needsRehash(await fast.hash("a long enough password")));
   t.true(strong.needsRehash("garbage"));
 });

@@ -15,9 +15,10 @@ const PREFIX = "scrypt";
 
 /**
  * The `PASSWORD_HASHER` adapter the auth plugin binds: scrypt from `node:crypto` (memory-hard;
- * no native add-on to build). Defaults follow OWASP's minimum for scrypt (N=2^15, r=8, p=1 →
- * 32 MiB per hash). The stored form records its parameters, so raising them later still
- * verifies old hashes and `needsRehash` upgrades them at the next login.
+ * no native add-on to build). Defaults meet OWASP's minimum for scrypt in its 32 MiB form
+ * (N=2^15, r=8, p=3, equivalent to its N=2^17, r=8, p=1 at a quarter of the memory per hash).
+ * The stored form records its parameters, so raising them later still verifies old hashes and
+ * `needsRehash` upgrades them at the next login.
  *
  * Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`.
  *
@@ -28,7 +29,7 @@ const PREFIX = "scrypt";
 export function createScryptHasher(parameters: ScryptParameters = {}): PasswordHasher {
   const N = parameters.cost ?? 2 ** 15;
   const r = parameters.blockSize ?? 8;
-  const p = parameters.parallelization ?? 1;
+  const p = parameters.parallelization ?? 3;
   const keyLength = parameters.keyLength ?? 64;
   const saltLength = parameters.saltLength ?? 16;
   if (!Number.isInteger(Math.log2(N)) || N < 2) throw new RangeError("scrypt cost must be a power of two");
