@@ -8,20 +8,26 @@ import { DeltaFeed, type FeedGap } from "./delta-feed.js";
 // fails with a resumable error, one that fails for good, a connection closed under the stream, and
 // a reopening aggregate that fails once. Each test has its own engine (fail points are server-wide).
 
-async function feedRig(t: ExecutionContext) {
+async function feedRig(t: ExecutionContext, options: { retryDelayMs?: number } = {}) {
   const engine = await startEmbeddedMongo({});
   const client = await new MongoClient(engine.uri, { heartbeatFrequencyMS: 500 }).connect();
   const db = client.db("feed");
   await db.createCollection("items", { changeStreamPreAndPostImages: { enabled: true } });
   const lines: string[] = [];
-  const logger = { debug() {}, info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) };
+  /** Every line with its level and meta; `lines` holds those above debug. */
+  const entries: Array<{ level: string; line: string; meta?: Record<string, unknown> }> = [];
+  const log = (level: string) => (line: string, meta?: Record<string, unknown>) => {
+    entries.push({ level, line, meta });
+    if (level !== "debug") lines.push(line);
+  };
+  const logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
   const seen = new Set<string>();
   const gaps: FeedGap[] = [];
   const feed = new DeltaFeed({
     db,
     collections: ["items"],
     logger,
-    retryDelayMs: 5,
+    retryDelayMs: options.retryDelayMs ?? 5,
     onChange: (change: ChangeStreamDocument<Document>) => {
       if ("documentKey" in change) seen.add(String(change.documentKey._id));
     },
@@ -47,7 +53,7 @@ async function feedRig(t: ExecutionContext) {
     await db.collection("items").insertOne({ _id: `${label}-2` as never });
     return first && (await until(() => seen.has(`${label}-2`)));
   };
-  return { uri: engine.uri, db, lines, gaps, seen, until, twoWritesThrough };
+  return { uri: engine.uri, db, feed, lines, entries, gaps, seen, until, twoWritesThrough };
 }
 
 test("a getMore failing with a resumable error is resumed by the driver: nothing lost, no gap", async (t) => {
@@ -78,6 +84,39 @@ test("the connection under the stream closes, and the reopening aggregate fails 
   await withFailPoint(rig.uri, { mode: { times: 2 }, data: { failCommands: ["getMore", "aggregate"], errorCode: 2 } }, async () => {
     t.true(await rig.twoWritesThrough("reopen-fails"));
   });
-  t.true(rig.lines.some((line) => /could not reopen the change stream yet/.test(line)));
+  t.true(rig.entries.some((entry) => /could not reopen the change stream yet/.test(entry.line)));
   t.deepEqual(rig.gaps, []);
+});
+
+test("a getMore that keeps failing for good: one warning for the incident, backoff that keeps growing, one line when it recovers, nothing lost", async (t) => {
+  const rig = await feedRig(t, { retryDelayMs: 1 });
+  t.true(await rig.twoWritesThrough("before"));
+  const failures = () => rig.entries.filter((entry) => entry.level !== "info" && /change stream/.test(entry.line));
+  // Each reopen succeeds (the aggregate is not failed) and the next getMore fails again.
+  await withFailPoint(rig.uri, { mode: "alwaysOn", data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
+    await rig.db.collection("items").insertOne({ _id: "during" as never });
+    t.true(await rig.until(() => failures().length >= 8));
+  });
+  t.true(await rig.twoWritesThrough("after"));
+  t.true(rig.seen.has("during"), "the write made while the stream failed is delivered after it recovers");
+  t.is(rig.entries.filter((entry) => entry.level === "warn").length, 1, "one warning for the whole incident");
+  const delays = failures()
+    .filter((entry) => entry.level === "debug")
+    .map((entry) => entry.meta?.retryInMs as number);
+  // A reopened stream that fails at once is the same incident: the wait is not reset to the first delay.
+  t.deepEqual(delays.slice(0, 6), [2, 4, 8, 16, 32, 64]);
+  t.is(rig.lines.filter((line) => /change stream reopened/.test(line)).length, 1, "one line when it is back");
+  t.deepEqual(rig.gaps, []);
+});
+
+test("stop() while the feed waits to retry returns at once instead of after the backoff", async (t) => {
+  t.timeout(30_000);
+  // Ten minutes: stop() must not wait for it.
+  const rig = await feedRig(t, { retryDelayMs: 600_000 });
+  await withFailPoint(rig.uri, { mode: "alwaysOn", data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
+    await rig.db.collection("items").insertOne({ _id: "stuck" as never });
+    t.true(await rig.until(() => rig.lines.some((line) => /change stream failed/.test(line))));
+    await rig.feed.stop();
+  });
+  t.pass();
 });

@@ -25,7 +25,8 @@ const HISTORY_LOST = new Set([286, 280, 136]);
  * each write's post-image. After any error it reopens from its resume token with exponential
  * backoff — it never stops while started. When it cannot resume (the token fell out of the
  * history, the database was dropped), it reopens from now and reports the gap, so clients can be
- * told to reconcile.
+ * told to reconcile. An outage is one warning when it starts and one line when the stream reads
+ * again; the attempts in between are logged at debug level.
  *
  * @example
  * const feed = new DeltaFeed({ db, collections: ["todos", "svc_sync_tombstones"], logger, onChange, onGap });
@@ -39,6 +40,8 @@ export class DeltaFeed {
   private startAt?: Timestamp;
   private running = false;
   private loop?: Promise<void>;
+  /** Ends the current backoff wait early (stop() must not wait out a delay of up to 30 s). */
+  private wake?: () => void;
 
   constructor(private readonly options: DeltaFeedOptions) {}
 
@@ -60,6 +63,7 @@ export class DeltaFeed {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.wake?.();
     await this.stream?.close().catch(() => undefined);
     await this.loop;
   }
@@ -86,16 +90,24 @@ export class DeltaFeed {
     const base = this.options.retryDelayMs ?? 250;
     let delay = base;
     let gap: FeedGap | undefined;
-    let opened = this.stream !== undefined;
+    /** Failed attempts since the stream last read: an outage is one incident, however long. */
+    let failures = 0;
+    /** Whether the last reopening resumed from the token (for the recovery line). */
+    let resumed = true;
+    const failed = async (message: string, error: unknown) => {
+      failures++;
+      if (failures === 1) this.options.logger.warn(`Sync: ${message}; retrying with backoff (further attempts are logged at debug level)`, { reason: describe(error) });
+      else this.options.logger.debug(`Sync: ${message}`, { reason: describe(error), attempt: failures, retryInMs: delay });
+      await this.pause(delay);
+      delay = Math.min(delay * 2, 30_000);
+    };
     while (this.running) {
       if (!this.stream) {
         try {
           const first = await this.open();
-          if (opened) this.options.logger.info("Sync: change stream reopened", { resumed: gap === undefined });
-          opened = true;
+          resumed = gap === undefined;
           if (gap) this.options.onGap(gap);
           gap = undefined;
-          delay = base;
           if (first) this.handle(first);
         } catch (error) {
           if (!this.running) return;
@@ -104,15 +116,20 @@ export class DeltaFeed {
             this.startAt = undefined;
             gap = "history-lost";
           }
-          this.options.logger.warn("Sync: could not reopen the change stream yet", { reason: describe(error) });
-          await sleep(delay);
-          delay = Math.min(delay * 2, 30_000);
+          await failed("could not reopen the change stream yet", error);
         }
         continue;
       }
       try {
         const change = await this.stream.tryNext();
         this.resumeToken = this.stream.resumeToken ?? this.resumeToken;
+        // The backoff and the incident end only once the stream reads again: a reopened stream
+        // whose next getMore fails at once is the same outage, not a new one every 250 ms.
+        if (failures > 0) {
+          this.options.logger.info("Sync: change stream reopened", { resumed, failedAttempts: failures });
+          failures = 0;
+          delay = base;
+        }
         if (change?.operationType === "invalidate" || change?.operationType === "dropDatabase") {
           // The stream ends here and cannot resume past it: start from now and say so.
           this.resumeToken = undefined;
@@ -124,17 +141,28 @@ export class DeltaFeed {
         if (change) this.handle(change);
       } catch (error) {
         if (!this.running) return;
-        this.options.logger.warn("Sync: change stream failed, reopening", { reason: describe(error) });
         if (isHistoryLost(error)) {
           this.resumeToken = undefined;
           this.startAt = undefined;
           gap = "history-lost";
         }
         await this.closeStream();
-        await sleep(delay);
-        delay = Math.min(delay * 2, 30_000);
+        await failed("change stream failed, reopening", error);
       }
     }
+  }
+
+  /** Waits `ms` before the next attempt, or until stop(); the timer is cleared either way. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   private handle(change: ChangeStreamDocument<Document>): void {
@@ -159,8 +187,4 @@ function isHistoryLost(error: unknown): boolean {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
