@@ -43,6 +43,7 @@ const PACKAGES_BY_FILE: Readonly<Record<string, readonly (typeof SVC_PACKAGES)[n
   "testing.md": ["svc/testing"],
   "mcp.md": ["svc/mcp"],
   "mcp-servers.md": ["svc/mcp"],
+  "mcp-runtime-tools.md": ["svc/mcp"],
   "mcp/ui.md": ["svc/sync/react", "svc/admin"],
   "mcp/rtk.md": ["svc", "svc/sync/client"],
 };

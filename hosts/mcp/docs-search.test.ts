@@ -47,6 +47,8 @@ test("packages filter by the package a page documents", (t) => {
   t.true(sync.sections.every((section) => section.packages.some((name) => name === "svc/sync" || name.startsWith("svc/sync/"))));
   const admin = search.search({ queries: ["listFields"], packages: ["svc/admin"], tokenLimit: 20000 });
   t.true(admin.sections.every((section) => section.packages.includes("svc/admin")));
+  // svc-mcp-local's runtime tools are svc/mcp's, like the two MCP pages.
+  t.true(search.search({ queries: ["database_query"], packages: ["svc/mcp"], tokenLimit: 20000 }).sections.some((section) => section.file === "mcp-runtime-tools.md"));
   t.deepEqual(search.search({ queries: ["zzqqxx"] }).sections, []);
   t.deepEqual(["svc", "sync", "svc/sync", "svc-sync", "@svc/sync/react"].map(normalisePackage), ["svc", "svc/sync", "svc/sync", "svc/sync", "svc/sync/react"]);
 });
