@@ -3,7 +3,7 @@ import nock from "nock";
 import { loopbackOnlyNetwork } from "../../test/support/auth-test-app.js";
 import request from "supertest";
 import twilio from "twilio";
-import { stopTestDatabase } from "../../hosts/testing.js";
+import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
 import { hasErrorCode } from "../../kernel/errors.js";
 import { commsMessageModel, CommsErrors } from "../../plugins/comms/index.js";
 import { commsTestApp } from "../../test/support/comms-test-app.js";
@@ -60,6 +60,26 @@ test("the adapter needs credentials and a sender", (t) => {
   t.true(hasErrorCode(t.throws(() => new TwilioSmsSender({ env: {} })), SmsAdapterErrors.CREDENTIALS_REQUIRED.code));
   t.true(hasErrorCode(t.throws(() => new TwilioSmsSender({ accountSid: SID, authToken: TOKEN, env: {} })), SmsAdapterErrors.SENDER_REQUIRED.code));
   t.notThrows(() => new TwilioSmsSender({ from: "+1", env: { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN } }));
+});
+
+test.serial("a status the database failed to write is answered 503 and not kept as received: Twilio's retry is recorded", async (t) => {
+  const { comms, http } = await commsTestApp(t, { sms: sender({ statusCallbackUrl: "https://api.example.com/comms/webhooks/twilio" }) });
+  nock(API).post(PATH).reply(201, { sid: "SMwebhookRetry", status: "queued" });
+  const sent = await comms.getCommsService().sendSms({ to: "+14155550100", body: "x" });
+  await comms.getCommsService().flushLog();
+  const url = "https://api.example.com/comms/webhooks/twilio";
+  const delivered = { MessageSid: "SMwebhookRetry", MessageStatus: "delivered", AccountSid: SID };
+  const post = () => request(http).post("/comms/webhooks/twilio").type("form").set("x-twilio-signature", twilio.getExpectedTwilioSignature(TOKEN, url, delivered)).send(delivered);
+
+  const database = await startTestDatabase();
+  const failing = await withFailPoint(database.uri, { mode: { times: 1 }, data: { failCommands: ["update"], errorCode: 2, errorLabels: [], namespace: `${database.dbName}.${commsMessageModel().collection.collectionName}` } }, () => post());
+  t.is(failing.status, 503, JSON.stringify(failing.body));
+  t.is(failing.body.errors[0].code, CommsErrors.WEBHOOK_NOT_RECORDED.code);
+  t.is((await commsMessageModel().findById(sent.messageId).lean())!.status, "sent");
+
+  t.deepEqual((await post().expect(200)).body.data, { recorded: 1, ignored: 0, optOuts: 0 });
+  t.is((await commsMessageModel().findById(sent.messageId).lean())!.status, "delivered");
+  t.is((await post().expect(409)).body.errors[0].code, CommsErrors.WEBHOOK_REPLAYED.code);
 });
 
 test.serial("the status webhook: signed statuses recorded, STOP is an opt-out, bad signature 401, replay 409, unknown sid ignored", async (t) => {

@@ -53,8 +53,12 @@ export interface CommsService {
   startVerification(options: VerificationStart): Promise<CommsSendResult>;
   /** Never retried (SPEC §7). */
   checkVerification(options: VerificationCheck): Promise<VerificationCheckOutcome>;
-  /** For adapters' webhooks: applies a delivery event to the matching row; false when none matched or it was a repeat. */
-  recordDeliveryEvent(event: DeliveryEvent): Promise<{ recorded: boolean }>;
+  /**
+   * For adapters' webhooks: applies a delivery event to the matching row; `recorded` false when
+   * none matched or it was a repeat, and `failed` true when the database write failed (logged), so
+   * a webhook can have the provider deliver it again.
+   */
+  recordDeliveryEvent(event: DeliveryEvent): Promise<{ recorded: boolean; failed?: true }>;
   /** For adapters' webhooks: tells `onOptOut`. */
   recordOptOut(event: OptOutEvent): Promise<void>;
   /** Unsets payloads older than `retainPayloadDays` (what the retention job runs); resolves to how many. */
@@ -341,7 +345,7 @@ export function createCommsService(dependencies: ServiceDependencies): Stoppable
       });
     },
     recordDeliveryEvent(event) {
-      return safely("recordDeliveryEvent", () => ({ recorded: false }), async () => {
+      return safely("recordDeliveryEvent", (): { recorded: boolean; failed?: true } => ({ recorded: false, failed: true }), async () => {
         const applied = await applyDeliveryEvent(messages, event, now);
         if (applied && options.onDeliveryEvent) await new HookRunner(logger, applied.messageId).run("onDeliveryEvent", () => options.onDeliveryEvent!(event, applied));
         return { recorded: applied !== undefined };

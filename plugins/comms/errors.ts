@@ -25,4 +25,6 @@ export const CommsErrors = defineErrors("COMMS", {
   WEBHOOK_SIGNATURE_INVALID: { status: 401, title: "Webhook signature invalid" },
   /** A delivery webhook delivered a second time. */
   WEBHOOK_REPLAYED: { status: 409, title: "Webhook already received" },
+  /** A delivery webhook's events could not be written (the database failed): the provider should deliver it again. */
+  WEBHOOK_NOT_RECORDED: { status: 503, title: "Webhook not recorded" },
 });

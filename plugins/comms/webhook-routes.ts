@@ -18,7 +18,9 @@ export function webhookPath(basePath: string, webhook: DeliveryWebhook): string 
  * Mounts `POST {basePath}/webhooks/<provider>` for each provider webhook: the provider checks its
  * signature (401 `COMMS_WEBHOOK_SIGNATURE_INVALID` otherwise, nothing recorded); a delivery seen
  * before is 409 `COMMS_WEBHOOK_REPLAYED`; each event goes to `recordDeliveryEvent` (an unknown
- * message id is counted as ignored) and each opt-out to `recordOptOut`, once per event id.
+ * message id is counted as ignored) and each opt-out to `recordOptOut`, once per event id. A
+ * delivery whose events could not be written (the database failed) is 503
+ * `COMMS_WEBHOOK_NOT_RECORDED` and not kept as received, so the provider's retry is recorded.
  *
  * @example
  * mountWebhookRoutes(router, { basePath: "/comms", webhooks: [sendgrid.webhook], service, receipts: webhookReceiptModel(), now });
@@ -27,14 +29,14 @@ export function mountWebhookRoutes(
   router: Router,
   options: { basePath: string; webhooks: readonly DeliveryWebhook[]; service: () => CommsService; receipts: Model<WebhookReceiptFields>; now: () => Date },
 ): void {
-  /** Stores a receipt for `what` of `provider`; false when one was there already. */
-  const receive = async (provider: string, what: string): Promise<boolean> => {
+  /** Stores a receipt for `what` of `provider`; its key, or undefined when one was there already. */
+  const receive = async (provider: string, what: string): Promise<string | undefined> => {
     const key = createHash("sha256").update(`${provider}\u0000${what}`).digest("hex");
     try {
       await options.receipts.create({ key, provider, created: options.now() });
-      return true;
+      return key;
     } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
+      if (isDuplicateKeyError(error)) return undefined;
       throw error;
     }
   };
@@ -48,10 +50,22 @@ export function mountWebhookRoutes(
         url: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
       });
       if (!content) throw CommsErrors.WEBHOOK_SIGNATURE_INVALID({ detail: `The ${webhook.provider} signature does not match this body` });
-      if (!(await receive(webhook.provider, content.replayKey))) throw CommsErrors.WEBHOOK_REPLAYED({ detail: "This webhook delivery was already recorded" });
+      const receipt = await receive(webhook.provider, content.replayKey);
+      if (!receipt) throw CommsErrors.WEBHOOK_REPLAYED({ detail: "This webhook delivery was already recorded" });
       const service = options.service();
       let recorded = 0;
-      for (const event of content.events) if ((await service.recordDeliveryEvent(event)).recorded) recorded++;
+      let failed = 0;
+      for (const event of content.events) {
+        const outcome = await service.recordDeliveryEvent(event);
+        if (outcome.recorded) recorded++;
+        if (outcome.failed) failed++;
+      }
+      if (failed > 0) {
+        // Not received after all: the provider retries a 5xx, and the retry must not be a replay.
+        // Events recorded before the failure are recognised again by their event ids.
+        await options.receipts.deleteOne({ key: receipt });
+        throw CommsErrors.WEBHOOK_NOT_RECORDED({ detail: `${failed} of ${content.events.length} event(s) could not be written; deliver the webhook again` });
+      }
       // A provider's retry is signed anew (SendGrid: a new timestamp), so it is no replay; its
       // opt-outs are recognised by event id, like its delivery events, and reported once.
       let optOuts = 0;
