@@ -140,7 +140,7 @@ test("a request without Origin and without a cookie is no browser's cross-site r
 });
 
 test("duplicate sign-up is 409, a wrong password 401, and failed sign-ins are rate-limited", async (t) => {
-  const { http } = await authTestApp(
+  const { http, logs } = await authTestApp(
     t,
     { sessionAuth: { trustedOrigins: [APP] }, rateLimits: { perAccount: { points: 2, durationSeconds: 600 } } },
     SESSION_ENV,
@@ -150,6 +150,10 @@ test("duplicate sign-up is 409, a wrong password 401, and failed sign-ins are ra
   for (let i = 0; i < 2; i++) {
     t.is(code(await request(http).post("/api/auth/signin/email").send({ email, password: "wrong password" }).expect(401)), AuthErrors.INVALID_CREDENTIALS.code);
   }
+  t.is(code(await request(http).post("/api/auth/signin/email").send({ email: uniqueEmail(), password: PASSWORD }).expect(401)), AuthErrors.INVALID_CREDENTIALS.code);
+  // The log, like the answers, does not tell an unknown email from a wrong password.
+  const warnings = logs.lines.filter((line) => line.level === "warn" || line.level === "error").map((line) => line.message);
+  t.false(warnings.some((message) => /User not found|Invalid password|Password not found/.test(message)), JSON.stringify(warnings));
   const limited = await request(http).post("/api/auth/signin/email").send({ email, password: PASSWORD }).expect(429);
   t.is(code(limited), AuthErrors.RATE_LIMITED.code);
   t.truthy(limited.headers["retry-after"]);

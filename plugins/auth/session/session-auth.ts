@@ -21,6 +21,9 @@ import { documentSessionRoutes } from "./session-openapi.js";
 import { CLIENT_IP_HEADER, mountSessionRoutes, SESSION_AUTH_BASE_PATH, SESSION_PASSWORD_POLICY } from "./session-routes.js";
 
 /** The social providers SPEC §4.2 names for `GET /api/auth/signin/{provider}`. */
+/** better-auth's warnings for a failed email sign-in (answered 401 AUTH_INVALID_CREDENTIALS). */
+const FAILED_SIGN_IN = new Set(["User not found", "Password not found", "Invalid password"]);
+
 export const SESSION_SOCIAL_PROVIDERS = ["github", "google", "apple"] as const;
 type SocialProvider = (typeof SESSION_SOCIAL_PROVIDERS)[number];
 
@@ -144,8 +147,10 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
       level: "warn",
       log: (level, message, ...details: unknown[]) => {
         // A sign-up that lost a race for its email on the unique index is answered 409
-        // AUTH_EMAIL_TAKEN like a later one: better-auth still logs it as an error.
-        const expected = level === "error" && details.some((detail) => isDuplicateKeyError(detail));
+        // AUTH_EMAIL_TAKEN like a later one: better-auth still logs it as an error. A failed
+        // sign-in is a 401 the request log shows; better-auth's own warning would tell log
+        // readers whether the email has an account, which the answer itself does not.
+        const expected = (level === "error" && details.some((detail) => isDuplicateKeyError(detail))) || (level === "warn" && FAILED_SIGN_IN.has(message));
         const write = expected ? logger.debug : level === "error" ? logger.error : level === "warn" ? logger.warn : logger.debug;
         write.call(logger, `session-auth: ${message}`);
       },
