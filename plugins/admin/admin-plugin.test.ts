@@ -185,6 +185,12 @@ test("bulk bodies are bounded and validated like PATCH", async (t) => {
   t.is(readOnly.body.errors[0].code, "VALIDATION_READ_ONLY_FIELD");
   const operator = await request(http).post("/admin/gadgets/bulk-update").set(auth(admin.token)).send({ ids: [id], data: { $set: { title: "x" } } }).expect(400);
   t.is(operator.body.errors[0].code, "VALIDATION_OPERATOR_IN_BODY");
+  // Unknown fields and dotted paths, which the PATCH of one record refuses too (not 200 for nothing written).
+  for (const data of [{ bogus: 1 }, { "title.0": "x" }, { title: "kept?", colour: "red" }]) {
+    const unknown = await request(http).post("/admin/gadgets/bulk-update").set(auth(admin.token)).send({ ids: [id], data }).expect(400);
+    t.is(unknown.body.errors[0].code, "VALIDATION_UNKNOWN_FIELD", JSON.stringify(data));
+    t.is((await request(http).patch(`/admin/gadgets/${id}`).set(auth(admin.token)).send(data).expect(400)).body.errors[0].code, "VALIDATION_UNKNOWN_FIELD");
+  }
   const badId = await request(http).post("/admin/gadgets/bulk-delete").set(auth(admin.token)).send({ ids: [{ $ne: null }] }).expect(400);
   t.is(badId.body.errors[0].code, "VALIDATION_OPERATOR_IN_BODY");
   t.is((await Gadget.findById(id).lean())?.title, "bounded");

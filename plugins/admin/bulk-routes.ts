@@ -63,6 +63,7 @@ export function bulkSchemas(entry: AdminEntry, router: ModelRouter<Fields>): { u
 export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRouter<Fields>, access: AdminAccessPolicy, audit: AuditLog): void {
   const schemas = bulkSchemas(entry, router);
   const readOnly = router.analysis.readOnlyPaths;
+  const writable = new Set(Object.keys((schemas.update.properties?.data as SchemaObject | undefined)?.properties ?? {}));
   const softDelete = usesSoftDelete(entry.model.schema);
   const store = entry.model;
 
@@ -75,6 +76,13 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     if (readOnlyKeys.length > 0) {
       const readOnlyIssues = readOnlyKeys.map((key) => ({ path: `data.${key}`, message: "is set by the server and cannot be written", keyword: "readOnly" }));
       throw requestValidationError(readOnlyIssues, "body", ValidationErrors.READ_ONLY_FIELD);
+    }
+    // As a PATCH refuses them (the app's validator would strip them, answering 200 for nothing
+    // written): a field the model does not have, or a dotted path (`roles.0`).
+    const unknownKeys = data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data).filter((key) => !writable.has(key)) : [];
+    if (unknownKeys.length > 0) {
+      const unknownIssues = unknownKeys.map((key) => ({ path: `data.${key}`, message: "is not a field of this resource", keyword: "additionalProperties" }));
+      throw requestValidationError(unknownIssues, "body", ValidationErrors.UNKNOWN_FIELD);
     }
     next();
   };
