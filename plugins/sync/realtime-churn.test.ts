@@ -1,0 +1,298 @@
+import { createHook } from "node:async_hooks";
+import test from "ava";
+import mongoose, { Schema } from "mongoose";
+import request from "supertest";
+import { SOCKET_SERVER, type SocketServer } from "../../contracts/socket-server.js";
+import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
+import { killChangeStreamCursors } from "../../test/support/kill-change-stream-cursors.js";
+import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
+import { recordingSocket, type RecordingSocket } from "../../test/support/recording-socket.js";
+import { isDeletedPlugin, modelRouter, Permissions } from "../rest/index.js";
+import { realtimeApp, syncApp, syncPlugin, type MutationOutcome, type SyncDelta } from "./index.js";
+
+// The realtime server over a long life: hundreds of sockets come and go, and afterwards nothing
+// of them is left on the server (rooms, sessions, timers, listeners); a user deleted under many
+// sockets loses all of them. One app for the file, with a probe plugin that hands the test the
+// app's socket.io server.
+
+const PASSWORD = "correct horse battery staple";
+
+const ChurnNote =
+  (mongoose.models.ChurnNote as mongoose.Model<Record<string, unknown>> | undefined) ??
+  mongoose.model<Record<string, unknown>>(
+    "ChurnNote",
+    (() => {
+      const schema = new Schema({ _id: { type: String, description: "Client id" }, text: { type: String, required: true, description: "Text" }, ownerId: { type: String, description: "Owner" } }, { strict: "throw" });
+      schema.plugin(isDeletedPlugin);
+      schema.plugin(syncPlugin);
+      return schema;
+    })(),
+  );
+const COLLECTION = ChurnNote.collection.collectionName;
+
+/**
+ * Timers created by the sync plugin's server code that are still pending: a Timeout counts from
+ * its creation until it fires (setTimeout) or is cleared (both emit `destroy`).
+ */
+function syncTimerTracker() {
+  const live = new Map<number, string>();
+  const hook = createHook({
+    init(id, type) {
+      if (type !== "Timeout") return;
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 30;
+      const stack = new Error().stack ?? "";
+      Error.stackTraceLimit = limit;
+      // The first frame outside Node's internals is the code that asked for the timer.
+      const caller = stack.split("\n").find((line) => /\/work\/|file:\/\//.test(line) && !line.includes("node:") && !line.includes("realtime-churn.test"));
+      if (caller && /plugins\/sync\/(?!client\/|react\/)[\w-]+(?<!\.test)\.ts/.test(caller)) live.set(id, caller.trim());
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  });
+  /** The pending ones, counted per creating line. */
+  const describe = () => {
+    const counts = new Map<string, number>();
+    for (const caller of live.values()) counts.set(caller, (counts.get(caller) ?? 0) + 1);
+    return [...counts].map(([caller, count]) => `${count}× ${caller}`).join("; ");
+  };
+  return { live, describe, enable: () => hook.enable(), disable: () => hook.disable() };
+}
+
+let io: SocketServer | undefined;
+let stopApp: (() => Promise<void> | void) | undefined;
+const shared = (async () => {
+  const { app, http, logs } = await authTestApp(
+    { teardown: (fn) => void (stopApp = fn) },
+    {},
+    {},
+    (app) => {
+      const signedIn = [Permissions.IsAuthenticated];
+      app
+        .register(modelRouter("/churn-notes", ChurnNote, { permissions: { list: signedIn, read: [Permissions.IsOwner], create: signedIn, update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
+        .register(syncApp())
+        .register(realtimeApp({ authCheckIntervalMs: 200, retryDelayMs: 20 }))
+        .register({ name: "churn-probe", dependsOn: ["sync-realtime"], start: (ctx) => void (io = ctx.resolve(SOCKET_SERVER)) });
+    },
+    { port: 0, host: "127.0.0.1" },
+  );
+  const running = await app.start();
+  return { http, logs, socketUrl: running.socketUrl! };
+})();
+test.after.always(async () => {
+  await stopApp?.();
+  await stopTestDatabase();
+});
+
+const warnings: Error[] = [];
+process.on("warning", (warning) => void warnings.push(warning));
+
+let counter = 0;
+const uid = (label: string) => `${label}-${process.pid}-${++counter}`;
+
+async function signup() {
+  const { http } = await shared;
+  const response = await request(http).post("/auth/signup").send({ email: uniqueEmail("churn"), password: PASSWORD }).expect(201);
+  return { token: response.body.data.token as string, id: response.body.data.userId as string };
+}
+
+async function until(condition: () => boolean): Promise<boolean> {
+  for (let attempt = 0; attempt < 2000 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  return condition();
+}
+
+const note = (id = uid("note")) => ({ mutationId: uid("m"), collection: COLLECTION, operation: "create", id, data: { text: "churn" } });
+
+test.serial("300 connect → subscribe → mutate → disconnect cycles leave nothing of the gone sockets on the server", async (t) => {
+  const { socketUrl } = await shared;
+  const users = await Promise.all(Array.from({ length: 5 }, () => signup()));
+  const timers = syncTimerTracker();
+  timers.enable();
+  t.teardown(() => timers.disable());
+  const namespace = io!.of("/");
+  const connectionListeners = namespace.listenerCount("connection");
+  const closers: Array<() => void> = [];
+  t.teardown(() => closers.forEach((close) => close()));
+
+  let cycle = 0;
+  const worker = async () => {
+    while (cycle < 300) {
+      const index = cycle++;
+      const user = users[index % users.length]!;
+      const client: RecordingSocket = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => void closers.push(fn) });
+      await client.request("sync:subscribe", { collections: [COLLECTION] });
+      const mutation = note();
+      const outcome = await client.request<MutationOutcome>("sync:mutate", mutation);
+      if (!("ack" in outcome)) throw new Error(`cycle ${index}: ${JSON.stringify(outcome)}`);
+      await client.next<SyncDelta>("sync:delta", (delta) => delta.id === mutation.id);
+      // Some leave tidily, some go with a mutation in flight, some just drop.
+      if (index % 3 === 0) await client.request("sync:unsubscribe", { collections: [COLLECTION] });
+      if (index % 3 === 1) client.emit("sync:mutate", note());
+      client.socket.disconnect();
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+
+  t.true(await until(() => namespace.sockets.size === 0), "every socket is gone from the namespace");
+  t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
+  t.is(namespace.adapter.rooms.size, 0, "no stream room (or socket room) is left");
+  t.is(namespace.adapter.sids.size, 0);
+  t.is(namespace.listenerCount("connection"), connectionListeners);
+  t.deepEqual(
+    warnings.map((warning) => warning.name),
+    [],
+  );
+  // Every write of the churn was applied once: 300 acked creates, plus the ones sent on the way out.
+  t.true((await ChurnNote.countDocuments({ ownerId: { $in: users.map((user) => user.id) } })) >= 300);
+});
+
+test.serial("a user deleted while 10 of their sockets are connected: every one gets sync:auth-expired (disabled) and is let go", async (t) => {
+  const { socketUrl } = await shared;
+  const [doomed, other] = [await signup(), await signup()];
+  const timers = syncTimerTracker();
+  timers.enable();
+  t.teardown(() => timers.disable());
+  const clients = await Promise.all(Array.from({ length: 10 }, () => recordingSocket(socketUrl, { token: doomed.token, teardown: (fn) => t.teardown(fn) })));
+  for (const client of clients) await client.request("sync:subscribe", { collections: [COLLECTION] });
+  const bystander = await recordingSocket(socketUrl, { token: other.token, teardown: (fn) => t.teardown(fn) });
+  await bystander.request("sync:subscribe", { collections: [COLLECTION] });
+
+  await TestUser.deleteOne({ _id: doomed.id });
+  // The periodic check (200 ms in this app) finds it on each socket, with no event from the client.
+  for (const client of clients) {
+    t.deepEqual(await client.next("sync:auth-expired"), { reason: "disabled" });
+    t.is(await client.disconnected, "io server disconnect");
+  }
+  // The bystander is still served, and their socket is the only one left.
+  const mine = note();
+  t.true("ack" in (await bystander.request<MutationOutcome>("sync:mutate", mine)));
+  await bystander.next("sync:delta", (delta: SyncDelta) => delta.id === mine.id);
+  t.is(io!.of("/").sockets.size, 1);
+  t.is(io!.of("/").adapter.rooms.get(`sync:${COLLECTION}|owner:${doomed.id}`), undefined);
+  bystander.socket.disconnect();
+  t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
+});
+
+/** The database's change-stream cursor of this app (a database-level stream). */
+const streamNamespace = () => `${ChurnNote.db.name}.$cmd.aggregate`;
+
+/** Creates `count` notes over HTTP as `user` and returns their ids, in write order. */
+async function writeNotes(user: { token: string }, count: number, label: string): Promise<string[]> {
+  const { http } = await shared;
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const mutation = note(uid(label));
+    await request(http).post("/sync/mutate").set("Authorization", `Bearer ${user.token}`).send(mutation).expect(200);
+    ids.push(mutation.id);
+  }
+  return ids;
+}
+
+test.serial("the stream's getMore fails twice with a transient error (HostUnreachable), then its cursor is killed: every delta arrives once, in seq order with no seq skipped, and no reconcile", async (t) => {
+  const { socketUrl, logs } = await shared;
+  const { uri } = await startTestDatabase();
+  const user = await signup();
+  const client = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => t.teardown(fn) });
+  await client.request("sync:subscribe", { collections: [COLLECTION] });
+  logs.clear();
+  const ids = await writeNotes(user, 3, "before");
+  await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[2]);
+  await withFailPoint(uri, { mode: { times: 2 }, data: { failCommands: ["getMore"], errorCode: 6, namespace: streamNamespace() } }, async () => {
+    ids.push(...(await writeNotes(user, 3, "transient")));
+    await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[5]);
+  });
+  await killChangeStreamCursors(ChurnNote.db.getClient(), streamNamespace());
+  ids.push(...(await writeNotes(user, 3, "killed")));
+  await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[8]);
+
+  const deltas = client.events.filter(([name]) => name === "sync:delta").map(([, delta]) => delta as SyncDelta);
+  t.deepEqual(
+    deltas.map((delta) => delta.id),
+    ids,
+  );
+  t.deepEqual(
+    deltas.map((delta) => delta.seq),
+    ids.map((_, index) => index + 1),
+  );
+  t.false(client.events.some(([name]) => name === "sync:reconcile"));
+  // The driver resumes both by itself: nothing for the feed to report.
+  t.deepEqual(logs.lines.filter((line) => (line.level === "warn" || line.level === "error") && /^Sync/.test(line.message)).map((line) => line.message), []);
+});
+
+test.serial("the resume token is too old (history lost): subscribed sockets get one sync:reconcile, deltas go on, and the incident is logged once", async (t) => {
+  const { socketUrl, logs } = await shared;
+  const { uri } = await startTestDatabase();
+  const user = await signup();
+  const subscribed = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => t.teardown(fn) });
+  await subscribed.request("sync:subscribe", { collections: [COLLECTION] });
+  const idle = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => t.teardown(fn) });
+  const [first] = await writeNotes(user, 1, "before");
+  await subscribed.next("sync:delta", (delta: SyncDelta) => delta.id === first);
+  logs.clear();
+  // The cursor is killed; the driver's resume (an aggregate from the token) is told the token is
+  // older than the history, as a server whose oplog rolled over answers.
+  await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["aggregate"], errorCode: 286, namespace: `${ChurnNote.db.name}.$cmd` } }, async () => {
+    await killChangeStreamCursors(ChurnNote.db.getClient(), streamNamespace());
+    t.deepEqual(await subscribed.next("sync:reconcile"), { reason: "history-lost" });
+  });
+  const [after] = await writeNotes(user, 1, "after");
+  await subscribed.next("sync:delta", (delta: SyncDelta) => delta.id === after);
+  t.is(subscribed.events.filter(([name]) => name === "sync:reconcile").length, 1);
+  t.false(idle.events.some(([name]) => name === "sync:reconcile"), "a socket with no subscription has nothing to reconcile");
+  // One warning that the stream failed, one that clients were told to reconcile.
+  const loud = logs.lines.filter((line) => (line.level === "warn" || line.level === "error") && /^Sync/.test(line.message)).map((line) => line.message);
+  t.is(loud.length, 2, loud.join(" | "));
+  t.true(loud.some((message) => /reconcile/.test(message)));
+});
+
+test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
+  const timers = syncTimerTracker();
+  timers.enable();
+  t.teardown(() => timers.disable());
+  // An app of its own, whose access tokens last 2 s.
+  let stopExpiring: (() => Promise<void> | void) | undefined;
+  const { app, http } = await authTestApp(
+    { teardown: (fn) => void (stopExpiring = fn) },
+    {},
+    { TOKEN_EXPIRES_IN: "2s" },
+    (app) => {
+      const signedIn = [Permissions.IsAuthenticated];
+      app
+        .register(modelRouter("/churn-notes", ChurnNote, { permissions: { list: signedIn, read: [Permissions.IsOwner], create: signedIn, update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
+        .register(syncApp())
+        .register(realtimeApp({ authCheckIntervalMs: 60_000 }));
+    },
+    { port: 0, host: "127.0.0.1" },
+  );
+  t.teardown(() => stopExpiring?.());
+  const { socketUrl } = await app.start();
+  const email = uniqueEmail("expiring");
+  const signedUp = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
+  const userId = signedUp.body.data.userId as string;
+  const clients = await Promise.all(Array.from({ length: 5 }, () => recordingSocket(socketUrl!, { token: signedUp.body.data.token as string, teardown: (fn) => t.teardown(fn) })));
+  for (const client of clients) await client.request("sync:subscribe", { collections: [COLLECTION] });
+
+  // The expiry timer of each socket fires at the token's exp, with no event from the client.
+  for (const client of clients) {
+    t.deepEqual(await client.next("sync:auth-expired"), { reason: "expired" });
+    t.is(await client.disconnected, "io server disconnect");
+  }
+  const fresh = await request(http).post("/auth/login").send({ email, password: PASSWORD }).expect(200);
+  for (const client of clients) {
+    client.socket.auth = { token: fresh.body.data.token as string };
+    const reconnected = new Promise((resolve) => client.socket.once("connect", () => resolve(undefined)));
+    client.socket.connect();
+    await reconnected;
+    t.like((await client.request<unknown[]>("sync:subscribe", { collections: [COLLECTION] }))[0], { streams: [`${COLLECTION}|owner:${userId}`] });
+  }
+  const mutation = note();
+  t.true("ack" in (await clients[0]!.request<MutationOutcome>("sync:mutate", mutation)));
+  for (const client of clients) await client.next("sync:delta", (delta: SyncDelta) => delta.id === mutation.id);
+  // Each socket heard the write once: the sessions of the expired connections are gone.
+  for (const client of clients) t.is(client.events.filter(([name, payload]) => name === "sync:delta" && (payload as SyncDelta).id === mutation.id).length, 1);
+
+  // Stopped with the five sockets connected: no check or expiry timer of theirs is left.
+  await app.stop();
+  t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
+});
