@@ -141,3 +141,23 @@ test.serial("reload: a read that started earlier and ends later does not overwri
   });
   t.true(cache.get(key)?.active, "the newer read stays");
 });
+
+test.serial("stop() during the backoff before a reopen ends the wait, and leaves no timer behind", async (t) => {
+  // Without stop ending it, this test would wait out the ten-minute backoff.
+  t.timeout(60_000);
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+  const before = timers();
+  const logged: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (m: string) => void logged.push(m), error() {} };
+  const cache = new FlagCache({ model: featureFlagModel(), logger, retryDelayMs: 10 * 60_000 });
+  await cache.start();
+  t.teardown(() => cache.stop());
+  await withFailPoint(database.uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 2, namespace: flagsNamespace() } }, async () => {
+    await featureFlagModel().create({ key: uniqueKey("backoff"), name: "Backoff", type: "boolean" });
+    t.true(await until(() => logged.some((line) => /change stream failed, reopening/.test(line))));
+  });
+  await cache.stop();
+  t.is(cache.mode, "stopped");
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(timers(), before);
+});

@@ -56,6 +56,8 @@ export class FlagCache implements FlagSource {
   private readApplied = 0;
   private running = false;
   private loop?: Promise<void>;
+  /** Ends the backoff wait between reopen attempts (set while one is pending). */
+  private wake?: () => void;
   /** `stream` or `poll`: how the cache is being kept fresh right now. */
   mode: "stream" | "poll" | "stopped" = "stopped";
 
@@ -86,6 +88,8 @@ export class FlagCache implements FlagSource {
     this.running = false;
     this.mode = "stopped";
     clearInterval(this.pollTimer);
+    // A backoff can last 30 s: stop must neither wait for it nor leave its timer behind.
+    this.wake?.();
     await this.stream?.close().catch(() => undefined);
     await this.loop;
   }
@@ -187,7 +191,7 @@ export class FlagCache implements FlagSource {
           if (!this.running) return;
           if (isHistoryLost(error)) this.resumeToken = this.startAt = undefined;
           this.options.logger.warn("Feature flags: could not reopen the change stream yet", { reason: describe(error) });
-          await sleep(delay);
+          await this.backoff(delay);
           delay = Math.min(delay * 2, 30_000);
         }
         continue;
@@ -205,10 +209,24 @@ export class FlagCache implements FlagSource {
           return this.startPolling();
         }
         this.options.logger.warn("Feature flags: change stream failed, reopening", { reason: describe(error) });
-        await sleep(delay);
+        await this.backoff(delay);
         delay = Math.min(delay * 2, 30_000);
       }
     }
+  }
+
+  /** Waits `ms` before the next reopen attempt, or until stop(). */
+  private backoff(ms: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   private apply(change: ChangeStreamDocument<FlagRecord>): void {
@@ -314,8 +332,4 @@ function isHistoryLost(error: unknown): boolean {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
