@@ -58,7 +58,11 @@ export interface SvcAppOptions extends HttpStackOptions {
   logger?: SvcLogger;
   /** Upper bound for letting in-flight requests finish on stop, in ms (default 10 s). */
   shutdownTimeoutMs?: number;
-  /** Stop gracefully on SIGINT/SIGTERM once `start()` has listened (default true). */
+  /**
+   * Stop gracefully on SIGINT/SIGTERM once `start()` has listened (default true), then exit: 0
+   * after a clean stop, 1 (with one error line) when requests outlived `shutdownTimeoutMs` and
+   * were cut off, or stopping failed.
+   */
   handleSignals?: boolean;
   /** Port for `start()`; default `PORT` (3000). 0 picks a free port. */
   port?: number;
@@ -114,6 +118,8 @@ export class SvcApp {
   private built?: Promise<Express>;
   private running?: RunningApp;
   private closing?: GracefulClose;
+  /** Connections stop() had to cut because their requests outlived `shutdownTimeoutMs`. */
+  private cutConnections = 0;
   private readonly sockets: SocketServerHost;
   private signalHandler?: (signal: NodeJS.Signals) => void;
   private stopping?: Promise<void>;
@@ -288,7 +294,7 @@ export class SvcApp {
       // Sockets before HTTP and plugins: their handlers must not outlive the plugins they use,
       // and closing them ends socket.io's long-polling requests, which would hold the HTTP drain.
       await this.sockets.close();
-      if (this.closing) await this.closing.close();
+      if (this.closing) this.cutConnections = (await this.closing.close()).forced;
       await this.kernel.stop();
     })();
     return this.stopping;
@@ -298,7 +304,15 @@ export class SvcApp {
     this.signalHandler = (signal) => {
       this.kernel.pluginContext.logger.info(`Received ${signal}: shutting down`);
       this.stop().then(
-        () => process.exit(0),
+        () => {
+          if (this.cutConnections === 0) process.exit(0);
+          // Requests were cut off: the orchestrator (and whoever reads its exit codes) should know.
+          const graceMs = this.options.shutdownTimeoutMs ?? 10_000;
+          this.kernel.pluginContext.logger.error(
+            `Shutdown exceeded its grace period (shutdownTimeoutMs ${graceMs} ms): ${this.cutConnections} connection(s) closed with a request unfinished`,
+          );
+          process.exit(1);
+        },
         (error: unknown) => {
           this.kernel.pluginContext.logger.error("Shutdown failed", { error: String(error) });
           process.exit(1);

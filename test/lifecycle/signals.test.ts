@@ -1,0 +1,56 @@
+import test from "ava";
+import { fork } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// handleSignals in a real process: SIGTERM stops the app gracefully and exits 0; when a request
+// outlives the grace period (shutdownTimeoutMs), it is cut off, one error line says so, and the
+// exit code is 1.
+
+const child = path.join(path.dirname(fileURLToPath(import.meta.url)), "support", "signal-child.ts");
+
+async function stopBySignal(graceMs: number, releaseRequest: boolean) {
+  const app = fork(child, { execArgv: ["--import=tsx"], stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...process.env, GRACE_MS: String(graceMs) } });
+  let output = "";
+  const waiting: Array<() => void> = [];
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const check of waiting.splice(0)) check();
+  };
+  app.stdout!.on("data", collect);
+  app.stderr!.on("data", collect);
+  const seen = (text: string) =>
+    new Promise<void>((resolve) => {
+      const check = () => (output.includes(text) ? resolve() : void waiting.push(check));
+      check();
+    });
+  const exited = new Promise<number | null>((resolve) => app.on("exit", (code) => resolve(code)));
+  await seen("listening ");
+  const port = /listening (\d+)/.exec(output)![1];
+  const request = fetch(`http://127.0.0.1:${port}/slow`).then(
+    async (response) => ({ status: response.status, body: await response.json() }),
+    (error: unknown) => ({ error: String(error) }),
+  );
+  await seen("in-flight");
+  app.kill("SIGTERM");
+  await seen("signalled");
+  if (releaseRequest) app.send("release");
+  const code = await exited;
+  const lines = output.split("\n").filter((line) => line.trim() !== "");
+  return { code, answer: await request, errorLines: lines.filter((line) => /error/i.test(line)) };
+}
+
+test("SIGTERM with a request in flight that finishes: it gets its answer, exit 0, no error logged", async (t) => {
+  const { code, answer, errorLines } = await stopBySignal(30_000, true);
+  t.deepEqual(answer, { status: 200, body: { data: "finished" } });
+  t.is(code, 0);
+  t.deepEqual(errorLines, []);
+});
+
+test("SIGTERM with a request outliving shutdownTimeoutMs: it is cut off, one error line, exit 1", async (t) => {
+  const { code, answer, errorLines } = await stopBySignal(200, false);
+  t.true("error" in answer, JSON.stringify(answer));
+  t.is(code, 1);
+  t.is(errorLines.length, 1, errorLines.join("\n"));
+  t.regex(errorLines[0]!, /grace period/);
+});
