@@ -88,18 +88,23 @@ test("the connection under the stream closes, and the reopening aggregate fails 
   t.deepEqual(rig.gaps, []);
 });
 
-test("a getMore that keeps failing for good: one warning for the incident, backoff that keeps growing, one line when it recovers, nothing lost", async (t) => {
+test("a getMore that keeps failing for good: one warning for the incident, one error after 10 attempts, backoff that keeps growing, one line when it recovers, nothing lost", async (t) => {
   const rig = await feedRig(t, { retryDelayMs: 1 });
   t.true(await rig.twoWritesThrough("before"));
   const failures = () => rig.entries.filter((entry) => entry.level !== "info" && /change stream/.test(entry.line));
   // Each reopen succeeds (the aggregate is not failed) and the next getMore fails again.
   await withFailPoint(rig.uri, { mode: "alwaysOn", data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
     await rig.db.collection("items").insertOne({ _id: "during" as never });
-    t.true(await rig.until(() => failures().length >= 8));
+    t.true(await rig.until(() => failures().length >= 12));
   });
   t.true(await rig.twoWritesThrough("after"));
   t.true(rig.seen.has("during"), "the write made while the stream failed is delivered after it recovers");
   t.is(rig.entries.filter((entry) => entry.level === "warn").length, 1, "one warning for the whole incident");
+  t.deepEqual(
+    rig.entries.filter((entry) => entry.level === "error").map((entry) => [entry.line, entry.meta?.attempts]),
+    [["Sync: the change stream is still failing; no deltas are sent until it recovers", 10]],
+    "and one error once it has lasted 10 attempts",
+  );
   const delays = failures()
     .filter((entry) => entry.level === "debug")
     .map((entry) => entry.meta?.retryInMs as number);

@@ -19,6 +19,10 @@ export interface DeltaFeedOptions {
 
 /** Server codes meaning the resume token is no longer in the history (or the stream cannot resume). */
 const HISTORY_LOST = new Set([286, 280, 136]);
+/** The longest wait between attempts. */
+const MAX_DELAY_MS = 30_000;
+/** Failed attempts in a row after which the outage is logged again, as an error. */
+const STILL_FAILING_AFTER = 10;
 
 /**
  * Follows one change stream over the synced collections and the tombstones, in commit order, with
@@ -98,8 +102,13 @@ export class DeltaFeed {
       failures++;
       if (failures === 1) this.options.logger.warn(`Sync: ${message}; retrying with backoff (further attempts are logged at debug level)`, { reason: describe(error) });
       else this.options.logger.debug(`Sync: ${message}`, { reason: describe(error), attempt: failures, retryInMs: delay });
+      // A long outage is said once more, louder (about 1.5 min into it at the default delays):
+      // no delta is flowing, and the debug lines may not be kept.
+      if (failures === STILL_FAILING_AFTER) {
+        this.options.logger.error("Sync: the change stream is still failing; no deltas are sent until it recovers", { reason: describe(error), attempts: failures });
+      }
       await this.pause(delay);
-      delay = Math.min(delay * 2, 30_000);
+      delay = Math.min(delay * 2, MAX_DELAY_MS);
     };
     while (this.running) {
       if (!this.stream) {
