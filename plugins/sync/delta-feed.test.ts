@@ -73,3 +73,58 @@ test("a feed whose stream breaks but can resume loses nothing and reports no gap
   t.deepEqual(seen, ["kept-0", "kept-1", "kept-2", "kept-3", "kept-4"]);
   t.deepEqual(gaps, []);
 });
+
+test("a collection whose post-images were turned off: the update the stream cannot read makes it keep post-images again, start from now and report the gap", async (t) => {
+  const db = await itemsDatabase(t, {});
+  await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: true } });
+  const { lines, logger, waitFor } = recorder();
+  const seen: string[] = [];
+  const gaps: FeedGap[] = [];
+  let restored = 0;
+  const keepPostImages = async () => {
+    restored++;
+    await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: true } });
+  };
+  const feed = new DeltaFeed({ db, collections: ["items"], logger, retryDelayMs: 5, keepPostImages, onChange: (change) => void ("documentKey" in change && seen.push(`${change.operationType}:${String(change.documentKey._id)}`)), onGap: (gap) => void gaps.push(gap) });
+  await feed.start();
+  t.teardown(() => feed.stop());
+  await db.collection("items").insertOne({ _id: "a" as never });
+
+  // As after a collection was dropped and re-created by a plain insert, or turned off by hand.
+  await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: false } });
+  await db.collection("items").updateOne({ _id: "a" as never }, { $set: { blind: true } });
+  await waitFor(/change stream reopened/);
+  t.deepEqual(gaps, ["invalidated"]);
+  t.is(restored, 1);
+  await db.collection("items").updateOne({ _id: "a" as never }, { $set: { seen: true } });
+  for (let attempt = 0; attempt < 3000 && !seen.includes("update:a"); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.deepEqual(seen, ["insert:a", "update:a"], "the update after the repair is delivered; the blind one is covered by the gap");
+  t.true(lines.some((line) => /change stream failed/.test(line)));
+});
+
+test("a watched collection dropped: the feed keeps post-images of it again at once, so its next updates are delivered without a gap", async (t) => {
+  const db = await itemsDatabase(t, {});
+  const { logger } = recorder();
+  const seen: string[] = [];
+  const gaps: FeedGap[] = [];
+  let restored = 0;
+  const keepPostImages = async () => {
+    await db.createCollection("items").catch(() => undefined);
+    await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: true } });
+    restored++;
+  };
+  await keepPostImages();
+  restored = 0;
+  const feed = new DeltaFeed({ db, collections: ["items"], logger, retryDelayMs: 5, keepPostImages, onChange: (change) => void ("documentKey" in change && seen.push(`${change.operationType}:${String(change.documentKey._id)}`)), onGap: (gap) => void gaps.push(gap) });
+  await feed.start();
+  t.teardown(() => feed.stop());
+  await db.collection("items").insertOne({ _id: "a" as never });
+  await db.collection("items").drop();
+  for (let attempt = 0; attempt < 3000 && restored === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.is(restored, 1);
+  await db.collection("items").insertOne({ _id: "b" as never });
+  await db.collection("items").updateOne({ _id: "b" as never }, { $set: { x: 1 } });
+  for (let attempt = 0; attempt < 3000 && !seen.includes("update:b"); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.deepEqual(seen, ["insert:a", "insert:b", "update:b"]);
+  t.deepEqual(gaps, []);
+});

@@ -15,10 +15,22 @@ export interface DeltaFeedOptions {
   readonly onChange: (change: ChangeStreamDocument<Document>) => void;
   /** Called after the feed reopened without being able to resume (changes may have been missed). */
   readonly onGap: (reason: FeedGap) => void;
+  /**
+   * Makes the database keep post-images of the watched collections again: run when one of them
+   * (or the database) is dropped, since a collection re-created by a plain write has none, and
+   * when the stream met a write without one.
+   */
+  readonly keepPostImages?: () => Promise<void>;
 }
 
 /** Server codes meaning the resume token is no longer in the history (or the stream cannot resume). */
 const HISTORY_LOST = new Set([286, 280, 136]);
+/**
+ * NoMatchingDocument: a write of a collection that kept no post-image (re-created after a drop,
+ * or turned off). With `fullDocument: "required"` the stream fails on it at every attempt, so
+ * resuming would never get past it.
+ */
+const POST_IMAGE_MISSING = 47;
 /** The longest wait between attempts. */
 const MAX_DELAY_MS = 30_000;
 /** Failed attempts in a row after which the outage is logged again, as an error. */
@@ -28,8 +40,9 @@ const STILL_FAILING_AFTER = 10;
  * Follows one change stream over the synced collections and the tombstones, in commit order, with
  * each write's post-image. After any error it reopens from its resume token with exponential
  * backoff — it never stops while started. When it cannot resume (the token fell out of the
- * history, the database was dropped), it reopens from now and reports the gap, so clients can be
- * told to reconcile. An outage is one warning when it starts and one line when the stream reads
+ * history, the database was dropped, a write kept no post-image), it reopens from now and reports
+ * the gap, so clients can be told to reconcile; post-images lost with a dropped collection are
+ * turned on again through `keepPostImages`. An outage is one warning when it starts and one line when the stream reads
  * again; the attempts in between are logged at debug level.
  *
  * @example
@@ -98,6 +111,14 @@ export class DeltaFeed {
     let failures = 0;
     /** Whether the last reopening resumed from the token (for the recovery line). */
     let resumed = true;
+    /** Post-images must be turned on again before the next read (see `keepPostImages`). */
+    let repair = false;
+    /** Clears what the stream could only fail on again: it starts from now, and clients are told. */
+    const restart = (reason: FeedGap) => {
+      this.resumeToken = undefined;
+      this.startAt = undefined;
+      gap = reason;
+    };
     const failed = async (message: string, error: unknown) => {
       failures++;
       if (failures === 1) this.options.logger.warn(`Sync: ${message}; retrying with backoff (further attempts are logged at debug level)`, { reason: describe(error) });
@@ -113,6 +134,8 @@ export class DeltaFeed {
     while (this.running) {
       if (!this.stream) {
         try {
+          if (repair) await this.options.keepPostImages?.();
+          repair = false;
           const first = await this.open();
           resumed = gap === undefined;
           if (gap) this.options.onGap(gap);
@@ -120,10 +143,10 @@ export class DeltaFeed {
           if (first) this.handle(first);
         } catch (error) {
           if (!this.running) return;
-          if (isHistoryLost(error) && (this.resumeToken || this.startAt)) {
-            this.resumeToken = undefined;
-            this.startAt = undefined;
-            gap = "history-lost";
+          if (isHistoryLost(error) && (this.resumeToken || this.startAt)) restart("history-lost");
+          if (codeOf(error) === POST_IMAGE_MISSING) {
+            restart("invalidated");
+            repair = true;
           }
           await failed("could not reopen the change stream yet", error);
         }
@@ -141,23 +164,34 @@ export class DeltaFeed {
         }
         if (change?.operationType === "invalidate" || change?.operationType === "dropDatabase") {
           // The stream ends here and cannot resume past it: start from now and say so.
-          this.resumeToken = undefined;
-          this.startAt = undefined;
-          gap = "invalidated";
+          restart("invalidated");
+          repair = true;
           await this.closeStream();
           continue;
         }
         if (change) this.handle(change);
+        // The next write re-creates the collection without post-images: keep them again now,
+        // before an update of it would stop the stream.
+        if (change?.operationType === "drop") await this.keepPostImages();
       } catch (error) {
         if (!this.running) return;
-        if (isHistoryLost(error)) {
-          this.resumeToken = undefined;
-          this.startAt = undefined;
-          gap = "history-lost";
+        if (isHistoryLost(error)) restart("history-lost");
+        if (codeOf(error) === POST_IMAGE_MISSING) {
+          restart("invalidated");
+          repair = true;
         }
         await this.closeStream();
         await failed("change stream failed, reopening", error);
       }
+    }
+  }
+
+  /** `keepPostImages` while the stream reads on; a failure is logged, and the stream's own failure repairs later. */
+  private async keepPostImages(): Promise<void> {
+    try {
+      await this.options.keepPostImages?.();
+    } catch (error) {
+      this.options.logger.warn("Sync: could not keep post-images of a re-created collection", { reason: describe(error) });
     }
   }
 
@@ -190,8 +224,13 @@ export class DeltaFeed {
 }
 
 function isHistoryLost(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "number" && HISTORY_LOST.has(code);
+  const code = codeOf(error);
+  return code !== undefined && HISTORY_LOST.has(code);
+}
+
+function codeOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "number" ? code : undefined;
 }
 
 function describe(error: unknown): string {

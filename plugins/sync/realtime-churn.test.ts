@@ -246,6 +246,24 @@ test.serial("the resume token is too old (history lost): subscribed sockets get 
   t.true(loud.some((message) => /reconcile/.test(message)));
 });
 
+test.serial("a synced collection that lost its post-images (re-created, or turned off): subscribers are told to reconcile and deltas flow again", async (t) => {
+  const { socketUrl, http, logs } = await shared;
+  const user = await signup();
+  const client = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => t.teardown(fn) });
+  await client.request("sync:subscribe", { collections: [COLLECTION] });
+  const [id] = await writeNotes(user, 1, "imaged");
+  const created = await client.next<SyncDelta>("sync:delta", (delta) => delta.id === id);
+  logs.clear();
+  await ChurnNote.db.db!.command({ collMod: COLLECTION, changeStreamPreAndPostImages: { enabled: false } });
+  const update = (text: string, baseVersion: number) =>
+    request(http).post("/sync/mutate").set("Authorization", `Bearer ${user.token}`).send({ mutationId: uid("m"), collection: COLLECTION, operation: "update", id, data: { text }, baseVersion }).expect(200);
+  const blind = await update("no post-image", created.seq);
+  t.deepEqual(await client.next("sync:reconcile"), { reason: "invalidated" });
+  await update("seen again", blind.body.ack.seq as number);
+  t.like(await client.next<SyncDelta>("sync:delta", (delta) => delta.id === id && delta.seq > created.seq), { method: "update", data: { text: "seen again" } });
+  t.true(logs.lines.some((line) => line.level === "warn" && /reconcile/.test(line.message)));
+});
+
 test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
   const timers = syncTimerTracker();
   timers.enable();

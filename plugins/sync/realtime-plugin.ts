@@ -90,6 +90,7 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
         collections: watched,
         logger: ctx.logger,
         retryDelayMs: options.retryDelayMs,
+        keepPostImages: () => keepPostImages(connection.db!, watched),
         onChange: (change) => {
           const delta = deltaOf(change, tombstones);
           if (delta) io.to(roomOf(delta.stream)).emit("sync:delta", delta);
