@@ -248,16 +248,15 @@ export class SvcApp {
     } catch (error) {
       // The plugins are up (database, seeds): stop them, and say what to do instead of Node's stack.
       await this.stop().catch(() => undefined);
-      const where = `${host ?? "every interface"} port ${port}`;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE") throw HostErrors.PORT_IN_USE(where);
-      throw HostErrors.LISTEN_FAILED(where, code === "EACCES" ? "permission denied (ports below 1024 need privileges)" : (error as Error).message);
+      throw listenFailure(error, `${host ?? "every interface"} port ${port}`);
     }
     this.closing = gracefulClose(server, this.options.shutdownTimeoutMs ?? 10_000);
     // A socket server made while plugins started is attached now (its own port may be taken).
     await this.sockets.listen(server).catch(async (error: unknown) => {
-      await this.closing?.close();
-      throw error;
+      // As above: a main whose start() rejected has no app to stop, and the plugins hold the process open.
+      await this.stop().catch(() => undefined);
+      const socketPort = this.options.sockets?.port ?? this.config.websocketPort;
+      throw listenFailure(error, `${host ?? "every interface"} port ${socketPort ?? port} (sockets)`);
     });
     // What was really bound, not what was asked for: `localhost` may become `::1`, no host `::`.
     const address = server.address() as AddressInfo;
@@ -345,6 +344,13 @@ function logStartFailure(logger: SvcLogger, error: unknown): void {
   if (code !== undefined) meta.code = code;
   if (stack !== undefined) meta.stack = stack;
   logger.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`, meta);
+}
+
+/** A failed listen as a coded error saying what to do, instead of Node's stack. */
+function listenFailure(error: unknown, where: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE") return HostErrors.PORT_IN_USE(where);
+  return HostErrors.LISTEN_FAILED(where, code === "EACCES" ? "permission denied (ports below 1024 need privileges)" : (error as Error).message);
 }
 
 function codeOf(error: unknown): string | undefined {
