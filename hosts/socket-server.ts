@@ -3,7 +3,6 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CorsOptions } from "cors";
 import { Server as Engine } from "engine.io";
-import { createHttpTerminator } from "http-terminator";
 import { Server, type ExtendedError } from "socket.io";
 import { AUTHENTICATOR } from "../contracts/authenticator.js";
 import { ERROR_TRACKER } from "../contracts/error-tracker.js";
@@ -12,6 +11,7 @@ import type { SvcContainer } from "../kernel/container.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcLogger } from "../kernel/logger.js";
 import { answerClientErrors } from "./client-error-answers.js";
+import { gracefulClose, type GracefulClose } from "./graceful-close.js";
 import { toAPIError } from "./error-response.js";
 import { answerEngineRefusals, answerUpgradeRefusals } from "./socket-refusals.js";
 
@@ -69,6 +69,7 @@ export class SocketServerHost {
   private engine?: Engine;
   private appServer?: HttpServer;
   private ownServer?: HttpServer;
+  private ownClosing?: GracefulClose;
   private attached?: Promise<void>;
   private closing?: Promise<void>;
 
@@ -117,9 +118,7 @@ export class SocketServerHost {
       if (!this.io) return;
       await this.attached?.catch(() => undefined);
       await this.io.close();
-      if (this.ownServer?.listening) {
-        await createHttpTerminator({ server: this.ownServer, gracefulTerminationTimeout: this.options.shutdownTimeoutMs ?? 10_000 }).terminate();
-      }
+      await this.ownClosing?.close();
     })();
     return this.closing;
   }
@@ -150,6 +149,8 @@ export class SocketServerHost {
         resolve();
       });
     });
+    // Tracked from the first connection, so close() can wait for (or cut) every one of them.
+    this.ownClosing = gracefulClose(own, this.options.shutdownTimeoutMs ?? 10_000);
   }
 
   /**
