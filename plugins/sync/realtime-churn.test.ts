@@ -264,6 +264,32 @@ test.serial("a synced collection that lost its post-images (re-created, or turne
   t.true(logs.lines.some((line) => line.level === "warn" && /reconcile/.test(line.message)));
 });
 
+test.serial("the users collection unreadable while 10 sockets are checked every 200 ms: they stay connected and served, and the outage is one warning and one line when checks pass again", async (t) => {
+  const { socketUrl, logs } = await shared;
+  const { uri } = await startTestDatabase();
+  const users = await Promise.all(Array.from({ length: 10 }, () => signup()));
+  const clients = await Promise.all(users.map((user) => recordingSocket(socketUrl, { token: user.token, teardown: (fn) => t.teardown(fn) })));
+  for (const client of clients) await client.request("sync:subscribe", { collections: [COLLECTION] });
+  logs.clear();
+  const checkLines = () => logs.lines.filter((line) => /credential/.test(line.message));
+  await withFailPoint(uri, { mode: "alwaysOn", data: { failCommands: ["find"], errorCode: 2, namespace: `${TestUser.db.name}.${TestUser.collection.collectionName}` } }, async () => {
+    // Several rounds of every socket's periodic check fail.
+    t.true(await until(() => checkLines().length >= 40));
+  });
+  const mutation = note();
+  t.true("ack" in (await clients[0]!.request<MutationOutcome>("sync:mutate", mutation)));
+  await clients[0]!.next("sync:delta", (delta: SyncDelta) => delta.id === mutation.id);
+  t.true(await until(() => checkLines().some((line) => line.level === "info")));
+  const loud = checkLines().filter((line) => line.level !== "debug");
+  t.deepEqual(
+    loud.map((line) => line.level),
+    ["warn", "info"],
+    loud.map((line) => line.message).join(" | "),
+  );
+  t.false(clients.some((client) => client.events.some(([name]) => name === "sync:auth-expired")), "a database that cannot answer is not an expired credential");
+  t.is(io!.of("/").sockets.size, 10);
+});
+
 test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
   const timers = syncTimerTracker();
   timers.enable();

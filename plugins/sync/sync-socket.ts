@@ -34,6 +34,41 @@ export interface SyncSocketOptions {
   readonly limiter: RateLimiterAbstract;
   readonly limits: SyncSocketLimits;
   readonly logger: SvcLogger;
+  /** Shared by every socket of the server, so a database outage is logged once, not per socket and check. */
+  readonly checkTrouble: CredentialCheckTrouble;
+}
+
+/**
+ * Credential checks that could not be made (the database away, not a refused credential), across
+ * every socket of one server: the first failure of an outage is a warning, the next ones are debug
+ * lines, and the first check that goes through again ends it with one info line. Without it,
+ * every socket's periodic check logged its own warning: thousands of lines a minute.
+ *
+ * @example
+ * const checkTrouble = new CredentialCheckTrouble(logger);
+ * checkTrouble.failed(error); // warns once
+ * checkTrouble.succeeded(); // "Sync: socket credentials can be checked again"
+ */
+export class CredentialCheckTrouble {
+  private failures = 0;
+
+  constructor(private readonly logger: SvcLogger) {}
+
+  failed(error: unknown): void {
+    this.failures++;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (this.failures === 1) {
+      this.logger.warn("Sync: could not check a socket's credential; sockets stay connected until a check goes through (further failures are logged at debug level)", { reason });
+    } else {
+      this.logger.debug("Sync: could not check a socket's credential", { reason, failures: this.failures });
+    }
+  }
+
+  succeeded(): void {
+    if (this.failures === 0) return;
+    this.logger.info("Sync: socket credentials can be checked again", { failedChecks: this.failures });
+    this.failures = 0;
+  }
 }
 
 /** `sync:auth-expired`'s reason (SPEC §6.1). */
@@ -70,7 +105,7 @@ const validateBatch = eventAjv.compile(BATCH_BODY_SCHEMA);
  * and the socket is no longer served.
  *
  * @example
- * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger });
+ * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger, checkTrouble });
  * session.attach();
  * session.dispose(); // on stop
  */
@@ -305,6 +340,7 @@ export class SyncSocketSession {
       const user = await this.options.authenticator.authenticateToken(credential);
       this.socket.data.user = user;
       this.verifiedAt = performance.now();
+      this.options.checkTrouble.succeeded();
       return user;
     } catch (error) {
       this.lapsed(error);
@@ -353,7 +389,7 @@ export class SyncSocketSession {
   private lapsed(error: unknown): void {
     const status = (error as { status?: unknown }).status;
     if (status !== 401) {
-      this.options.logger.warn("Sync: could not check a socket's credential", { reason: error instanceof Error ? error.message : String(error) });
+      this.options.checkTrouble.failed(error);
       return;
     }
     if (!this.serving) return;
