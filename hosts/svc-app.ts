@@ -21,6 +21,7 @@ import { bodyLimitBytes, createHttpStack, DEFAULT_BODY_LIMIT, type HttpStackOpti
 import { toAPIError } from "./error-response.js";
 import { gracefulClose, type GracefulClose } from "./graceful-close.js";
 import { describeListenAddress, httpOrigin } from "./listen-address.js";
+import { stopOnShutdownSignal } from "./shutdown-signals.js";
 import { SocketServerHost, type SocketServerOptions } from "./socket-server.js";
 
 export const HostErrors = defineErrors("HOST", {
@@ -121,7 +122,7 @@ export class SvcApp {
   /** Connections stop() had to cut because their requests outlived `shutdownTimeoutMs`. */
   private cutConnections = 0;
   private readonly sockets: SocketServerHost;
-  private signalHandler?: (signal: NodeJS.Signals) => void;
+  private unregisterSignals?: () => void;
   private stopping?: Promise<void>;
 
   constructor(options: SvcAppOptions = {}) {
@@ -300,33 +301,26 @@ export class SvcApp {
   }
 
   private installSignalHandlers(): void {
-    this.signalHandler = (signal) => {
-      this.kernel.pluginContext.logger.info(`Received ${signal}: shutting down`);
-      this.stop().then(
-        () => {
-          if (this.cutConnections === 0) process.exit(0);
-          // Requests were cut off: the orchestrator (and whoever reads its exit codes) should know.
-          const graceMs = this.options.shutdownTimeoutMs ?? 10_000;
-          this.kernel.pluginContext.logger.error(
-            `Shutdown exceeded its grace period (shutdownTimeoutMs ${graceMs} ms): ${this.cutConnections} connection(s) closed with a request unfinished`,
-          );
-          process.exit(1);
-        },
-        (error: unknown) => {
-          this.kernel.pluginContext.logger.error("Shutdown failed", { error: String(error) });
-          process.exit(1);
-        },
-      );
-    };
-    process.once("SIGINT", this.signalHandler);
-    process.once("SIGTERM", this.signalHandler);
+    this.unregisterSignals = stopOnShutdownSignal(async (signal) => {
+      const logger = this.kernel.pluginContext.logger;
+      logger.info(`Received ${signal}: shutting down`);
+      try {
+        await this.stop();
+      } catch (error) {
+        logger.error("Shutdown failed", { error: String(error) });
+        return 1;
+      }
+      if (this.cutConnections === 0) return 0;
+      // Requests were cut off: the orchestrator (and whoever reads its exit codes) should know.
+      const graceMs = this.options.shutdownTimeoutMs ?? 10_000;
+      logger.error(`Shutdown exceeded its grace period (shutdownTimeoutMs ${graceMs} ms): ${this.cutConnections} connection(s) closed with a request unfinished`);
+      return 1;
+    });
   }
 
   private removeSignalHandlers(): void {
-    if (!this.signalHandler) return;
-    process.off("SIGINT", this.signalHandler);
-    process.off("SIGTERM", this.signalHandler);
-    this.signalHandler = undefined;
+    this.unregisterSignals?.();
+    this.unregisterSignals = undefined;
   }
 }
 

@@ -16,6 +16,8 @@ const app = new SvcApp({ env: { NODE_ENV: "test", LOG_LEVEL: "info" }, database:
     });
   },
 });
+// SECOND_APP: another app in the same process, with nothing in flight, so it stops first.
+if (process.env.SECOND_APP) await new SvcApp({ env: { NODE_ENV: "test", LOG_LEVEL: "info" }, database: false, port: 0 }).start();
 const running = await app.start();
 // Runs after the app's own handler (added by start()): the app is stopping by now.
 process.once("SIGTERM", () => process.stdout.write("signalled\n"));
