@@ -128,3 +128,32 @@ test("a watched collection dropped: the feed keeps post-images of it again at on
   t.deepEqual(seen, ["insert:a", "insert:b", "update:b"]);
   t.deepEqual(gaps, []);
 });
+
+test("stop() while post-images are being turned on again leaves no change stream open", async (t) => {
+  const db = await itemsDatabase(t, {});
+  await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: true } });
+  const { logger } = recorder();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let repairing = false;
+  const keepPostImages = async () => {
+    repairing = true;
+    await released;
+    await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: true } });
+  };
+  const feed = new DeltaFeed({ db, collections: ["items"], logger, retryDelayMs: 5, keepPostImages, onChange: () => undefined, onGap: () => undefined });
+  await feed.start();
+  await db.collection("items").insertOne({ _id: "a" as never });
+  await db.command({ collMod: "items", changeStreamPreAndPostImages: { enabled: false } });
+  await db.collection("items").updateOne({ _id: "a" as never }, { $set: { blind: true } });
+  for (let attempt = 0; attempt < 3000 && !repairing; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.true(repairing);
+  const stopped = feed.stop();
+  release();
+  await stopped;
+  const streams = await db
+    .client.db("admin")
+    .aggregate([{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: { "cursor.originatingCommand.pipeline.0.$changeStream": { $exists: true } } }])
+    .toArray();
+  t.deepEqual(streams, []);
+});
