@@ -137,6 +137,7 @@ export class DeltaFeed {
           if (repair) await this.options.keepPostImages?.();
           repair = false;
           // stop() may have come while post-images were being turned on: open nothing it would not close.
+          if (!this.running) return;
           const first = await this.open();
           resumed = gap === undefined;
           if (gap) this.options.onGap(gap);
