@@ -8,9 +8,15 @@ export type ProviderOutcome = "accepted" | "permanent" | "transient" | "config" 
 /** An adapter under test and, for real providers, how to make the provider answer each way. */
 export interface AdapterUnderTest<A> {
   adapter: A;
-  /** Arranges the provider's next answer; outcomes left out are not tested (console adapters arrange none). */
+  /**
+   * Arranges the provider's next answer; outcomes left out are not tested (console adapters arrange
+   * none). Each returns nothing: nock's `reply()` returns its scope, so wrap it in braces. An
+   * arrangement serves one test, which may call the provider more than once (the mail suite's odd
+   * messages go out on one `accepted`): with `nock.disableNetConnect()` an unarranged call fails
+   * at once instead of reaching the real provider.
+   */
   arrange?: Partial<Record<Exclude<ProviderOutcome, "accepted">, () => void | Promise<void>>> & { accepted?: () => void | Promise<void> };
-  /** Checks nothing arranged was left unused, closes servers. */
+  /** Runs after each test: drops what is left of the arrangements (`nock.cleanAll()`), closes servers. */
   cleanup?: () => void | Promise<void>;
 }
 
@@ -63,6 +69,20 @@ const MAIL: MailMessage = { to: "ada@example.com", from: "team@example.com", sub
  *
  * @example
  * mailerConformance(test, "console", () => ({ adapter: new ConsoleMailer() }));
+ * @example
+ * nock.disableNetConnect();
+ * const postbox = () => nock("https://api.postbox.example").post("/v1/send");
+ * mailerConformance(test, "postbox", () => ({
+ *   adapter: new PostboxMailer({ apiKey: "test-key", fromEmail: "team@example.com" }),
+ *   arrange: {
+ *     accepted: () => { postbox().reply(202, { id: "pb-1" }); },
+ *     permanent: () => { postbox().reply(422, { error: "invalid address" }); },
+ *     transient: () => { postbox().reply(503); },
+ *     config: () => { postbox().reply(401); },
+ *     malformed: () => { postbox().reply(202, "not json"); },
+ *   },
+ *   cleanup: () => { nock.cleanAll(); },
+ * }));
  */
 export function mailerConformance(test: ConformanceTest, name: string, create: () => AdapterUnderTest<Mailer> | Promise<AdapterUnderTest<Mailer>>): void {
   test.serial(`${name} mailer: an accepted send carries the provider's message id`, async (t) => {

@@ -2,7 +2,11 @@ import type { ConformanceTest } from "./conformance-test.js";
 import type { VerificationSender } from "../../contracts/verification.js";
 import { arrangedAdapter, assertResultShape, FAILURE_CLASSES, type AdapterUnderTest } from "./mailer.js";
 
-/** A verifier under test; `approvedCode` is a code its provider approves (arranged by `arrange.accepted`). */
+/**
+ * A verifier under test; `approvedCode` is a code its provider approves. `arrange.accepted`
+ * arranges both the start and the check of that code; with nock, match the code in the check's
+ * body, so the wrong-code test's check is not answered "approved" by it.
+ */
 export interface VerificationSenderUnderTest extends AdapterUnderTest<VerificationSender> {
   approvedCode: string;
   /** Arranges the provider's answer to a wrong code (real providers only). */
