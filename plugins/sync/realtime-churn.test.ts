@@ -1,5 +1,5 @@
 import { createHook } from "node:async_hooks";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { SOCKET_SERVER, type SocketServer } from "../../contracts/socket-server.js";
@@ -8,7 +8,7 @@ import { killChangeStreamCursors } from "../../test/support/kill-change-stream-c
 import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { recordingSocket, type RecordingSocket } from "../../test/support/recording-socket.js";
 import { isDeletedPlugin, modelRouter, Permissions } from "../rest/index.js";
-import { realtimeApp, syncApp, syncPlugin, type MutationOutcome, type SyncDelta } from "./index.js";
+import { realtimeApp, syncApp, syncPlugin, type MutationOutcome, type RealtimeAppOptions, type SyncDelta } from "./index.js";
 
 // The realtime server over a long life: hundreds of sockets come and go, and afterwards nothing
 // of them is left on the server (rooms, sessions, timers, listeners); a user deleted under many
@@ -290,31 +290,37 @@ test.serial("the users collection unreadable while 10 sockets are checked every 
   t.is(io!.of("/").sockets.size, 10);
 });
 
-test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
-  const timers = syncTimerTracker();
-  timers.enable();
-  t.teardown(() => timers.disable());
-  // An app of its own, whose access tokens last 2 s.
-  let stopExpiring: (() => Promise<void> | void) | undefined;
+/** A second app on the same database, for a test that needs other settings; stopped with the test. */
+async function ownApp(t: ExecutionContext, env: Record<string, string>, realtime: RealtimeAppOptions) {
+  let stop: (() => Promise<void> | void) | undefined;
   const { app, http } = await authTestApp(
-    { teardown: (fn) => void (stopExpiring = fn) },
+    { teardown: (fn) => void (stop = fn) },
     {},
-    { TOKEN_EXPIRES_IN: "2s" },
+    env,
     (app) => {
       const signedIn = [Permissions.IsAuthenticated];
       app
         .register(modelRouter("/churn-notes", ChurnNote, { permissions: { list: signedIn, read: [Permissions.IsOwner], create: signedIn, update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
         .register(syncApp())
-        .register(realtimeApp({ authCheckIntervalMs: 60_000 }));
+        .register(realtimeApp(realtime));
     },
     { port: 0, host: "127.0.0.1" },
   );
-  t.teardown(() => stopExpiring?.());
+  t.teardown(() => stop?.());
   const { socketUrl } = await app.start();
+  return { app, http, socketUrl: socketUrl! };
+}
+
+test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
+  const timers = syncTimerTracker();
+  timers.enable();
+  t.teardown(() => timers.disable());
+  // An app of its own, whose access tokens last 2 s.
+  const { app, http, socketUrl } = await ownApp(t, { TOKEN_EXPIRES_IN: "2s" }, { authCheckIntervalMs: 60_000 });
   const email = uniqueEmail("expiring");
   const signedUp = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
   const userId = signedUp.body.data.userId as string;
-  const clients = await Promise.all(Array.from({ length: 5 }, () => recordingSocket(socketUrl!, { token: signedUp.body.data.token as string, teardown: (fn) => t.teardown(fn) })));
+  const clients = await Promise.all(Array.from({ length: 5 }, () => recordingSocket(socketUrl, { token: signedUp.body.data.token as string, teardown: (fn) => t.teardown(fn) })));
   for (const client of clients) await client.request("sync:subscribe", { collections: [COLLECTION] });
 
   // The expiry timer of each socket fires at the token's exp, with no event from the client.
@@ -340,3 +346,36 @@ test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-ex
   await app.stop();
   t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
 });
+
+test.serial("credential checks slower than their interval do not pile up: each socket queues at most one, and its mutations wait for no backlog", async (t) => {
+  const { http, socketUrl } = await ownApp(t, {}, { authCheckIntervalMs: 50, authFreshnessMs: 60_000 });
+  const { uri } = await startTestDatabase();
+  const users = await Promise.all(
+    Array.from({ length: 3 }, async () => {
+      const response = await request(http).post("/auth/signup").send({ email: uniqueEmail("slow"), password: PASSWORD }).expect(201);
+      return response.body.data.token as string;
+    }),
+  );
+  const clients = await Promise.all(users.map((token) => recordingSocket(socketUrl, { token, teardown: (fn) => t.teardown(fn) })));
+  const admin = ChurnNote.db.getClient().db("admin");
+  const usersFind = (blockTimeMS: number) => ({ configureFailPoint: "failCommand", mode: "alwaysOn", data: { failCommands: ["find"], namespace: `${TestUser.db.name}.${TestUser.collection.collectionName}`, blockConnection: true, blockTimeMS } });
+  t.teardown(() => admin.command({ configureFailPoint: "failCommand", mode: "off" }).then(() => undefined));
+  // Every user lookup takes 300 ms while the sockets' checks come due every 50 ms.
+  await admin.command(usersFind(300));
+  const fired = async (blockTimeMS: number) => (await admin.command(usersFind(blockTimeMS))).count as number;
+  t.true(await untilAsync(async () => (await fired(300)) >= 3 * 4), "four slow checks of each socket");
+  // From here lookups are quick again, and the fail point counts them.
+  const before = await fired(1);
+  await Promise.all(clients.map(async (client) => t.true("ack" in (await client.request<MutationOutcome>("sync:mutate", note())))));
+  const drained = (await fired(1)) - before;
+  // A backlog would be a lookup per missed interval (about six per slow check) before each mutation.
+  t.true(drained <= 3 * 3, `${drained} user lookups before the mutations were answered`);
+});
+
+async function untilAsync(condition: () => Promise<boolean>): Promise<boolean> {
+  for (let attempt = 0; attempt < 2000; attempt++) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return false;
+}

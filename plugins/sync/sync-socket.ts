@@ -121,6 +121,8 @@ export class SyncSocketSession {
   private checkTimer?: NodeJS.Timeout;
   /** When the credential last authenticated (a burst of mutations shares one check). */
   private verifiedAt = Number.NEGATIVE_INFINITY;
+  /** A credential check waits in the queue and has not started: the next one due need not queue another. */
+  private recheckQueued = false;
   private readonly listeners: [string, (...args: unknown[]) => void][] = [];
 
   constructor(
@@ -136,7 +138,7 @@ export class SyncSocketSession {
     this.socket.once("disconnect", () => this.dispose());
     if (this.socket.data.user && this.socket.data.credential) {
       void this.scheduleExpiryCheck();
-      this.checkTimer = setInterval(() => void this.enqueue(() => this.recheck()), this.options.limits.authCheckIntervalMs);
+      this.checkTimer = setInterval(() => this.queueRecheck(), this.options.limits.authCheckIntervalMs);
       this.checkTimer.unref();
     }
   }
@@ -356,11 +358,26 @@ export class SyncSocketSession {
       if (!expiresAt || !this.serving) return;
       clearTimeout(this.expiryTimer);
       const wait = Math.min(Math.max(expiresAt.getTime() - Date.now(), 0), MAX_TIMER_MS);
-      this.expiryTimer = setTimeout(() => void this.enqueue(() => this.recheck()), wait);
+      this.expiryTimer = setTimeout(() => this.queueRecheck(), wait);
       this.expiryTimer.unref();
     } catch (error) {
       this.lapsed(error);
     }
+  }
+
+  /**
+   * Queues a check unless one is already waiting. Checks slower than `authCheckIntervalMs` (the
+   * database slow or away) otherwise queued one per interval, and once it answered, the socket's
+   * mutations waited behind the whole backlog of lookups. One that has started does not count: it
+   * may have read the credential before it expired.
+   */
+  private queueRecheck(): void {
+    if (this.recheckQueued) return;
+    this.recheckQueued = true;
+    void this.enqueue(() => {
+      this.recheckQueued = false;
+      return this.recheck();
+    });
   }
 
   /** The periodic and at-expiry check: the credential, then the streams of every subscription. */
