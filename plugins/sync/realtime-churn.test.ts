@@ -189,7 +189,7 @@ async function writeNotes(user: { token: string }, count: number, label: string)
   return ids;
 }
 
-test.serial("the stream's getMore fails twice with a transient error (HostUnreachable), then its cursor is killed: every delta arrives once, in seq order with no seq skipped, and no reconcile", async (t) => {
+test.serial("the stream's getMore fails twice with a transient error (HostUnreachable), its cursor is killed, a getMore fails for good: every delta arrives once, in seq order with no seq skipped, no reconcile, one warning", async (t) => {
   const { socketUrl, logs } = await shared;
   const { uri } = await startTestDatabase();
   const user = await signup();
@@ -205,6 +205,14 @@ test.serial("the stream's getMore fails twice with a transient error (HostUnreac
   await killChangeStreamCursors(ChurnNote.db.getClient(), streamNamespace());
   ids.push(...(await writeNotes(user, 3, "killed")));
   await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[8]);
+  t.deepEqual(logs.lines.filter((line) => (line.level === "warn" || line.level === "error") && /^Sync/.test(line.message)).map((line) => line.message), [], "the driver resumed both by itself");
+  // A getMore that fails for good: the feed reopens from its own resume token.
+  await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 2, namespace: streamNamespace() } }, async () => {
+    ids.push(...(await writeNotes(user, 3, "reopened")));
+    await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[11]);
+  });
+  ids.push(...(await writeNotes(user, 1, "after")));
+  await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[12]);
 
   const deltas = client.events.filter(([name]) => name === "sync:delta").map(([, delta]) => delta as SyncDelta);
   t.deepEqual(
@@ -216,8 +224,15 @@ test.serial("the stream's getMore fails twice with a transient error (HostUnreac
     ids.map((_, index) => index + 1),
   );
   t.false(client.events.some(([name]) => name === "sync:reconcile"));
-  // The driver resumes both by itself: nothing for the feed to report.
-  t.deepEqual(logs.lines.filter((line) => (line.level === "warn" || line.level === "error") && /^Sync/.test(line.message)).map((line) => line.message), []);
+  const told = logs.lines.filter((line) => line.level !== "debug" && /^Sync/.test(line.message));
+  t.deepEqual(
+    told.map((line) => [line.level, line.message.split(";")[0]]),
+    [
+      ["warn", "Sync: change stream failed, reopening"],
+      ["info", "Sync: change stream reopened"],
+    ],
+  );
+  t.like(told[1], { resumed: true, failedAttempts: 1 });
 });
 
 test.serial("the resume token is too old (history lost): subscribed sockets get one sync:reconcile, deltas go on, and the incident is logged once", async (t) => {
