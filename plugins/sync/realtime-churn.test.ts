@@ -116,8 +116,9 @@ test.serial("300 connect → subscribe → mutate → disconnect cycles leave no
   t.teardown(() => closers.forEach((close) => close()));
 
   let cycle = 0;
+  let cycles = 0;
   const worker = async () => {
-    while (cycle < 300) {
+    while (cycle < cycles) {
       const index = cycle++;
       const user = users[index % users.length]!;
       const client: RecordingSocket = await recordingSocket(socketUrl, { token: user.token, teardown: (fn) => void closers.push(fn) });
@@ -132,10 +133,21 @@ test.serial("300 connect → subscribe → mutate → disconnect cycles leave no
       client.socket.disconnect();
     }
   };
-  await Promise.all(Array.from({ length: 10 }, worker));
+  const churn = async (count: number) => {
+    cycles += count;
+    await Promise.all(Array.from({ length: 10 }, worker));
+    t.true(await until(() => namespace.sockets.size === 0), "every socket is gone from the namespace");
+  };
+  /** Node's active handles by kind (sockets, servers, timers that keep the process alive). */
+  const handles = () => process.getActiveResourcesInfo().reduce<Record<string, number>>((counts, kind) => ({ ...counts, [kind]: (counts[kind] ?? 0) + 1 }), {});
+  // A first round grows the database connection pool to what 10 concurrent clients need.
+  await churn(20);
+  const baseline = handles();
+  await churn(300);
 
-  t.true(await until(() => namespace.sockets.size === 0), "every socket is gone from the namespace");
   t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
+  // Back to the baseline, give or take a timer or a pool connection in flight: a leak would be one per socket.
+  for (const [kind, count] of Object.entries(handles())) t.true(count <= (baseline[kind] ?? 0) + 2, `${kind}: ${count} active after the churn, ${baseline[kind] ?? 0} before`);
   t.is(namespace.adapter.rooms.size, 0, "no stream room (or socket room) is left");
   t.is(namespace.adapter.sids.size, 0);
   t.is(namespace.listenerCount("connection"), connectionListeners);
