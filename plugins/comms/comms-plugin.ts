@@ -118,7 +118,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);
       await messageLog.start?.(ctx);
-      retention = cronjob(retentionSchedule!, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", context: ctx });
+      // One process of a scaled-out app purges; the others would only repeat its update.
+      retention = cronjob(retentionSchedule!, () => started.purgeExpiredPayloads(), { name: "comms-payload-retention", context: ctx, exclusive: true });
       service = started;
     },
     async stop(ctx: PluginContext) {

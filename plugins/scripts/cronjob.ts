@@ -5,9 +5,12 @@ import type { SvcLogger } from "../../kernel/logger.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { runWithRequestContext } from "../../kernel/request-context.js";
 import { logger as defaultLogger } from "../logging/index.js";
+import { claimCronRun } from "./cron-claims.js";
 import { cronExpressionProblem } from "./cron-expression.js";
 import { errorTrackerFromEnvironment } from "./default-error-tracker.js";
 import { ScriptErrors } from "./errors.js";
+
+const MINUTE_MS = 60_000;
 
 export interface CronjobOptions {
   /** Names the job in logs (`jobId`) and error reports. Default: the expression. */
@@ -18,6 +21,16 @@ export interface CronjobOptions {
   timezone?: string;
   /** Start the schedule now. Default true. */
   start?: boolean;
+  /**
+   * For an app run as several processes on one database (instances behind a load balancer):
+   * each scheduled run happens in one process only — the first to claim it in the database
+   * (collection `svc_cron_runs`, one record per job and due time, kept 30 days); the others skip
+   * it (logged at debug). Needs a `name` the same in every process, and the app's database
+   * (mongoose's default connection). `trigger()` and `runOnInit` still run where they are asked.
+   * When the claim cannot be written (database down), the run is skipped, logged and reported.
+   * Default false: every process runs every scheduled run.
+   */
+  exclusive?: boolean;
   /**
    * Inside an app pass the plugin's `ctx`: the job then logs to `ctx.logger`, reports to the app's
    * `ERROR_TRACKER` (an `app.override` included) and reads `ctx.config.env`. `logger`,
@@ -69,6 +82,8 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
   const problem = cronExpressionProblem(expression, options.timezone);
   if (problem !== undefined) throw ScriptErrors.INVALID_CRON_EXPRESSION(expression, problem);
 
+  // Two jobs with one expression would share their claims: an exclusive job names itself.
+  if (options.exclusive && !options.name?.trim()) throw ScriptErrors.EXCLUSIVE_NAME_REQUIRED(expression);
   const name = options.name ?? expression.trim();
   const { context } = options;
   const logger = options.logger ?? context?.logger ?? defaultLogger;
@@ -104,10 +119,31 @@ export function cronjob(expression: string, fn: () => unknown, options: CronjobO
     return current;
   };
 
+  /** A scheduled run of an exclusive job: only in the process whose claim on it was stored. */
+  const runClaimed = async (): Promise<void> => {
+    // Runs are due on whole minutes: every process names a run by the minute it fired in, on
+    // its own clock (rounded, so a timer a little early or late still names its minute).
+    const scheduledFor = new Date(Math.round(Date.now() / MINUTE_MS) * MINUTE_MS);
+    const due = { jobId: name, cron: expression, scheduledFor: scheduledFor.toISOString() };
+    let claimed: boolean;
+    try {
+      claimed = await claimCronRun(name, scheduledFor);
+    } catch (error) {
+      logger.error(`Cron job ${name}: the run due ${due.scheduledFor} could not be claimed and is skipped: ${error instanceof Error ? error.message : String(error)}`, due);
+      tracker.captureException(error, { jobId: name, tags: { cron: expression } });
+      return;
+    }
+    if (!claimed) {
+      logger.debug(`Cron job ${name}: the run due ${due.scheduledFor} runs in another process`, due);
+      return;
+    }
+    await run();
+  };
+
   const job = CronJob.from({
     cronTime: expression.trim(),
     onTick: () => {
-      void run();
+      void (options.exclusive ? runClaimed() : run());
     },
     start: options.start ?? true,
     timeZone: options.timezone,
