@@ -406,3 +406,23 @@ async function untilAsync(condition: () => Promise<boolean>): Promise<boolean> {
   }
   return false;
 }
+
+test.serial("a mutation whose credential check cannot be made (the database away) is nacked error, to be sent again, not forbidden (which a client gives up on)", async (t) => {
+  const { http, socketUrl } = await ownApp(t, {}, { authFreshnessMs: 0 });
+  const { uri } = await startTestDatabase();
+  const signedUp = await request(http).post("/auth/signup").send({ email: uniqueEmail("blip"), password: PASSWORD }).expect(201);
+  const client = await recordingSocket(socketUrl, { token: signedUp.body.data.token as string, teardown: (fn) => t.teardown(fn) });
+  const mutation = note();
+  const batch = { mutations: [note(), note()] };
+  await withFailPoint(uri, { mode: "alwaysOn", data: { failCommands: ["find"], errorCode: 2, namespace: `${TestUser.db.name}.${TestUser.collection.collectionName}` } }, async () => {
+    t.like(await client.request<MutationOutcome>("sync:mutate", mutation), { nack: { mutationId: mutation.mutationId, code: "error" } });
+    const answer = await client.request<{ results: unknown[] }>("sync:mutateBatch", batch);
+    t.like(answer.results[0], { nack: { code: "error" } });
+    t.deepEqual(answer.results[1], { notAttempted: { mutationId: batch.mutations[1]!.mutationId } });
+  });
+  // Sent again once the database answers: applied.
+  t.true("ack" in (await client.request<MutationOutcome>("sync:mutate", mutation)));
+  const again = await client.request<{ results: unknown[] }>("sync:mutateBatch", batch);
+  t.true(again.results.every((result) => typeof result === "object" && result !== null && "ack" in result));
+  t.false(client.events.some(([name]) => name === "sync:auth-expired"));
+});

@@ -239,9 +239,7 @@ export class SyncSocketSession {
     if (refused) return this.answer(refused, ack);
     await this.enqueue(async () => {
       const user = await this.currentUser();
-      const outcome = user
-        ? await this.options.services.mutations.apply(user, payload, socketRequest(this.socket, user, "sync:mutate"))
-        : nack(mutationId, "forbidden", { message: "The socket's credential is no longer valid" });
+      const outcome = user ? await this.options.services.mutations.apply(user, payload, socketRequest(this.socket, user, "sync:mutate")) : this.unchecked(mutationId);
       this.answer(outcome, ack);
     });
   }
@@ -265,11 +263,21 @@ export class SyncSocketSession {
         return undefined;
       };
       const apply = async (entry: unknown): Promise<MutationOutcome> =>
-        user && req ? this.options.services.mutations.apply(user, entry, req) : nack(mutationIdOf(entry), "forbidden", { message: "The socket's credential is no longer valid" });
+        user && req ? this.options.services.mutations.apply(user, entry, req) : this.unchecked(mutationIdOf(entry));
       const results = await applyInOrder(entries, apply, gate);
       for (const result of results) if ("ack" in result || "nack" in result) this.emitOutcome(result);
       ack?.({ ...(batchId === undefined ? {} : { batchId }), results } satisfies BatchAnswer);
     });
+  }
+
+  /**
+   * The nack of a mutation that found no user: `forbidden` once the credential was refused (the
+   * socket is let go), but `error` when the check could not be made (the database away) and the
+   * socket is still served — a client gives up on a forbidden write, and sends an error again.
+   */
+  private unchecked(mutationId: string): MutationOutcome {
+    if (!this.serving) return nack(mutationId, "forbidden", { message: "The socket's credential is no longer valid" });
+    return nack(mutationId, "error", { message: "The socket's credential could not be checked: send it again" });
   }
 
   /** Refusals decided before anything is queued: no user, or a payload over the size limit. */
