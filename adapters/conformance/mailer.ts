@@ -10,14 +10,15 @@ export interface AdapterUnderTest<A> {
   adapter: A;
   /**
    * Arranges the provider's next answer; outcomes left out are not tested (console adapters arrange
-   * none). Each returns nothing: nock's `reply()` returns its scope, so wrap it in braces. An
-   * arrangement serves one test, which may call the provider more than once (the mail suite's odd
-   * messages go out on one `accepted`): with `nock.disableNetConnect()` an unarranged call fails
-   * at once instead of reaching the real provider.
+   * none). What one returns is awaited and otherwise ignored, so
+   * `() => nock(api).post(path).reply(202)` is an arrangement as it stands. An arrangement serves
+   * one test, which may call the provider more than once (the mail suite's odd messages go out on
+   * one `accepted`): with `nock.disableNetConnect()` an unarranged call fails at once instead of
+   * reaching the real provider.
    */
-  arrange?: Partial<Record<Exclude<ProviderOutcome, "accepted">, () => void | Promise<void>>> & { accepted?: () => void | Promise<void> };
+  arrange?: Partial<Record<Exclude<ProviderOutcome, "accepted">, () => unknown>> & { accepted?: () => unknown };
   /** Runs after each test: drops what is left of the arrangements (`nock.cleanAll()`), closes servers. */
-  cleanup?: () => void | Promise<void>;
+  cleanup?: () => unknown;
 }
 
 /**

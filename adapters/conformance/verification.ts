@@ -10,7 +10,7 @@ import { arrangedAdapter, assertResultShape, FAILURE_CLASSES, type AdapterUnderT
 export interface VerificationSenderUnderTest extends AdapterUnderTest<VerificationSender> {
   approvedCode: string;
   /** Arranges the provider's answer to a wrong code (real providers only). */
-  arrangeRejectedCheck?: () => void | Promise<void>;
+  arrangeRejectedCheck?: () => unknown;
 }
 
 /**
