@@ -113,7 +113,7 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
         senders: providers.push,
         maxTokensPerUser,
       });
-      const webhooks = [...providers.mail, ...providers.sms].map((provider) => provider.webhook).filter((hook): hook is DeliveryWebhook => hook !== undefined);
+      const webhooks = deliveryWebhooks([...providers.mail, ...providers.sms]);
       mountWebhookRoutes(router, { basePath, webhooks, service: () => started, receipts, now });
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);
@@ -167,4 +167,18 @@ function resolveProviders(options: CommsAppOptions, ctx: PluginContext): CommsPr
     resolved[channel] = [consoles[channel]()];
   }
   return resolved as unknown as CommsProviders;
+}
+
+/** The providers' delivery webhooks, one route each: two with one name would share it. */
+function deliveryWebhooks(providers: readonly { readonly name: string; readonly webhook?: DeliveryWebhook }[]): DeliveryWebhook[] {
+  const owners = new Map<string, string>();
+  const webhooks: DeliveryWebhook[] = [];
+  for (const { name, webhook } of providers) {
+    if (!webhook) continue;
+    const owner = owners.get(webhook.provider);
+    if (owner !== undefined) throw CommsErrors.DUPLICATE_WEBHOOK(webhook.provider, owner, name);
+    owners.set(webhook.provider, name);
+    webhooks.push(webhook);
+  }
+  return webhooks;
 }

@@ -15,6 +15,11 @@ export const CommsErrors = defineErrors("COMMS", {
   INVALID_TOKEN_LIMIT: { message: (limit: unknown) => `maxPushTokensPerUser must be a whole number, 1 or more, got ${String(limit)}` },
   /** Two providers of one channel share a name, so the delivery log could not tell them apart. */
   DUPLICATE_PROVIDER: { message: (channel: string, name: string) => `Two ${channel} providers are named "${name}": give each a distinct name` },
+  /** Two providers' delivery webhooks would share one route. */
+  DUPLICATE_WEBHOOK: {
+    message: (webhook: string, first: string, second: string) =>
+      `Providers "${first}" and "${second}" both have a delivery webhook named "${webhook}" (one route, {basePath}/webhooks/${webhook}): give each webhook its own provider name, usually its adapter's name`,
+  },
   /** Production, and the channel has no provider (SPEC §7). */
   CHANNEL_NOT_CONFIGURED: { status: 501, title: "Comms channel not configured" },
   /** An active push token belongs to another user (SPEC §3.3). */
