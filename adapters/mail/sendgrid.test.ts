@@ -104,6 +104,9 @@ test.serial("the signed event webhook: events recorded, bad signature 401, repla
 
   const forged = await post(sign("sha256", Buffer.from(timestamp + body), generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey).toString("base64")).expect(401);
   t.is(forged.body.errors[0].code, CommsErrors.WEBHOOK_SIGNATURE_INVALID.code);
+  // Correctly signed, sent as another type: the body was never read, and the answer says so.
+  const untyped = await post(signature).set("content-type", "text/plain").expect(415);
+  t.is(untyped.body.errors[0].code, "HTTP_UNSUPPORTED_MEDIA_TYPE");
   await post(signature, timestamp, body.replace("delivered", "bounce")).expect(401);
   const stale = String(Number(timestamp) - 3600);
   await post(sign("sha256", Buffer.from(stale + body), privateKey).toString("base64"), stale).expect(401);

@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from "../../contracts/database.js";
 import type { DeliveryWebhook } from "../../contracts/delivery-webhook.js";
 import { OMIT_BODY_FROM_LOG } from "../../contracts/http.js";
 import { captureRawBody } from "../../contracts/raw-body.js";
+import { requireJsonBody } from "../validation/index.js";
 import { CommsErrors } from "./errors.js";
 import type { CommsService } from "./comms-service.js";
 import type { WebhookReceiptFields } from "./webhook-receipt-model.js";
@@ -42,6 +43,9 @@ export function mountWebhookRoutes(
   };
   for (const webhook of options.webhooks) {
     const handle: RequestHandler = async (req, res) => {
+      // A JSON webhook sent as another type was never read: 415 says so, where the signature
+      // check of an empty body would answer a misleading 401.
+      if (webhook.mediaType === "json") requireJsonBody(req);
       const rawBody = req.rawBody ?? Buffer.alloc(0);
       const content = webhook.read({
         rawBody,
