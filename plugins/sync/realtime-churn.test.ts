@@ -29,6 +29,20 @@ const ChurnNote =
     })(),
   );
 const COLLECTION = ChurnNote.collection.collectionName;
+/** Tenant-scoped: its streams come from `getUserScopes`, which an app may well read from its database. */
+const ChurnTeamNote =
+  (mongoose.models.ChurnTeamNote as mongoose.Model<Record<string, unknown>> | undefined) ??
+  mongoose.model<Record<string, unknown>>(
+    "ChurnTeamNote",
+    (() => {
+      const schema = new Schema({ _id: { type: String, description: "Client id" }, text: { type: String, required: true, description: "Text" }, teamId: { type: String, required: true, description: "Tenant" } }, { strict: "throw" });
+      schema.plugin(isDeletedPlugin);
+      schema.plugin(syncPlugin);
+      return schema;
+    })(),
+  );
+/** Where `ownApp`'s getUserScopes reads a user's teams. */
+const MEMBERSHIPS = "churn_memberships";
 
 /**
  * Timers created by the sync plugin's server code that are still pending: a Timeout counts from
@@ -317,10 +331,13 @@ test.serial("the users collection unreadable while 10 sockets are checked every 
   t.is(io!.of("/").sockets.size, 10);
 });
 
-/** A second app on the same database, for a test that needs other settings; stopped with the test. */
+/**
+ * A second app on the same database, for a test that needs other settings; stopped with the test.
+ * It also serves team notes, whose streams come from a user's documents in `churn_memberships`.
+ */
 async function ownApp(t: ExecutionContext, env: Record<string, string>, realtime: RealtimeAppOptions) {
   let stop: (() => Promise<void> | void) | undefined;
-  const { app, http } = await authTestApp(
+  const { app, http, logs } = await authTestApp(
     { teardown: (fn) => void (stop = fn) },
     {},
     env,
@@ -328,14 +345,22 @@ async function ownApp(t: ExecutionContext, env: Record<string, string>, realtime
       const signedIn = [Permissions.IsAuthenticated];
       app
         .register(modelRouter("/churn-notes", ChurnNote, { permissions: { list: signedIn, read: [Permissions.IsOwner], create: signedIn, update: [Permissions.IsOwner], delete: [Permissions.IsOwner] }, sync: { scope: { type: "owner" } } }))
-        .register(syncApp())
+        .register(modelRouter("/churn-team-notes", ChurnTeamNote, { permissions: { list: signedIn, read: signedIn, create: signedIn, update: signedIn, delete: signedIn }, sync: { scope: { type: "tenant", field: "teamId" } } }))
+        .register(
+          syncApp({
+            getUserScopes: async (user) => {
+              const memberships = await ChurnNote.db.collection(MEMBERSHIPS).find({ userId: user.id }).toArray();
+              return memberships.map((membership) => `tenant:${String(membership.teamId)}`);
+            },
+          }),
+        )
         .register(realtimeApp(realtime));
     },
     { port: 0, host: "127.0.0.1" },
   );
   t.teardown(() => stop?.());
   const { socketUrl } = await app.start();
-  return { app, http, socketUrl: socketUrl! };
+  return { app, http, logs, socketUrl: socketUrl! };
 }
 
 test.serial("tokens expiring under 5 sockets of one user: each gets sync:auth-expired, reconnects with a fresh token and is served again; a stop leaves no sync timer", async (t) => {
@@ -425,4 +450,36 @@ test.serial("a mutation whose credential check cannot be made (the database away
   const again = await client.request<{ results: unknown[] }>("sync:mutateBatch", batch);
   t.true(again.results.every((result) => typeof result === "object" && result !== null && "ack" in result));
   t.false(client.events.some(([name]) => name === "sync:auth-expired"));
+});
+
+test.serial("a user's streams that cannot be looked up (the database away) while 5 sockets are checked every 100 ms: they stay subscribed, and the outage is one warning and one line when lookups pass again", async (t) => {
+  const { http, socketUrl, logs: capture } = await ownApp(t, {}, { authCheckIntervalMs: 100 });
+  const { uri } = await startTestDatabase();
+  const tokens = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const response = await request(http).post("/auth/signup").send({ email: uniqueEmail("team"), password: PASSWORD }).expect(201);
+      await ChurnNote.db.collection(MEMBERSHIPS).insertOne({ userId: response.body.data.userId, teamId: "red" });
+      return response.body.data.token as string;
+    }),
+  );
+  const teamNotes = ChurnTeamNote.collection.collectionName;
+  const clients = await Promise.all(tokens.map((token) => recordingSocket(socketUrl, { token, teardown: (fn) => t.teardown(fn) })));
+  for (const client of clients) t.like((await client.request<unknown[]>("sync:subscribe", { collections: [teamNotes] }))[0], { streams: [`${teamNotes}|tenant:red`] });
+  capture.clear();
+  await withFailPoint(uri, { mode: "alwaysOn", data: { failCommands: ["find"], errorCode: 2, namespace: `${ChurnNote.db.name}.${MEMBERSHIPS}` } }, async () => {
+    // Several rounds of every socket's periodic check fail at the lookup.
+    t.true(await until(() => capture.lines.filter((line) => /streams|socket event failed/.test(line.message)).length >= 20));
+  });
+  await until(() => capture.lines.some((line) => line.level === "info" && /streams/.test(line.message)));
+  const lines = capture.lines.filter((line) => line.level !== "debug" && /Sync/.test(line.message));
+  t.deepEqual(
+    lines.map((line) => line.level),
+    ["warn", "info"],
+    lines.map((line) => line.message).join(" | "),
+  );
+  // Still subscribed: a team write reaches every socket.
+  const id = uid("team-note");
+  await request(http).post("/sync/mutate").set("Authorization", `Bearer ${tokens[0]!}`).send({ mutationId: uid("m"), collection: teamNotes, operation: "create", id, data: { text: "hi", teamId: "red" } }).expect(200);
+  for (const client of clients) await client.next("sync:delta", (delta: SyncDelta) => delta.id === id);
+  t.false(clients.some((client) => client.events.some(([name]) => name === "sync:error" || name === "sync:auth-expired")));
 });

@@ -7,7 +7,7 @@ import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
 import { DeltaFeed } from "./delta-feed.js";
 import { SyncErrors } from "./errors.js";
 import { deltaOf, roomOf } from "./sync-delta.js";
-import { CredentialCheckTrouble, SyncSocketSession } from "./sync-socket.js";
+import { socketCheckTrouble, SyncSocketSession } from "./sync-socket.js";
 import { SYNC_SERVICES } from "./sync-tokens.js";
 
 export interface RealtimeAppOptions {
@@ -102,9 +102,9 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
       });
       await feed.start();
 
-      const checkTrouble = new CredentialCheckTrouble(ctx.logger);
+      const trouble = socketCheckTrouble(ctx.logger);
       const admit = (socket: SvcSocket) => {
-        const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger: ctx.logger, checkTrouble });
+        const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger: ctx.logger, trouble });
         sessions.add(session);
         socket.once("disconnect", () => sessions.delete(session));
         session.attach();

@@ -35,40 +35,48 @@ export interface SyncSocketOptions {
   readonly limits: SyncSocketLimits;
   readonly logger: SvcLogger;
   /** Shared by every socket of the server, so a database outage is logged once, not per socket and check. */
-  readonly checkTrouble: CredentialCheckTrouble;
+  readonly trouble: { readonly credential: CheckTrouble; readonly streams: CheckTrouble };
 }
 
 /**
- * Credential checks that could not be made (the database away, not a refused credential), across
- * every socket of one server: the first failure of an outage is a warning, the next ones are debug
- * lines, and the first check that goes through again ends it with one info line. Without it,
- * every socket's periodic check logged its own warning: thousands of lines a minute.
+ * Checks every socket of one server repeats that could not be made (the database away, not a
+ * refused credential): the first failure of an outage is a warning, the next ones are debug lines,
+ * and the first check that goes through again ends it with one info line. Without it, every
+ * socket's periodic check logged its own line: thousands a minute.
  *
  * @example
- * const checkTrouble = new CredentialCheckTrouble(logger);
- * checkTrouble.failed(error); // warns once
- * checkTrouble.succeeded(); // "Sync: socket credentials can be checked again"
+ * const credentialChecks = new CheckTrouble(logger, { failure: "could not check a socket's credential", consequence: "sockets stay connected until a check goes through", recovery: "socket credentials can be checked again" });
+ * credentialChecks.failed(error); // warns once
+ * credentialChecks.succeeded(); // "Sync: socket credentials can be checked again"
  */
-export class CredentialCheckTrouble {
+export class CheckTrouble {
   private failures = 0;
 
-  constructor(private readonly logger: SvcLogger) {}
+  constructor(
+    private readonly logger: SvcLogger,
+    private readonly say: { readonly failure: string; readonly consequence: string; readonly recovery: string },
+  ) {}
 
   failed(error: unknown): void {
     this.failures++;
     const reason = error instanceof Error ? error.message : String(error);
-    if (this.failures === 1) {
-      this.logger.warn("Sync: could not check a socket's credential; sockets stay connected until a check goes through (further failures are logged at debug level)", { reason });
-    } else {
-      this.logger.debug("Sync: could not check a socket's credential", { reason, failures: this.failures });
-    }
+    if (this.failures === 1) this.logger.warn(`Sync: ${this.say.failure}; ${this.say.consequence} (further failures are logged at debug level)`, { reason });
+    else this.logger.debug(`Sync: ${this.say.failure}`, { reason, failures: this.failures });
   }
 
   succeeded(): void {
     if (this.failures === 0) return;
-    this.logger.info("Sync: socket credentials can be checked again", { failedChecks: this.failures });
+    this.logger.info(`Sync: ${this.say.recovery}`, { failedChecks: this.failures });
     this.failures = 0;
   }
+}
+
+/** The two checks every socket repeats, each logged once per outage (see {@link CheckTrouble}). */
+export function socketCheckTrouble(logger: SvcLogger): SyncSocketOptions["trouble"] {
+  return {
+    credential: new CheckTrouble(logger, { failure: "could not check a socket's credential", consequence: "sockets stay connected until a check goes through", recovery: "socket credentials can be checked again" }),
+    streams: new CheckTrouble(logger, { failure: "could not look up a socket's streams", consequence: "subscriptions stay as they are until a lookup goes through", recovery: "socket streams can be looked up again" }),
+  };
 }
 
 /** `sync:auth-expired`'s reason (SPEC §6.1). */
@@ -105,7 +113,7 @@ const validateBatch = eventAjv.compile(BATCH_BODY_SCHEMA);
  * and the socket is no longer served.
  *
  * @example
- * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger, checkTrouble });
+ * const session = new SyncSocketSession(socket, { services, authenticator, limiter, limits, logger, trouble: socketCheckTrouble(logger) });
  * session.attach();
  * session.dispose(); // on stop
  */
@@ -350,7 +358,7 @@ export class SyncSocketSession {
       const user = await this.options.authenticator.authenticateToken(credential);
       this.socket.data.user = user;
       this.verifiedAt = performance.now();
-      this.options.checkTrouble.succeeded();
+      this.options.trouble.credential.succeeded();
       return user;
     } catch (error) {
       this.lapsed(error);
@@ -396,8 +404,18 @@ export class SyncSocketSession {
     // Memberships change (a tenant left, a scope added): follow them, and say so when they did.
     for (const [name, before] of [...this.subscriptions]) {
       const collection = this.options.services.collections.get(name)!;
-      const allowed = await this.options.services.membership.mayList(user, collection);
-      const streams = allowed ? await this.options.services.membership.streamsOf(user, collection) : [];
+      let allowed: boolean;
+      let streams: string[];
+      try {
+        allowed = await this.options.services.membership.mayList(user, collection);
+        streams = allowed ? await this.options.services.membership.streamsOf(user, collection) : [];
+      } catch (error) {
+        // The app's getUserScopes could not answer (its database away): the subscriptions stay
+        // as they are, and the next check decides.
+        this.options.trouble.streams.failed(error);
+        return;
+      }
+      this.options.trouble.streams.succeeded();
       if (!this.serving) return;
       if (sameStreams(before, streams)) continue;
       this.join(name, streams);
@@ -414,7 +432,7 @@ export class SyncSocketSession {
   private lapsed(error: unknown): void {
     const status = (error as { status?: unknown }).status;
     if (status !== 401) {
-      this.options.checkTrouble.failed(error);
+      this.options.trouble.credential.failed(error);
       return;
     }
     if (!this.serving) return;
