@@ -9,6 +9,7 @@ import { KernelErrors } from "../kernel/kernel-errors.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
 import { STACK_ORDER, stackLayerNames } from "./http-stack.js";
 import { HostErrors, SvcApp } from "./svc-app.js";
+import { token } from "../kernel/container.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const env = { NODE_ENV: "test" };
@@ -288,4 +289,22 @@ test("build() failures are not logged: tests that expect them see only the rejec
   t.teardown(() => app.stop());
   await t.throwsAsync(app.build());
   t.deepEqual(lines.filter((line) => line.level === "error"), []);
+});
+
+test("resolve() hands out what the built app binds, an override included, and refuses before build", async (t) => {
+  const GREETER = token<{ greet(name: string): string }>("test.Greeter");
+  const greeterPlugin: SvcPlugin = {
+    name: "greeter",
+    register(ctx) {
+      ctx.container.bind(GREETER, { useValue: { greet: (name) => `Hello ${name}` } });
+    },
+  };
+  const app = new SvcApp({ env, database: false, logger: silent }).register(greeterPlugin);
+  t.true(hasErrorCode(t.throws(() => app.resolve(GREETER)), HostErrors.NOT_BUILT));
+  await app.build();
+  t.is(app.resolve(GREETER).greet("Ada"), "Hello Ada");
+
+  const swapped = new SvcApp({ env, database: false, logger: silent }).register(greeterPlugin).override(GREETER, { useValue: { greet: () => "swapped" } });
+  await swapped.build();
+  t.is(swapped.resolve(GREETER).greet("Ada"), "swapped");
 });

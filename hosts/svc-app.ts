@@ -34,6 +34,7 @@ export const HostErrors = defineErrors("HOST", {
     message: (what: string) => `register() takes an SvcPlugin, a model router or an express Router, not ${what}`,
   },
   ALREADY_BUILT: { message: () => "The app is already built; register plugins and middleware before build()" },
+  NOT_BUILT: { message: () => "The app is not built yet: await app.build() (or app.start()) before app.resolve()" },
   STOPPED: {
     message: (action: string) =>
       `Cannot ${action}: this app has been stopped, and an SvcApp runs once; create a new SvcApp (and register its plugins) to run again`,
@@ -117,6 +118,8 @@ export class SvcApp {
   private readonly overrides: Array<(kernel: SvcKernel) => void> = [];
   private routerCount = 0;
   private built?: Promise<Express>;
+  /** Set once build() has started every plugin: what resolve() may hand out is then ready. */
+  private ready = false;
   private running?: RunningApp;
   private closing?: GracefulClose;
   /** Connections stop() had to cut because their requests outlived `shutdownTimeoutMs`. */
@@ -194,6 +197,21 @@ export class SvcApp {
     return this;
   }
 
+  /**
+   * What the built app binds to `key`, as its plugins resolve it (an `override` included): how
+   * tests and scripts reach a plugin's service. Throws `HOST_NOT_BUILT` until `build()` (or
+   * `start()`) has resolved.
+   *
+   * @example
+   * await app.build();
+   * const comms = app.resolve(COMMS_SERVICE);
+   * await comms.sendMail({ to: "ada@example.com", subject: "Hi", text: "Hello" });
+   */
+  resolve<T>(key: Token<T>): T {
+    if (!this.ready) throw HostErrors.NOT_BUILT();
+    return this.kernel.pluginContext.resolve(key);
+  }
+
   /** Registers and starts every plugin (opening the database) and returns the express app. */
   build(): Promise<Express> {
     // A stopped kernel cannot start again: handing back the old app would serve stopped plugins.
@@ -207,6 +225,7 @@ export class SvcApp {
       for (const apply of this.overrides) apply(this.kernel);
       await this.kernel.start();
       warnWhenAuthenticationMissing(this.kernel);
+      this.ready = true;
       return app;
     })();
     return this.built;

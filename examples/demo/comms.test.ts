@@ -13,7 +13,7 @@ test("a sign-up is welcomed by mail, and an admin sees it in the delivery log", 
   t.teardown(() => app.stop());
   const http = await app.build();
   const admin = bearer(await loginAs(app, await createUser(app, { admin: true, roles: ["admin"] })));
-  const comms = app.kernel.pluginContext.resolve(COMMS_SERVICE);
+  const comms = app.resolve(COMMS_SERVICE);
   const since = new Date().toISOString();
 
   const email = uniqueTestEmail("welcome");
