@@ -256,6 +256,18 @@ test("the deprecated evaluate route keeps its shape and announces Deprecation an
   await as(http, {}).get("/feature-flags/evaluate").expect(401);
 });
 
+test("evaluateSunset sets the deprecated route's Sunset date", async (t) => {
+  let stop: (() => Promise<void> | void) | undefined;
+  t.teardown(() => stop?.());
+  const sunset = new Date("2027-06-30T00:00:00Z");
+  const { http } = await authTestApp({ teardown: (fn) => void (stop = fn) }, {}, {}, (app) =>
+    app.register(featureFlagsPlugin({ openFeatureDomain: `${DOMAIN}-sunset`, changeDetection: "poll", evaluateSunset: sunset })),
+  );
+  const user = await signup(http);
+  const response = await as(http, user).get("/feature-flags/evaluate").expect(200);
+  t.is(response.headers.sunset, "Wed, 30 Jun 2027 00:00:00 GMT");
+});
+
 test("the OpenFeature provider is registered under the domain and agrees with the HTTP configuration", async (t) => {
   const { http, admin } = await withAdmin();
   const user = await signup(http);

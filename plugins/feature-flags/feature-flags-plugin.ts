@@ -30,6 +30,11 @@ export interface FeatureFlagsOptions {
   /** Lets non-admins list segment names. */
   segmentsPermission?: (user: RequestUser) => boolean | Promise<boolean>;
   /**
+   * The `Sunset` date the deprecated `GET {basePath}/evaluate` announces. Default: about 90 days
+   * after the app started, which moves with every restart: set the date you mean to remove it.
+   */
+  evaluateSunset?: Date;
+  /**
    * Push `{key}` to signed-in socket.io clients of the app's socket server (`SOCKET_SERVER`) when
    * a flag changes: `true`, or `{eventName}`. Needs the auth plugin (and, for immediacy, a
    * replica set).
@@ -122,7 +127,7 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
 
       if (liveUpdates) live = attachLiveUpdates(ctx.resolve(SOCKET_SERVER), liveUpdates);
 
-      mountFlagRoutes(ctx.resolve(HTTP_ROUTER), { basePath, cache: started, segmentNames: Object.keys(segments), segmentsPermission: options.segmentsPermission });
+      mountFlagRoutes(ctx.resolve(HTTP_ROUTER), { basePath, cache: started, segmentNames: Object.keys(segments), segmentsPermission: options.segmentsPermission, sunset: options.evaluateSunset });
       documentFlagRoutes(ctx.openapi, basePath);
     },
     async stop(ctx: PluginContext) {
