@@ -21,6 +21,11 @@ export const SyncErrors = defineErrors("SYNC", {
   TOO_MANY_SUBSCRIPTIONS: { status: 429, title: "Too many subscriptions" },
   /** A malformed socket event payload (`sync:subscribe`, `sync:mutateBatch`): answered on `sync:error`. */
   INVALID_EVENT: { status: 400, title: "Malformed event" },
+  /**
+   * `sync:subscribe` could not be answered for now (the credential or the caller's streams could
+   * not be looked up: the database is away): subscribe again later.
+   */
+  UNAVAILABLE: { status: 503, title: "Sync temporarily unavailable" },
   /** `POST /sync/mutate` refused a mutation: `conflict` (the body also carries `{nack}`). */
   MUTATION_CONFLICT: { status: 409, title: "Mutation conflicts with the server's entity" },
   /** A mutation refused with nack `forbidden`. */

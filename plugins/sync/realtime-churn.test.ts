@@ -483,3 +483,24 @@ test.serial("a user's streams that cannot be looked up (the database away) while
   for (const client of clients) await client.next("sync:delta", (delta: SyncDelta) => delta.id === id);
   t.false(clients.some((client) => client.events.some(([name]) => name === "sync:error" || name === "sync:auth-expired")));
 });
+
+test.serial("a subscribe the server cannot answer for now (the caller's streams or credential cannot be looked up) is a 503 SYNC_UNAVAILABLE for that collection, never an unanswered acknowledgement", async (t) => {
+  const { http, socketUrl } = await ownApp(t, {}, { authFreshnessMs: 0 });
+  const { uri } = await startTestDatabase();
+  const signedUp = await request(http).post("/auth/signup").send({ email: uniqueEmail("unavailable"), password: PASSWORD }).expect(201);
+  const client = await recordingSocket(socketUrl, { token: signedUp.body.data.token as string, teardown: (fn) => t.teardown(fn), waitMs: 10_000 });
+  const teamNotes = ChurnTeamNote.collection.collectionName;
+  const failing = (namespace: string) => ({ mode: "alwaysOn" as const, data: { failCommands: ["find"], errorCode: 2, errorLabels: [], namespace } });
+
+  // getUserScopes reads the memberships, which fail: the team notes are refused for now, the owner-scoped notes are subscribed.
+  const answers = await withFailPoint(uri, failing(`${ChurnNote.db.name}.${MEMBERSHIPS}`), () => client.request<Array<Record<string, unknown>>>("sync:subscribe", { collections: [teamNotes, COLLECTION] }));
+  t.like(answers[0], { collection: teamNotes, code: "SYNC_UNAVAILABLE", status: 503 });
+  t.like(answers[1], { collection: COLLECTION, streams: [`${COLLECTION}|owner:${signedUp.body.data.userId as string}`] });
+  // Once the lookup works again, subscribing again works.
+  t.like((await client.request<Array<Record<string, unknown>>>("sync:subscribe", { collections: [teamNotes] }))[0], { collection: teamNotes, streams: [] });
+
+  // The credential itself cannot be checked (the users collection fails): not a 401, a retry later.
+  const refused = await withFailPoint(uri, failing(`${TestUser.db.name}.${TestUser.collection.collectionName}`), () => client.request<{ errors: Array<Record<string, unknown>> }>("sync:subscribe", { collections: [COLLECTION] }));
+  t.like(refused.errors[0], { code: "SYNC_UNAVAILABLE", status: 503 });
+  t.false(client.events.some(([name]) => name === "sync:auth-expired"));
+});

@@ -189,22 +189,30 @@ export class SyncSocketSession {
     // Checked as a mutation is: a user disabled since the last check must not start receiving
     // deltas (a lapsed credential gets sync:auth-expired and the socket is let go).
     const user = await this.currentUser();
-    if (!user) return this.serving ? this.refuse("", HttpErrors.UNAUTHENTICATED({ detail: "The socket's credential could not be checked: subscribe again" }), ack) : undefined;
+    // Not lapsed (that let the socket go), only not checkable now: a 503 to retry, not a 401.
+    if (!user) return this.serving ? this.refuse("", SyncErrors.UNAVAILABLE({ detail: "The socket's credential could not be checked: subscribe again" }), ack) : undefined;
     const answers: unknown[] = [];
     for (const name of new Set((payload as { collections: string[] }).collections)) {
       const collection = this.options.services.collections.get(name);
       let refusal: APIError | undefined;
-      if (!collection) refusal = SyncErrors.UNKNOWN_COLLECTION({ detail: `No synced collection "${name}"` });
-      else if (!(await this.options.services.membership.mayList(user, collection))) refusal = SyncErrors.COLLECTION_FORBIDDEN({ detail: `Listing ${name} is not permitted` });
-      else if (!this.subscriptions.has(name) && this.subscriptions.size >= this.options.limits.maxSubscriptions) {
-        refusal = SyncErrors.TOO_MANY_SUBSCRIPTIONS({ detail: `A socket may subscribe to at most ${this.options.limits.maxSubscriptions} collections` });
+      let streams: string[] = [];
+      try {
+        if (!collection) refusal = SyncErrors.UNKNOWN_COLLECTION({ detail: `No synced collection "${name}"` });
+        else if (!(await this.options.services.membership.mayList(user, collection))) refusal = SyncErrors.COLLECTION_FORBIDDEN({ detail: `Listing ${name} is not permitted` });
+        else if (!this.subscriptions.has(name) && this.subscriptions.size >= this.options.limits.maxSubscriptions) {
+          refusal = SyncErrors.TOO_MANY_SUBSCRIPTIONS({ detail: `A socket may subscribe to at most ${this.options.limits.maxSubscriptions} collections` });
+        } else streams = await this.options.services.membership.streamsOf(user, collection);
+      } catch (error) {
+        // The caller's permissions or streams could not be looked up (getUserScopes or the
+        // database failed): every collection still gets its answer, so no acknowledgement hangs.
+        this.options.logger.warn(`Sync: subscribing to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { collection: name });
+        refusal = SyncErrors.UNAVAILABLE({ detail: `${name} could not be subscribed to now: subscribe again` });
       }
+      if (!this.serving) return;
       if (refusal || !collection) {
         answers.push(this.sendError(name, refusal!));
         continue;
       }
-      const streams = await this.options.services.membership.streamsOf(user, collection);
-      if (!this.serving) return;
       this.join(name, streams);
       const subscribed = { collection: name, streams };
       // Sent after the rooms are joined: the client then pages each stream from its cursor, and

@@ -56,6 +56,9 @@ export const hookCalls: string[] = [];
 const owned = { list: [Permissions.IsOwner], read: [Permissions.IsOwner], create: [Permissions.IsAuthenticated], update: [Permissions.IsOwner], delete: [Permissions.IsOwner] };
 const open = { list: [Permissions.IsAuthenticated], read: [Permissions.IsAuthenticated], create: [Permissions.IsAuthenticated], update: [Permissions.IsAuthenticated], delete: [Permissions.IsAuthenticated] };
 
+/** Set `failing` to make the app's `getUserScopes` throw, as a lookup in a database that is away would. */
+export const scopeLookup = { failing: false };
+
 /** Tenants and boards follow the email's prefix: `acme-...@example.com` is in tenant acme and board acme. */
 export function scopesOf(email: string): string[] {
   const prefix = email.split("-")[0]!;
@@ -119,7 +122,14 @@ export async function syncTestApp(t: { teardown: (fn: () => Promise<void> | void
           sync: { scope: (doc) => `board:${String(doc.board)}`, snapshotFilter: (user) => ({ board: { $in: scopesOf(String(user.email)).map((key) => key.slice("board:".length)) } }) },
         }),
       )
-      .register(syncApp({ getUserScopes: (user) => scopesOf(String(user.email)) }));
+      .register(
+        syncApp({
+          getUserScopes: (user) => {
+            if (scopeLookup.failing) throw new Error("the scope lookup is down (scopeLookup.failing)");
+            return scopesOf(String(user.email));
+          },
+        }),
+      );
     if (options.realtime) app.register(realtimeApp(options.realtime));
   }, listen);
   const running = options.realtime ? await app.start() : undefined;

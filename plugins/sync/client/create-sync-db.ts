@@ -136,6 +136,10 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
   let refreshesWithoutProgress = 0;
   let reconcileTimer: ReturnType<typeof setInterval> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  // Subscriptions the server could not answer for now (SYNC_UNAVAILABLE), asked again after a growing delay.
+  let resubscribeTimer: ReturnType<typeof setTimeout> | undefined;
+  const unavailable = new Set<string>();
+  let resubscribeAttempts = 0;
   let stopAuth: (() => void) | undefined;
   let stopTransport: (() => void) | undefined;
   let status: SyncStatus | undefined;
@@ -314,12 +318,16 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
       case "connected":
         refreshesWithoutProgress = 0;
         debug.log("connected");
+        clearTimeout(resubscribeTimer);
+        unavailable.clear();
+        resubscribeAttempts = 0;
         transport.subscribe(collections);
         // Back online: replay now, not when a backoff from the outage would have.
         void sender.drain();
         break;
       case "disconnected":
         debug.log("disconnected", { reason: event.reason });
+        clearTimeout(resubscribeTimer);
         // socket.io does not come back by itself after the server closed the connection.
         if (event.reason === "io server disconnect" && !paused && !offline) {
           clearTimeout(reconnectTimer);
@@ -331,10 +339,19 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
         if (event.unauthorized) pauseAuth("unauthorized");
         break;
       case "subscribed":
+        if (unavailable.delete(event.collection) && unavailable.size === 0) resubscribeAttempts = 0;
         pager.onSubscribed(event.collection, event.streams);
         break;
       case "sync-error":
         debug.log("sync-error", { collection: event.collection, code: event.code, message: event.message });
+        // The server could not look the subscription up now (its database away): ask again, later
+        // each time (1 s, doubling to 30 s), instead of going without deltas until a reconnect.
+        if (event.code === "SYNC_UNAVAILABLE") {
+          for (const collection of event.collection === "" ? collections : [event.collection]) unavailable.add(collection);
+          clearTimeout(resubscribeTimer);
+          const delay = Math.min(1_000 * 2 ** resubscribeAttempts++, 30_000);
+          resubscribeTimer = unref(setTimeout(() => transport.subscribe([...unavailable]), delay));
+        }
         break;
       case "delta":
         if (pendingDeltas.push(event.delta) === 1) queueMicrotask(applyPendingDeltas);
@@ -488,6 +505,8 @@ export function createSyncDb(options: SyncDbOptions): SyncDb {
     engineStarting = undefined;
     clearInterval(reconcileTimer);
     clearTimeout(reconnectTimer);
+    clearTimeout(resubscribeTimer);
+    unavailable.clear();
     stopAuth?.();
     stopTransport?.();
     stopAuth = stopTransport = undefined;

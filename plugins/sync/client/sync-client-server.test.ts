@@ -1,6 +1,6 @@
 import test from "ava";
 import { stopTestDatabase } from "../../../hosts/testing.js";
-import { as, SyncTodo, syncTestApp, uid, type SyncCaller } from "../../../test/support/sync-test-app.js";
+import { as, scopeLookup, SyncNote, SyncTodo, syncTestApp, uid, type SyncCaller } from "../../../test/support/sync-test-app.js";
 import { createHttpChannel, createMemoryPersister, listConflicts, type SyncDb } from "./index.js";
 import { deviceOf, queueThenStopMidDrain, type ServerUrls } from "./test-support/server-client.js";
 import { eventually, settled, waitForStatus } from "./test-support/wait-for.js";
@@ -320,4 +320,23 @@ test("the HTTP channel looks up any number of ids, 100 a request (the server's l
   // The real ones last: past the first request's 100.
   const found = await createHttpChannel({ baseUrl: urls.url }).entities({ collection: "synctodos", ids: [...unknown, ...mine] }, caller.token);
   t.deepEqual(found.map((entity) => entity.id).sort(), [...mine].sort());
+});
+
+test.serial("a subscription the server could not answer for now (SYNC_UNAVAILABLE) is asked for again, and its deltas then arrive", async (t) => {
+  const { url, socketUrl, signup } = await shared;
+  const tenant = `unavailable${process.pid}`;
+  const [reader, writer] = [await signup(tenant), await signup(tenant)];
+  // The tenant's streams come from getUserScopes, which fails while the device connects and subscribes.
+  scopeLookup.failing = true;
+  t.teardown(() => void (scopeLookup.failing = false));
+  const db = deviceOf(t, { url: url!, socketUrl: socketUrl! }, reader, { collections: ["syncnotes"], debug: true });
+  void db.start().catch(() => undefined);
+  await eventually(() => db.debug.events.some((event) => event.type === "sync-error" && event.detail?.code === "SYNC_UNAVAILABLE"));
+  scopeLookup.failing = false;
+  await eventually(() => db.getSyncStatus().streams[`syncnotes|tenant:${tenant}`] !== undefined);
+  const id = uid("note");
+  await as((await shared).http, writer).post("/sync/mutate").send({ mutationId: uid("m"), collection: "syncnotes", operation: "create", id, data: { text: "after the outage", orgId: tenant } }).expect(200);
+  await eventually(() => db.store.get("syncnotes", id) !== undefined);
+  t.like(db.store.get("syncnotes", id), { data: { text: "after the outage" } });
+  t.truthy(await SyncNote.findById(id));
 });
