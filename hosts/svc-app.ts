@@ -329,11 +329,16 @@ export class SvcApp {
         logger.error("Shutdown failed", { error: String(error) });
         return 1;
       }
-      if (this.cutConnections === 0) return 0;
-      // Requests were cut off: the orchestrator (and whoever reads its exit codes) should know.
-      const graceMs = this.options.shutdownTimeoutMs ?? 10_000;
-      logger.error(`Shutdown exceeded its grace period (shutdownTimeoutMs ${graceMs} ms): ${this.cutConnections} connection(s) closed with a request unfinished`);
-      return 1;
+      // Requests cut off, or a plugin that did not stop cleanly (each logged as it happened): the
+      // orchestrator, and whoever reads its exit codes, should know.
+      let code = 0;
+      if (this.cutConnections > 0) {
+        const graceMs = this.options.shutdownTimeoutMs ?? 10_000;
+        logger.error(`Shutdown exceeded its grace period (shutdownTimeoutMs ${graceMs} ms): ${this.cutConnections} connection(s) closed with a request unfinished`);
+        code = 1;
+      }
+      if (this.kernel.stopFailures.length > 0) code = 1;
+      return code;
     });
   }
 

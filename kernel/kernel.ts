@@ -45,6 +45,7 @@ export class SvcKernel {
   private readonly plugins: SvcPlugin[] = [];
   private readonly started: SvcPlugin[] = [];
   private readonly timeouts: { start: number; stop: number };
+  private readonly failedStops: string[] = [];
   private readonly context: PluginContext;
   private stopping?: Promise<void>;
 
@@ -164,6 +165,11 @@ export class SvcKernel {
     return this.stopping;
   }
 
+  /** The plugins whose `stop` failed or timed out (logged as they did): a stop that was not clean. */
+  get stopFailures(): readonly string[] {
+    return this.failedStops;
+  }
+
   private async stopStarted(): Promise<void> {
     while (this.started.length > 0) {
       const plugin = this.started.pop()!;
@@ -175,6 +181,7 @@ export class SvcKernel {
         );
       } catch (error) {
         this.context.logger.error(`Plugin "${plugin.name}" failed to stop cleanly`, { error: describeError(error) });
+        this.failedStops.push(plugin.name);
       }
     }
   }

@@ -10,8 +10,8 @@ import { SvcApp } from "../../index.js";
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), "support", "signal-child.ts");
 
-async function stopBySignal(graceMs: number, releaseRequest: boolean, secondApp = false) {
-  const env = { ...process.env, GRACE_MS: String(graceMs), ...(secondApp ? { SECOND_APP: "1" } : {}) };
+async function stopBySignal(graceMs: number, releaseRequest: boolean, secondApp = false, failingStop = false) {
+  const env = { ...process.env, GRACE_MS: String(graceMs), ...(secondApp ? { SECOND_APP: "1" } : {}), ...(failingStop ? { FAILING_STOP: "1" } : {}) };
   const app = fork(child, { execArgv: ["--import=tsx"], stdio: ["ignore", "pipe", "pipe", "ipc"], env });
   let output = "";
   const waiting: Array<() => void> = [];
@@ -55,6 +55,14 @@ test("SIGTERM with a request outliving shutdownTimeoutMs: it is cut off, one err
   t.is(code, 1);
   t.is(errorLines.length, 1, errorLines.join("\n"));
   t.regex(errorLines[0]!, /grace period/);
+});
+
+test("SIGTERM where a plugin fails to stop: the others stop, its error is logged, exit 1", async (t) => {
+  const { code, answer, errorLines } = await stopBySignal(30_000, true, false, true);
+  t.deepEqual(answer, { status: 200, body: { data: "finished" } });
+  t.is(code, 1);
+  t.is(errorLines.length, 1, errorLines.join("\n"));
+  t.regex(errorLines[0]!, /Plugin "leaky" failed to stop cleanly/);
 });
 
 test("two apps in one process: SIGTERM exits once both stopped, so the slower one's request still gets its answer", async (t) => {

@@ -16,6 +16,15 @@ const app = new SvcApp({ env: { NODE_ENV: "test", LOG_LEVEL: "info" }, database:
     });
   },
 });
+// FAILING_STOP: a plugin whose stop throws (the kernel logs it and stops the rest).
+if (process.env.FAILING_STOP) {
+  app.register({
+    name: "leaky",
+    stop() {
+      throw new Error("the queue could not be flushed");
+    },
+  });
+}
 // SECOND_APP: another app in the same process, with nothing in flight, so it stops first.
 if (process.env.SECOND_APP) await new SvcApp({ env: { NODE_ENV: "test", LOG_LEVEL: "info" }, database: false, port: 0 }).start();
 const running = await app.start();
