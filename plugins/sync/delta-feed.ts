@@ -42,8 +42,8 @@ const STILL_FAILING_AFTER = 10;
  * backoff — it never stops while started. When it cannot resume (the token fell out of the
  * history, the database was dropped, a write kept no post-image), it reopens from now and reports
  * the gap, so clients can be told to reconcile; post-images lost with a dropped collection are
- * turned on again through `keepPostImages`. An outage is one warning when it starts and one line when the stream reads
- * again; the attempts in between are logged at debug level.
+ * turned on again through `keepPostImages`. An outage is one warning when it starts and one line
+ * when the stream reads again; the attempts in between are logged at debug level.
  *
  * @example
  * const feed = new DeltaFeed({ db, collections: ["todos", "svc_sync_tombstones"], logger, onChange, onGap });
