@@ -5,60 +5,22 @@
 // at once is applied once and both answer its ack; and a socket on one process gets the deltas of
 // writes made through the other, once each and in seq order.
 import test from "ava";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import request from "supertest";
-import { startTestDatabase, stopTestDatabase } from "../hosts/testing.js";
+import { stopTestDatabase } from "../hosts/testing.js";
 import type { SyncDelta } from "../plugins/sync/index.js";
 import { syncBookkeeping } from "../plugins/sync/sync-bookkeeping.js";
 import { recordingSocket } from "./support/recording-socket.js";
+import { startSecondProcess, type SecondProcess } from "./support/second-process.js";
 import { as, SyncNote, syncTestApp, uid, type SyncCaller, type SyncTestApp } from "./support/sync-test-app.js";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-interface SecondProcess {
-  readonly url: string;
-  readonly socketUrl: string;
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly output: () => string;
-}
-
-/** Starts test/support/sync-second-process.ts on this process's test database; resolves once it serves. */
-async function startSecondProcess(): Promise<SecondProcess> {
-  const database = await startTestDatabase();
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(here, "support", "sync-second-process.ts")], {
-    // SVC_TEST_DB_URI keeps the child from starting an engine of its own that it would not use.
-    env: { ...process.env, NODE_ENV: "test", SVC_TEST_DB_URI: database.uri, SVC_SECOND_DB_URI: database.uri, SVC_SECOND_DB_NAME: database.dbName },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const ready = await new Promise<{ url: string; socketUrl: string }>((resolve, reject) => {
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = /^READY (.*)$/m.exec(stdout);
-      if (line) resolve(JSON.parse(line[1]!) as { url: string; socketUrl: string });
-    });
-    child.once("exit", (code) => reject(new Error(`the second process exited (${code}) before serving: ${stdout}${output}`)));
-  });
-  return { ...ready, child, output: () => output };
-}
 
 let stopApp: (() => Promise<void> | void) | undefined;
 const first: Promise<SyncTestApp> = syncTestApp({ teardown: (fn) => void (stopApp = fn) }, { realtime: {} });
-const second: Promise<SecondProcess> = first.then(() => startSecondProcess());
+const second: Promise<SecondProcess> = first.then(() => startSecondProcess(new URL("./support/sync-second-process.ts", import.meta.url)));
 const closers: Array<() => void> = [];
 
 test.after.always(async () => {
   closers.forEach((close) => close());
-  const other = await second.catch(() => undefined);
-  if (other && other.child.exitCode === null) {
-    const exited = new Promise((resolve) => other.child.once("exit", resolve));
-    other.child.kill("SIGTERM");
-    await exited;
-  }
+  await (await second.catch(() => undefined))?.stop();
   await stopApp?.();
   await stopTestDatabase();
 });
@@ -123,6 +85,7 @@ test("a mutation sent to both processes at once is applied once, and both answer
 test("a socket on one process gets the deltas of writes made through the other, once each and in seq order", async (t) => {
   const { http } = await first;
   const { socketUrl } = await second;
+  if (!socketUrl) throw new Error("the second process serves no socket");
   const tenant = `fan${process.pid}`;
   const [writer, reader] = await tenantUsers(tenant, 2);
   const client = await recordingSocket(socketUrl, { token: reader!.token, teardown: (fn) => closers.push(fn) });

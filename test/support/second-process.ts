@@ -3,7 +3,7 @@
 // entry module with `startSecondProcess(entry)`; the entry builds its app with
 // `serveSecondProcess(...)`, which prints `READY {...}` once it serves, relays the app's error lines
 // to stderr and stops cleanly on SIGTERM. (test/support/sync-second-process.ts is the sync tests'
-// own, older version of the same idea.)
+// entry, on this helper.)
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
 import type { LogCapture } from "../../plugins/logging/log-capture.js";
