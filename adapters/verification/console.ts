@@ -7,7 +7,8 @@ export const CONSOLE_VERIFICATION_CODE = "000000";
 
 /**
  * The development verifier: logs the start and approves exactly one code (default `000000`) for
- * a recipient it started a verification for.
+ * a recipient it started a verification for. It remembers those recipients in memory, so with
+ * several app processes a check must reach the process that started it.
  *
  * @example
  * commsPlugin({ verification: new ConsoleVerificationSender({ code: "123456" }) });
