@@ -57,7 +57,11 @@ const flagsNamespace = () => `${database.dbName}.${featureFlagModel().collection
 
 test.serial("a getMore failing with a resumable error: the driver resumes the stream and the cache misses nothing", async (t) => {
   const { cache, logged } = await startedCache(t);
-  await withFailPoint(database.uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 10107, namespace: flagsNamespace() } }, async () => {
+  // The label is given, not left to the server: mongod evaluates failCommand before it checks the
+  // cursor out, so it cannot tell a change stream's getMore and labels it with nothing (a real
+  // getMore failing this way is labelled); the driver resumes only a labelled error.
+  const resumable = { failCommands: ["getMore"], errorCode: 10107, errorLabels: ["ResumableChangeStreamError"], namespace: flagsNamespace() };
+  await withFailPoint(database.uri, { mode: { times: 1 }, data: resumable }, async () => {
     t.true(await twoFlagsThroughTheFault(cache, "resumable"));
   });
   t.false(logged.some((line) => /change stream failed/.test(line)), "resumed inside the driver, the cache saw no error");
