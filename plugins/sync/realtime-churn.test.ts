@@ -4,7 +4,6 @@ import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { SOCKET_SERVER, type SocketServer } from "../../contracts/socket-server.js";
 import { startTestDatabase, stopTestDatabase, withFailPoint } from "../../hosts/testing.js";
-import { killChangeStreamCursors } from "../../test/support/kill-change-stream-cursors.js";
 import { authTestApp, TestUser, uniqueEmail } from "../../test/support/auth-test-app.js";
 import { recordingSocket, type RecordingSocket } from "../../test/support/recording-socket.js";
 import { isDeletedPlugin, modelRouter, Permissions } from "../rest/index.js";
@@ -203,6 +202,14 @@ test.serial("a user deleted while 10 of their sockets are connected: every one g
 /** The database's change-stream cursor of this app (a database-level stream). */
 const streamNamespace = () => `${ChurnNote.db.name}.$cmd.aggregate`;
 
+/**
+ * A `failCommand` on the stream's getMore that the driver resumes from, on any server: mongod
+ * evaluates failCommand before it checks the cursor out, so it labels no getMore error
+ * `ResumableChangeStreamError` (a getMore that really fails with `code` is labelled), and the
+ * driver resumes an unlabelled error only when it is CursorNotFound (43).
+ */
+const resumableGetMoreFailure = (errorCode: number) => ({ failCommands: ["getMore"], errorCode, errorLabels: ["ResumableChangeStreamError"], namespace: streamNamespace() });
+
 /** Creates `count` notes over HTTP as `user` and returns their ids, in write order. */
 async function writeNotes(user: { token: string }, count: number, label: string): Promise<string[]> {
   const { http } = await shared;
@@ -215,7 +222,7 @@ async function writeNotes(user: { token: string }, count: number, label: string)
   return ids;
 }
 
-test.serial("the stream's getMore fails twice with a transient error (HostUnreachable), its cursor is killed, a getMore fails for good: every delta arrives once, in seq order with no seq skipped, no reconcile, one warning", async (t) => {
+test.serial("the stream's getMore fails twice with a transient error (HostUnreachable), its cursor is lost (CursorNotFound), a getMore fails for good: every delta arrives once, in seq order with no seq skipped, no reconcile, one warning", async (t) => {
   const { socketUrl, logs } = await shared;
   const { uri } = await startTestDatabase();
   const user = await signup();
@@ -224,13 +231,17 @@ test.serial("the stream's getMore fails twice with a transient error (HostUnreac
   logs.clear();
   const ids = await writeNotes(user, 3, "before");
   await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[2]);
-  await withFailPoint(uri, { mode: { times: 2 }, data: { failCommands: ["getMore"], errorCode: 6, namespace: streamNamespace() } }, async () => {
+  await withFailPoint(uri, { mode: { times: 2 }, data: resumableGetMoreFailure(6) }, async () => {
     ids.push(...(await writeNotes(user, 3, "transient")));
     await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[5]);
   });
-  await killChangeStreamCursors(ChurnNote.db.getClient(), streamNamespace());
-  ids.push(...(await writeNotes(user, 3, "killed")));
-  await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[8]);
+  // Not killChangeStreamCursors: mongod interrupts a getMore waiting on a killed cursor with
+  // CursorKilled (237), which no driver resumes from; the embedded engine answers 43. A cursor the
+  // server no longer knows is 43 on both.
+  await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 43, namespace: streamNamespace() } }, async () => {
+    ids.push(...(await writeNotes(user, 3, "lost")));
+    await client.next("sync:delta", (delta: SyncDelta) => delta.id === ids[8]);
+  });
   t.deepEqual(logs.lines.filter((line) => (line.level === "warn" || line.level === "error") && /^Sync/.test(line.message)).map((line) => line.message), [], "the driver resumed both by itself");
   // A getMore that fails for good: the feed reopens from its own resume token.
   await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 2, namespace: streamNamespace() } }, async () => {
@@ -271,10 +282,12 @@ test.serial("the resume token is too old (history lost): subscribed sockets get 
   const [first] = await writeNotes(user, 1, "before");
   await subscribed.next("sync:delta", (delta: SyncDelta) => delta.id === first);
   logs.clear();
-  // The cursor is killed; the driver's resume (an aggregate from the token) is told the token is
-  // older than the history, as a server whose oplog rolled over answers.
-  await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["aggregate"], errorCode: 286, namespace: `${ChurnNote.db.name}.$cmd` } }, async () => {
-    await killChangeStreamCursors(ChurnNote.db.getClient(), streamNamespace());
+  // The stream is told its position is older than the history, as a server whose oplog rolled
+  // over answers. On its getMore, not on the resuming aggregate: a failCommand's `namespace` names
+  // a database-level aggregate `<db>.$cmd.aggregate` on mongod and `<db>.$cmd` on the embedded
+  // engine, so no namespace narrows that aggregate on both (and an unnarrowed point on a shared
+  // server fails other test processes' aggregates).
+  await withFailPoint(uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 286, namespace: streamNamespace() } }, async () => {
     t.deepEqual(await subscribed.next("sync:reconcile"), { reason: "history-lost" });
   });
   const [after] = await writeNotes(user, 1, "after");
