@@ -1,4 +1,4 @@
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { MongoClient } from "mongodb";
 import mongoose from "mongoose";
 import request from "supertest";
@@ -21,13 +21,23 @@ function uniqueModel(name: string) {
   return mongoose.model(name, new mongoose.Schema({ code: { type: String, required: true, unique: true, description: "Unique code" } }, OPTIONS));
 }
 
-test.serial("a burst of creates right after the start on a fresh database stores one record per unique value", async (t) => {
-  const { uri } = await startTestDatabase();
+/**
+ * Holds the next createIndexes of one collection of this process's database for `blockTimeMS`.
+ * Narrowed to the collection: a fail point is server-wide, and on a shared MongoDB
+ * (SVC_TEST_DB_URI) other test processes build indexes too.
+ */
+async function holdIndexBuild(t: ExecutionContext, collection: string, blockTimeMS: number): Promise<void> {
+  const { uri, dbName } = await startTestDatabase();
   const admin = await new MongoClient(uri).connect();
   t.teardown(() => admin.close());
-  // The index build takes a while (the engine's failCommand holds createIndexes for 300 ms), as
-  // on a loaded database: the app must not serve creates before it is done.
-  await admin.db("admin").command({ configureFailPoint: "failCommand", mode: { times: 1 }, data: { failCommands: ["createIndexes"], blockConnection: true, blockTimeMS: 300 } });
+  const data = { failCommands: ["createIndexes"], blockConnection: true, blockTimeMS, namespace: `${dbName}.${collection}` };
+  await admin.db("admin").command({ configureFailPoint: "failCommand", mode: { times: 1 }, data });
+}
+
+test.serial("a burst of creates right after the start on a fresh database stores one record per unique value", async (t) => {
+  // The index build takes a while (held for 300 ms), as on a loaded database: the app must not
+  // serve creates before it is done.
+  await holdIndexBuild(t, "indexwaitcoupons", 300);
   const Coupon = uniqueModel("IndexWaitCoupon");
   const app = (await createTestApp()).register(modelRouter("/coupons", Coupon, { permissions: open }));
   const http = await app.build();
@@ -39,14 +49,10 @@ test.serial("a burst of creates right after the start on a fresh database stores
 });
 
 test.serial("a build still running after the wait is left to finish: the start goes on with a warning", async (t) => {
-  const { uri } = await startTestDatabase();
-  const admin = await new MongoClient(uri).connect();
-  t.teardown(() => admin.close());
   const app = await createTestApp();
   await app.build();
   t.teardown(() => app.stop());
-  // The engine's failCommand holds the model's createIndexes for 400 ms.
-  await admin.db("admin").command({ configureFailPoint: "failCommand", mode: { times: 1 }, data: { failCommands: ["createIndexes"], blockConnection: true, blockTimeMS: 400 } });
+  await holdIndexBuild(t, "indexwaitslows", 400);
   const Slow = uniqueModel("IndexWaitSlow");
   const warnings: string[] = [];
   const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
