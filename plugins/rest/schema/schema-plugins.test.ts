@@ -23,6 +23,9 @@ test.before(async () => {
   connection = await mongoose.createConnection(database.uri, { dbName: `${database.dbName}_schema_plugins` }).asPromise();
 });
 test.after.always(async () => {
+  // stopTestDatabase drops only the process's own database: on a shared real MongoDB this one
+  // would be left behind by every run.
+  await connection?.dropDatabase();
   await connection?.close();
   await stopTestDatabase();
 });
