@@ -4,19 +4,23 @@ import { startEmbeddedMongo, type RunningEmbeddedMongo } from "../../adapters/em
 import { modelRouter, Permissions } from "../../plugins/rest/index.js";
 import { createTestApp, resetTestDatabase, startTestDatabase, stopTestDatabase } from "../testing.js";
 
-// `SVC_TEST_DB_URI` mode, with an engine served over TCP standing in for the shared real MongoDB:
-// this process's tests must keep to a database of their own and leave nothing behind.
-let server: RunningEmbeddedMongo;
+// `SVC_TEST_DB_URI` mode: this process's tests must keep to a database of their own and leave
+// nothing behind. On the real MongoDB the suite runs against, if it does; otherwise an engine
+// served over TCP stands in for it.
+const realServer = process.env.SVC_TEST_DB_URI;
+let server: RunningEmbeddedMongo | undefined;
+let uri: string;
 let admin: InstanceType<typeof mongoose.mongo.MongoClient>;
 
 test.before(async () => {
-  server = await startEmbeddedMongo({});
-  admin = await new mongoose.mongo.MongoClient(server.uri).connect();
-  process.env.SVC_TEST_DB_URI = server.uri;
+  if (!realServer) server = await startEmbeddedMongo({});
+  uri = realServer ?? server!.uri;
+  admin = await new mongoose.mongo.MongoClient(uri).connect();
+  process.env.SVC_TEST_DB_URI = uri;
 });
 
 test.after.always(async () => {
-  delete process.env.SVC_TEST_DB_URI;
+  if (!realServer) delete process.env.SVC_TEST_DB_URI;
   await stopTestDatabase();
   await admin?.close();
   await server?.stop();
@@ -28,7 +32,7 @@ const databaseNames = async () => (await admin.db("admin").admin().listDatabases
 test.serial("with SVC_TEST_DB_URI the process gets a database of its own; resets keep indexes; stopping drops it even while an app stops", async (t) => {
   const database = await startTestDatabase();
   t.is(database.kind, "external");
-  t.is(database.uri, server.uri);
+  t.is(database.uri, uri);
   t.regex(database.dbName, /^svc_test_\d+_[0-9a-f]{8}$/);
 
   const app = (await createTestApp()).register(modelRouter("/memos", Memo, { permissions: { create: [Permissions.IsAny], list: [Permissions.IsAny] } }));
