@@ -9,6 +9,9 @@ import { createEmbeddedConnector } from "../adapters/database/embedded.js";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { runBinToExit } from "../test/support/run-bin.js";
+import { runsOnTheEmbeddedEngineOnly } from "../test/support/engine-only.js";
+
+runsOnTheEmbeddedEngineOnly(import.meta.url, "it tests svc-db, the embedded engine's own server");
 
 /** Starts `svc-db` with `args`; resolves with the process, its URI and the listening line. */
 async function startSvcDb(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; uri: string; line: string }> {

@@ -9,10 +9,12 @@ import mongoose from "mongoose";
 import { MongoMemoryReplSet as SvcMemoryReplSet, MongoMemoryServer as SvcMemoryServer } from "./testing.js";
 import { startEmbeddedMongo } from "../adapters/embedded-mongo/index.js";
 import { parseMongodCommandLine } from "./svc-mongod/mongod-command-line.js";
+import { runsOnTheEmbeddedEngineOnly } from "../test/support/engine-only.js";
 
 // mongodb-memory-server (the real package) started with MONGOMS_SYSTEM_BINARY at svc-mongod, in
 // its single-server and replica-set modes, and svc/testing's in-process look-alikes: each runs a
 // mongoose CRUD round and a change stream.
+runsOnTheEmbeddedEngineOnly(import.meta.url, "it tests svc-mongod and svc/testing's MongoMemoryServer, which start the embedded engine");
 
 const LAUNCHER = path.join(path.dirname(fileURLToPath(import.meta.url)), "test-support", "svc-mongod");
 process.env["MONGOMS_SYSTEM_BINARY"] = LAUNCHER;

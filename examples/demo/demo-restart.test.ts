@@ -9,7 +9,10 @@ import { demoAppOptions, withDemoPlugins } from "./app.js";
 import { seedAdmin } from "./auth-setup.js";
 import { Todo } from "./todo.js";
 import { User } from "./user.js";
+import { runsOnTheEmbeddedEngineOnly } from "../../test/support/engine-only.js";
 import { tempDir } from "../../test/support/temp-dir.js";
+
+runsOnTheEmbeddedEngineOnly(import.meta.url, "it restarts the demo as development runs it, on the embedded engine's data directory");
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const ADMIN_PASSWORD = "demo-restart-password";

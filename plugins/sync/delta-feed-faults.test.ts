@@ -2,11 +2,14 @@ import test, { type ExecutionContext } from "ava";
 import { MongoClient, type ChangeStreamDocument, type Document } from "mongodb";
 import { startEmbeddedMongo } from "../../adapters/embedded-mongo/index.js";
 import { withFailPoint } from "../../hosts/testing.js";
+import { runsOnTheEmbeddedEngineOnly } from "../../test/support/engine-only.js";
 import { DeltaFeed, type FeedGap } from "./delta-feed.js";
 
 // The sync feed against injected database faults (svc/testing's withFailPoint): a getMore that
 // fails with a resumable error, one that fails for good, a connection closed under the stream, and
 // a reopening aggregate that fails once. Each test has its own engine (fail points are server-wide).
+// On a real replica set, most of these faults are covered through an app by realtime-churn.test.ts.
+runsOnTheEmbeddedEngineOnly(import.meta.url, "each test sets unnarrowed fail points on an engine of its own, to run concurrently");
 
 async function feedRig(t: ExecutionContext, options: { retryDelayMs?: number } = {}) {
   const engine = await startEmbeddedMongo({});

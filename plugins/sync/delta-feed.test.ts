@@ -1,11 +1,13 @@
 import test, { type ExecutionContext } from "ava";
 import { MongoClient, type ChangeStreamDocument, type Document } from "mongodb";
 import { startEmbeddedMongo } from "../../adapters/embedded-mongo/index.js";
+import { runsOnTheEmbeddedEngineOnly } from "../../test/support/engine-only.js";
 import { DeltaFeed, type FeedGap } from "./delta-feed.js";
 
 // The feed's recovery paths. Losing change-stream history cannot be arranged on a real MongoDB
 // from a test (its oplog is gigabytes), so this file starts an embedded engine of its own with a
 // five-entry history: the resume token then falls out of it for real (ChangeStreamHistoryLost 286).
+runsOnTheEmbeddedEngineOnly(import.meta.url, "losing change-stream history needs an engine with a five-entry oplog (oplogCapacity)");
 
 function recorder() {
   const lines: string[] = [];
