@@ -292,13 +292,14 @@ test("failGetMoreAfterCursorCheckout fails the getMore with the code and kills t
   t.is((await db.collection<Row>("c").find({}, { maxTimeMS: 10_000 }).toArray()).length, 3);
 });
 
-test("a change stream resumes after a getMore fails with a resumable code (ResumableChangeStreamError)", async (t) => {
+test("a change stream's getMore failed by failGetMoreAfterCursorCheckout is labelled ResumableChangeStreamError and resumed; by failCommand it is not (as mongod: SERVER-46091)", async (t) => {
   const r = await rig(t);
   const c = (await r.client()).db("app").collection<Row>("c");
   const stream = c.watch();
   const first = stream.next();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  await r.failPoint({ mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 10107 } });
+  // After the cursor's checkout mongod knows it is a change stream, and labels the error.
+  await r.failPoint({ configureFailPoint: "failGetMoreAfterCursorCheckout", mode: { times: 1 }, data: { errorCode: 10107 } });
   // The getMore waiting when the point was set may deliver the first insert; the one after it
   // is issued with the point set, so it fails and the driver resumes before the second.
   await c.insertOne({ _id: 1 });
@@ -307,6 +308,18 @@ test("a change stream resumes after a getMore fails with a resumable code (Resum
   t.deepEqual(((await stream.next()) as Document)["documentKey"], { _id: 2 });
   t.is(r.started("aggregate"), 2, "the driver re-opened the stream");
   await stream.close();
+
+  // failCommand fails the getMore before the checkout: no label, so the driver does not resume.
+  const unlabelled = c.watch();
+  const next = unlabelled.next();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await r.failPoint({ mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 10107 } });
+  await c.insertOne({ _id: 3 });
+  await next.catch(() => undefined);
+  const error = await serverError(unlabelled.next());
+  t.is(error.code, 10107);
+  t.false(error.hasErrorLabel("ResumableChangeStreamError"));
+  await unlabelled.close();
 });
 
 test("inside a transaction an injected transient code carries TransientTransactionError and leaves the transaction open", async (t) => {

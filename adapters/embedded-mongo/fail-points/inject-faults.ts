@@ -85,7 +85,7 @@ export function addInjectedWriteConcernError(services: EngineServices, target: F
   );
   if (data === undefined) return reply;
   const writeConcernError = data["writeConcernError"] as Document;
-  const labels = labelsFor(services, data, target, undefined, optionNumber(writeConcernError["code"]));
+  const labels = labelsFor(data, target, undefined, optionNumber(writeConcernError["code"]));
   // A copy: the retryable-write table keeps the reply, and a retry must not see this error again.
   return { ...reply, writeConcernError, ...(labels.length > 0 ? { errorLabels: labels } : {}) };
 }
@@ -159,7 +159,7 @@ function injectedError(
   message: string,
   isChangeStream?: boolean,
 ): EngineError {
-  const labels = labelsFor(services, data, target, code, undefined, isChangeStream);
+  const labels = labelsFor(data, target, code, undefined, isChangeStream);
   const codeName = failPointCodeName(code);
   return new EngineError(code, message, {
     ...(codeName !== undefined ? { codeName } : {}),
@@ -169,7 +169,6 @@ function injectedError(
 
 /** `data.errorLabels` replaces the computed labels entirely (an empty array removes them). */
 function labelsFor(
-  services: EngineServices,
   data: Document,
   target: FaultTarget,
   code: number | undefined,
@@ -178,15 +177,19 @@ function labelsFor(
 ): string[] {
   const override = data["errorLabels"];
   if (Array.isArray(override)) return override.filter((label): label is string => typeof label === "string");
-  const changeStream = isChangeStream ?? changeStreamCommand(services, target);
+  const changeStream = isChangeStream ?? changeStreamCommand(target);
   return errorLabelsFor({ name: target.name, command: target.command, isChangeStream: changeStream }, code, writeConcernCode);
 }
 
-function changeStreamCommand(services: EngineServices, target: FaultTarget): boolean {
-  if (target.name === "aggregate") return opensChangeStream(target.command);
-  if (target.name !== "getMore") return false;
-  const id = target.command["getMore"];
-  return id instanceof Long && isChangeStreamCursor(services, id);
+/**
+ * Whether mongod would label a `failCommand` error of this command as a change stream's: an
+ * `aggregate` opening one, yes (its pipeline is known); a `getMore`, no — mongod fails the command
+ * before it checks the cursor out, so it does not know the cursor is a change stream, and drivers
+ * then do not resume (tests that inject a resumable getMore error give the label themselves).
+ * `failGetMoreAfterCursorCheckout` fails after the checkout and passes `isChangeStream`.
+ */
+function changeStreamCommand(target: FaultTarget): boolean {
+  return target.name === "aggregate" && opensChangeStream(target.command);
 }
 
 function isChangeStreamCursor(services: EngineServices, id: Long): boolean {
