@@ -226,6 +226,11 @@ test("appName and namespace narrow what a failCommand selects", async (t) => {
   t.is((await serverError(b.collection<Row>("one").findOne({}))).code, 2);
   t.is(await b.collection<Row>("two").findOne({}), null);
   t.truthy((await b.collection<Row>("two").insertOne({ x: 1 })).insertedId);
+  // A database-level aggregate (db.watch(), `aggregate: 1`) is `<db>.$cmd.aggregate`, as on mongod.
+  await r.failPoint({ mode: { times: 1 }, data: { failCommands: ["aggregate"], errorCode: 2, namespace: "app.$cmd.aggregate" } });
+  const stream = b.watch();
+  t.is((await serverError(stream.next())).code, 2);
+  await stream.close();
 });
 
 test("hostile data: a non-integer errorCode fails nothing, a negative blockTimeMS is InvalidOptions, junk failCommands select nothing", async (t) => {

@@ -207,10 +207,12 @@ function opensChangeStream(command: Document): boolean {
 }
 
 /** `db.collection` of the command, `db.$cmd` for database-level commands. */
+/** The command's namespace as mongod names it for `data.namespace` (a database-level `aggregate: 1` is `<db>.$cmd.aggregate`). */
 function namespaceOf(target: FaultTarget): string {
   const { db, name, command } = target;
   const collection = name === "getMore" ? command["collection"] : command[name];
-  return `${db}.${typeof collection === "string" ? collection : "$cmd"}`;
+  if (typeof collection === "string") return `${db}.${collection}`;
+  return name === "aggregate" ? `${db}.$cmd.aggregate` : `${db}.$cmd`;
 }
 
 function writeConcernApplies(target: FaultTarget): boolean {
