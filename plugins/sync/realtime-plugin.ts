@@ -7,7 +7,8 @@ import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
 import { DeltaFeed } from "./delta-feed.js";
 import { SyncErrors } from "./errors.js";
 import { deltaOf, roomOf } from "./sync-delta.js";
-import { socketCheckTrouble, SyncSocketSession } from "./sync-socket.js";
+import { socketCheckTrouble } from "./check-trouble.js";
+import { SyncSocketSession } from "./sync-socket.js";
 import { SYNC_SERVICES } from "./sync-tokens.js";
 
 export interface RealtimeAppOptions {

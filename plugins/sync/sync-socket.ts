@@ -11,6 +11,7 @@ import { runWithRequestContext } from "../../kernel/request-context.js";
 import { AuthErrors } from "../auth/index.js";
 import { ajvFor, fromAjvErrors } from "../validation/index.js";
 import { applyInOrder, mutationIdOf, type NotAttempted } from "./apply-in-order.js";
+import { CheckTrouble } from "./check-trouble.js";
 import { SyncErrors } from "./errors.js";
 import { nack, type MutationOutcome } from "./nack.js";
 import { socketRequest } from "./socket-request.js";
@@ -36,47 +37,6 @@ export interface SyncSocketOptions {
   readonly logger: SvcLogger;
   /** Shared by every socket of the server, so a database outage is logged once, not per socket and check. */
   readonly trouble: { readonly credential: CheckTrouble; readonly streams: CheckTrouble };
-}
-
-/**
- * Checks every socket of one server repeats that could not be made (the database away, not a
- * refused credential): the first failure of an outage is a warning, the next ones are debug lines,
- * and the first check that goes through again ends it with one info line. Without it, every
- * socket's periodic check logged its own line: thousands a minute.
- *
- * @example
- * const credentialChecks = new CheckTrouble(logger, { failure: "could not check a socket's credential", consequence: "sockets stay connected until a check goes through", recovery: "socket credentials can be checked again" });
- * credentialChecks.failed(error); // warns once
- * credentialChecks.succeeded(); // "Sync: socket credentials can be checked again"
- */
-export class CheckTrouble {
-  private failures = 0;
-
-  constructor(
-    private readonly logger: SvcLogger,
-    private readonly say: { readonly failure: string; readonly consequence: string; readonly recovery: string },
-  ) {}
-
-  failed(error: unknown): void {
-    this.failures++;
-    const reason = error instanceof Error ? error.message : String(error);
-    if (this.failures === 1) this.logger.warn(`Sync: ${this.say.failure}; ${this.say.consequence} (further failures are logged at debug level)`, { reason });
-    else this.logger.debug(`Sync: ${this.say.failure}`, { reason, failures: this.failures });
-  }
-
-  succeeded(): void {
-    if (this.failures === 0) return;
-    this.logger.info(`Sync: ${this.say.recovery}`, { failedChecks: this.failures });
-    this.failures = 0;
-  }
-}
-
-/** The two checks every socket repeats, each logged once per outage (see {@link CheckTrouble}). */
-export function socketCheckTrouble(logger: SvcLogger): SyncSocketOptions["trouble"] {
-  return {
-    credential: new CheckTrouble(logger, { failure: "could not check a socket's credential", consequence: "sockets stay connected until a check goes through", recovery: "socket credentials can be checked again" }),
-    streams: new CheckTrouble(logger, { failure: "could not look up a socket's streams", consequence: "subscriptions stay as they are until a lookup goes through", recovery: "socket streams can be looked up again" }),
-  };
 }
 
 /** `sync:auth-expired`'s reason (SPEC §6.1). */
@@ -205,10 +165,11 @@ export class SyncSocketSession {
       } catch (error) {
         // The caller's permissions or streams could not be looked up (getUserScopes or the
         // database failed): every collection still gets its answer, so no acknowledgement hangs.
-        this.options.logger.warn(`Sync: subscribing to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { collection: name });
+        this.options.trouble.streams.failed(error);
         refusal = SyncErrors.UNAVAILABLE({ detail: `${name} could not be subscribed to now: subscribe again` });
       }
       if (!this.serving) return;
+      if (!refusal) this.options.trouble.streams.succeeded();
       if (refusal || !collection) {
         answers.push(this.sendError(name, refusal!));
         continue;
