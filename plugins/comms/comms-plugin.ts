@@ -114,7 +114,8 @@ export function commsPlugin(options: CommsAppOptions = {}): CommsPlugin {
         maxTokensPerUser,
       });
       const webhooks = deliveryWebhooks([...providers.mail, ...providers.sms]);
-      mountWebhookRoutes(router, { basePath, webhooks, service: () => started, receipts, now });
+      const providerNames = new Set([...providers.mail, ...providers.sms].map((provider) => provider.name));
+      mountWebhookRoutes(router, { basePath, webhooks, service: () => started, receipts, now, providerNames, logger: ctx.logger });
       documentCommsRoutes(ctx.openapi, basePath, webhooks);
       await tokenReads.start?.(ctx);
       await messageLog.start?.(ctx);

@@ -7,6 +7,7 @@ import { OMIT_BODY_FROM_LOG } from "../../contracts/http.js";
 import { captureRawBody } from "../../contracts/raw-body.js";
 import { requireJsonBody } from "../validation/index.js";
 import { CommsErrors } from "./errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
 import type { CommsService } from "./comms-service.js";
 import type { WebhookReceiptFields } from "./webhook-receipt-model.js";
 
@@ -24,12 +25,32 @@ export function webhookPath(basePath: string, webhook: DeliveryWebhook): string 
  * `COMMS_WEBHOOK_NOT_RECORDED` and not kept as received, so the provider's retry is recorded.
  *
  * @example
- * mountWebhookRoutes(router, { basePath: "/comms", webhooks: [sendgrid.webhook], service, receipts: webhookReceiptModel(), now });
+ * mountWebhookRoutes(router, { basePath: "/comms", webhooks: [sendgrid.webhook], service, receipts: webhookReceiptModel(), now, providerNames: new Set(["sendgrid"]), logger });
  */
 export function mountWebhookRoutes(
   router: Router,
-  options: { basePath: string; webhooks: readonly DeliveryWebhook[]; service: () => CommsService; receipts: Model<WebhookReceiptFields>; now: () => Date },
+  options: {
+    basePath: string;
+    webhooks: readonly DeliveryWebhook[];
+    service: () => CommsService;
+    receipts: Model<WebhookReceiptFields>;
+    now: () => Date;
+    /** The configured providers' names: what delivery-log rows, and so events, name. */
+    providerNames: ReadonlySet<string>;
+    logger: SvcLogger;
+  },
 ): void {
+  // An adapter whose events name another provider than its own `name` matches no row: its events
+  // are all "ignored", which an adapter author cannot tell from unknown messages. Said once a name.
+  const strangers = new Set<string>();
+  const checkProvider = (webhook: DeliveryWebhook, provider: string): void => {
+    if (options.providerNames.has(provider) || strangers.has(provider)) return;
+    strangers.add(provider);
+    options.logger.warn(
+      `Comms webhook ${webhook.provider}: its events name provider "${provider}", which no configured provider is called, so they match no delivery-log row (rows name the adapter's name: ${[...options.providerNames].join(", ")})`,
+      { webhook: webhook.provider, provider },
+    );
+  };
   /** Stores a receipt for `what` of `provider`; its key, or undefined when one was there already. */
   const receive = async (provider: string, what: string): Promise<string | undefined> => {
     const key = createHash("sha256").update(`${provider}\u0000${what}`).digest("hex");
@@ -60,6 +81,7 @@ export function mountWebhookRoutes(
       let recorded = 0;
       let failed = 0;
       for (const event of content.events) {
+        checkProvider(webhook, event.provider);
         const outcome = await service.recordDeliveryEvent(event);
         if (outcome.recorded) recorded++;
         if (outcome.failed) failed++;
