@@ -14,6 +14,11 @@ export interface CompiledFlag {
   readonly type: FlagDefinition["type"];
   /** False for disabled or archived flags: they are left out of per-user configuration. */
   readonly active: boolean;
+  /**
+   * Active now or at some time (its stored `publishedAt`): signed-in clients may have been given
+   * its key, so its changes are announced to them — by every process, whatever it saw itself.
+   */
+  readonly published: boolean;
   readonly variantKeys: readonly string[];
   readonly defaultVariant: string;
   evaluate(user: FlagUser, userId: string | undefined): FlagEvaluation;
@@ -77,6 +82,7 @@ export function compileFlag(
     key: flag.key,
     type: flag.type,
     active,
+    published: active || flag.publishedAt != null,
     variantKeys,
     defaultVariant,
     evaluate(user, userId) {

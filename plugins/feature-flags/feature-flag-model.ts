@@ -64,12 +64,23 @@ const schema = new Schema<FeatureFlagDocument>(
     rolloutPercentage: { type: Number, min: 0, max: 100, default: 100, validate: wholePercent, description: "Share of users (a whole number, 0-100) a boolean flag is on for when no rule matches" },
     rules: { type: [ruleSchema], default: [], description: "Targeting rules, evaluated in order; the first match wins" },
     variants: { type: [variantSchema], default: [], description: "Variants of a variant flag with weights summing to 100" },
+    publishedAt: {
+      type: Date,
+      readOnly: true,
+      description: "When the flag was first active (enabled, not archived), set by the server: from then on its changes are announced to signed-in clients",
+    },
   },
   { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
 );
 schema.plugin(defaultPlugins);
 // Keys are unique among live flags; a soft-deleted flag frees its key for reuse.
 schema.index({ key: 1 }, { unique: true, partialFilterExpression: { deleted: false } });
+
+// Once a flag is active, clients may be told its key (flagConfiguration lists it): stored, so
+// every process of the app — and a restarted one — announces its later changes too.
+schema.pre("save", function markPublished(this: HydratedDocument<FeatureFlagDocument>) {
+  if (this.enabled && !this.archived && !this.publishedAt) this.publishedAt = new Date();
+});
 
 schema.pre("validate", function fillDefaultsAndCheck(this: HydratedDocument<FeatureFlagDocument>) {
   // Request validation refuses a null list; with it turned off (or a direct write) null still

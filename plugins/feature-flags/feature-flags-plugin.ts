@@ -78,12 +78,13 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
   let cache: FlagCache | undefined;
   let provider: DbFeatureFlagProvider | undefined;
   let live: LiveUpdates | undefined;
-  // Keys signed-in clients may know: flags active at some time since start (flagConfiguration
-  // listed them). A flag never active — a draft, an archived one — is admin business, so its
-  // changes are not broadcast; once active, its later changes are (clients must drop it).
+  // Keys signed-in clients may know: flags active at some time (flagConfiguration listed them;
+  // the flag stores when, `publishedAt`, so any process knows). A flag never active — a draft,
+  // an archived one — is admin business, so its changes are not broadcast; once active, its later
+  // changes are (clients must drop it). The set remembers deleted ones this process saw.
   const published = new Set<string>();
   const publishable = (flags: FlagCache, key: string): boolean => {
-    if (flags.get(key)?.active === true) published.add(key);
+    if (flags.get(key)?.published === true) published.add(key);
     return published.has(key);
   };
 
@@ -114,7 +115,7 @@ export function featureFlagsPlugin(options: FeatureFlagsOptions = {}): SvcPlugin
         },
       });
       await started.start();
-      for (const flag of started.flags()) if (flag.active) published.add(flag.key);
+      for (const flag of started.flags()) if (flag.published) published.add(flag.key);
       cache = started;
 
       provider = new DbFeatureFlagProvider(started, {

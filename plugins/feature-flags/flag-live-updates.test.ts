@@ -145,6 +145,31 @@ test.serial("sockets never hear of a flag that was never active (a draft or an a
   t.is(timesHeard(), 2, "enabling and then disabling it are both announced");
 });
 
+test.serial("a flag active at some time stores when (publishedAt), so a process that never saw it active announces its changes too; a draft stays unannounced", async (t) => {
+  const { http } = await shared;
+  const admin = `Bearer ${await signup(true)}`;
+  const member = await client(await signup());
+  await member.next("featureFlagsSubscribed");
+  // What another process (or this one before a restart) left: flags disabled by now, one of them
+  // active once. Written straight to the collection, so this process never saw either active.
+  const draft = uniqueKey("never-published");
+  const once = uniqueKey("published-once");
+  const stored = (key: string, publishedAt?: Date) => ({ key, name: key, type: "boolean", enabled: false, archived: false, rolloutPercentage: 100, rules: [], variants: [], deleted: false, ...(publishedAt ? { publishedAt } : {}) });
+  await featureFlagModel().collection.insertOne(stored(draft));
+  await featureFlagModel().collection.insertOne(stored(once, new Date()));
+  await member.next("featureFlagsChanged", isKey(once));
+  // Changes arrive in order: the draft's came first, and was not announced.
+  t.false(member.events.some(([name, payload]) => name === "featureFlagsChanged" && (payload as { key: string }).key === draft));
+
+  // The server sets it when a flag is first active, and never takes it from a client.
+  const created = await request(http).post("/feature-flags/flags").set("Authorization", admin).send({ key: uniqueKey("stamped"), name: "Stamped", type: "boolean" }).expect(201);
+  t.is(created.body.data.publishedAt, undefined);
+  const enabled = await request(http).patch(`/feature-flags/flags/${created.body.data.id}`).set("Authorization", admin).send({ enabled: true }).expect(200);
+  t.truthy(Date.parse(enabled.body.data.publishedAt));
+  const refused = await request(http).patch(`/feature-flags/flags/${created.body.data.id}`).set("Authorization", admin).send({ publishedAt: new Date(0).toISOString() }).expect(400);
+  t.is(refused.body.errors[0].code, "VALIDATION_READ_ONLY_FIELD");
+});
+
 test.serial("the cache follows the change stream: updates and deletes show up without polling", async (t) => {
   const { http, cache } = await shared;
   const admin = await signup(true);

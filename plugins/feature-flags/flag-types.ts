@@ -39,6 +39,8 @@ export interface FlagDefinition {
   rolloutPercentage?: number;
   rules?: readonly FlagRule[];
   variants?: readonly FlagVariant[];
+  /** When the flag was first active (set by the server): from then on clients may know its key. */
+  publishedAt?: Date;
 }
 
 /** A named predicate over users, registered when the flag plugin is constructed. */
