@@ -285,16 +285,21 @@ test("failGetMoreAfterCursorCheckout fails the getMore with the code and kills t
   const r = await rig(t);
   const client = await r.client();
   const db = client.db("app");
-  await db.collection<Row>("c").insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+  await db.collection<Row>("c").insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }, { _id: 4 }, { _id: 5 }]);
   const first = await db.command({ find: "c", batchSize: 1 });
   const id = first["cursor"]["id"];
-  await client.db("admin").command({ configureFailPoint: "failGetMoreAfterCursorCheckout", mode: { times: 1 }, data: { errorCode: 96 } });
+  // Narrowed as failCommand is (another app, another collection): this getMore is not failed.
+  for (const narrowed of [{ appName: "someone-else" }, { namespace: "app.other" }]) {
+    await client.db("admin").command({ configureFailPoint: "failGetMoreAfterCursorCheckout", mode: "alwaysOn", data: { errorCode: 96, ...narrowed } });
+    t.is((await db.command({ getMore: id, collection: "c", batchSize: 1 }))["ok"], 1, JSON.stringify(narrowed));
+  }
+  await client.db("admin").command({ configureFailPoint: "failGetMoreAfterCursorCheckout", mode: { times: 1 }, data: { errorCode: 96, namespace: "app.c" } });
   t.is((await serverError(db.command({ getMore: id, collection: "c" }))).code, 96);
   t.is((await serverError(db.command({ getMore: id, collection: "c" }))).code, 43, "the cursor is gone");
 
   await client.db("admin").command({ configureFailPoint: "maxTimeAlwaysTimeOut", mode: { times: 1 } });
   t.is((await serverError(db.collection<Row>("c").find({}, { maxTimeMS: 10_000 }).toArray())).code, 50);
-  t.is((await db.collection<Row>("c").find({}, { maxTimeMS: 10_000 }).toArray()).length, 3);
+  t.is((await db.collection<Row>("c").find({}, { maxTimeMS: 10_000 }).toArray()).length, 5);
 });
 
 test("a change stream's getMore failed by failGetMoreAfterCursorCheckout is labelled ResumableChangeStreamError and resumed; by failCommand it is not (as mongod: SERVER-46091)", async (t) => {

@@ -136,7 +136,10 @@ async function failCommand(services: EngineServices, data: Document, target: Fau
 function failGetMore(services: EngineServices, target: FaultTarget): void {
   const id = target.command["getMore"];
   if (!(id instanceof Long)) return;
-  const data = services.failPoints.evaluate("failGetMoreAfterCursorCheckout", () => {
+  // mongod selects with failCommand's rules (appName, namespace, failInternalCommands), as for a
+  // failCommand naming getMore.
+  const data = services.failPoints.evaluate("failGetMoreAfterCursorCheckout", (candidate) => {
+    if (!selectsCommand(services, { ...candidate, failCommands: ["getMore"] }, target)) return false;
     try {
       services.cursors.lookup(id);
       return true;
