@@ -1,20 +1,21 @@
 import test, { type ExecutionContext } from "ava";
 import { MongoClient, type ChangeStreamDocument, type Document } from "mongodb";
-import { startEmbeddedMongo } from "../../adapters/embedded-mongo/index.js";
-import { withFailPoint } from "../../hosts/testing.js";
-import { runsOnTheEmbeddedEngineOnly } from "../../test/support/engine-only.js";
+import { startTestDatabase, stopTestDatabase, withFailPoint, type FailCommandData, type FailPointSpec } from "../../hosts/testing.js";
 import { DeltaFeed, type FeedGap } from "./delta-feed.js";
 
 // The sync feed against injected database faults (svc/testing's withFailPoint): a getMore that
 // fails with a resumable error, one that fails for good, a connection closed under the stream, and
-// a reopening aggregate that fails once. Each test has its own engine (fail points are server-wide).
-// On a real replica set, most of these faults are covered through an app by realtime-churn.test.ts.
-runsOnTheEmbeddedEngineOnly(import.meta.url, "each test sets unnarrowed fail points on an engine of its own, to run concurrently");
+// a reopening aggregate that fails once. Each test has a database and a client (appName) of its
+// own, and its fail points are narrowed to that client, so the file runs on the embedded engine and
+// on a real replica set (SVC_TEST_DB_URI) alike; serial, because a server has one failCommand point.
+test.after.always(() => stopTestDatabase());
 
+let rigs = 0;
 async function feedRig(t: ExecutionContext, options: { retryDelayMs?: number } = {}) {
-  const engine = await startEmbeddedMongo({});
-  const client = await new MongoClient(engine.uri, { heartbeatFrequencyMS: 500 }).connect();
-  const db = client.db("feed");
+  const database = await startTestDatabase();
+  const appName = `delta-feed-faults-${process.pid}-${++rigs}`;
+  const client = await new MongoClient(database.uri, { appName, heartbeatFrequencyMS: 500 }).connect();
+  const db = client.db(`${database.dbName}_feed${rigs}`);
   await db.createCollection("items", { changeStreamPreAndPostImages: { enabled: true } });
   const lines: string[] = [];
   /** Every line with its level and meta; `lines` holds those above debug. */
@@ -39,8 +40,8 @@ async function feedRig(t: ExecutionContext, options: { retryDelayMs?: number } =
   await feed.start();
   t.teardown(async () => {
     await feed.stop();
+    await db.dropDatabase();
     await client.close();
-    await engine.stop();
   });
   const until = async (condition: () => boolean) => {
     for (let attempt = 0; attempt < 1000 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -56,23 +57,25 @@ async function feedRig(t: ExecutionContext, options: { retryDelayMs?: number } =
     await db.collection("items").insertOne({ _id: `${label}-2` as never });
     return first && (await until(() => seen.has(`${label}-2`)));
   };
-  return { uri: engine.uri, db, feed, lines, entries, gaps, seen, until, twoWritesThrough };
+  /** Sets a failCommand point for this rig's client only, runs `fn`, and turns it off. */
+  const failing = <T>(mode: FailPointSpec["mode"], data: FailCommandData, fn: () => Promise<T>) => withFailPoint(database.uri, { mode, data: { ...data, appName } }, fn);
+  return { db, feed, lines, entries, gaps, seen, until, twoWritesThrough, failing };
 }
 
-test("a getMore failing with a resumable error is resumed by the driver: nothing lost, no gap", async (t) => {
+test.serial("a getMore failing with a resumable error is resumed by the driver: nothing lost, no gap", async (t) => {
   const rig = await feedRig(t);
   // mongod does not label an error failCommand injects into a getMore (it fails before it knows
   // the cursor is a change stream), so the label a real resumable failure carries is given here.
-  await withFailPoint(rig.uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 91, errorLabels: ["ResumableChangeStreamError"] } }, async () => {
+  await rig.failing({ times: 1 }, { failCommands: ["getMore"], errorCode: 91, errorLabels: ["ResumableChangeStreamError"] }, async () => {
     t.true(await rig.twoWritesThrough("resumable"));
   });
   t.false(rig.lines.some((line) => /change stream failed/.test(line)));
   t.deepEqual(rig.gaps, []);
 });
 
-test("a getMore failing for good: the feed reopens from its resume token, nothing lost, no gap", async (t) => {
+test.serial("a getMore failing for good: the feed reopens from its resume token, nothing lost, no gap", async (t) => {
   const rig = await feedRig(t);
-  await withFailPoint(rig.uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
+  await rig.failing({ times: 1 }, { failCommands: ["getMore"], errorCode: 2 }, async () => {
     t.true(await rig.twoWritesThrough("fatal"));
   });
   t.true(await rig.until(() => rig.lines.some((line) => /change stream reopened/.test(line))));
@@ -80,25 +83,25 @@ test("a getMore failing for good: the feed reopens from its resume token, nothin
   t.deepEqual(rig.gaps, []);
 });
 
-test("the connection under the stream closes, and the reopening aggregate fails once too: the feed still loses nothing", async (t) => {
+test.serial("the connection under the stream closes, and the reopening aggregate fails once too: the feed still loses nothing", async (t) => {
   const rig = await feedRig(t);
-  await withFailPoint(rig.uri, { mode: { times: 1 }, data: { failCommands: ["getMore"], closeConnection: true } }, async () => {
+  await rig.failing({ times: 1 }, { failCommands: ["getMore"], closeConnection: true }, async () => {
     t.true(await rig.twoWritesThrough("closed"));
   });
   // Two hits: the stream's next getMore, then the aggregate that reopens it.
-  await withFailPoint(rig.uri, { mode: { times: 2 }, data: { failCommands: ["getMore", "aggregate"], errorCode: 2 } }, async () => {
+  await rig.failing({ times: 2 }, { failCommands: ["getMore", "aggregate"], errorCode: 2 }, async () => {
     t.true(await rig.twoWritesThrough("reopen-fails"));
   });
   t.true(rig.entries.some((entry) => /could not reopen the change stream yet/.test(entry.line)));
   t.deepEqual(rig.gaps, []);
 });
 
-test("a getMore that keeps failing for good: one warning for the incident, one error after 10 attempts, backoff that keeps growing, one line when it recovers, nothing lost", async (t) => {
+test.serial("a getMore that keeps failing for good: one warning for the incident, one error after 10 attempts, backoff that keeps growing, one line when it recovers, nothing lost", async (t) => {
   const rig = await feedRig(t, { retryDelayMs: 1 });
   t.true(await rig.twoWritesThrough("before"));
   const failures = () => rig.entries.filter((entry) => entry.level !== "info" && /change stream/.test(entry.line));
   // Each reopen succeeds (the aggregate is not failed) and the next getMore fails again.
-  await withFailPoint(rig.uri, { mode: "alwaysOn", data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
+  await rig.failing("alwaysOn", { failCommands: ["getMore"], errorCode: 2 }, async () => {
     await rig.db.collection("items").insertOne({ _id: "during" as never });
     t.true(await rig.until(() => failures().length >= 12));
   });
@@ -119,11 +122,11 @@ test("a getMore that keeps failing for good: one warning for the incident, one e
   t.deepEqual(rig.gaps, []);
 });
 
-test("stop() while the feed waits to retry returns at once instead of after the backoff", async (t) => {
+test.serial("stop() while the feed waits to retry returns at once instead of after the backoff", async (t) => {
   t.timeout(30_000);
   // Ten minutes: stop() must not wait for it.
   const rig = await feedRig(t, { retryDelayMs: 600_000 });
-  await withFailPoint(rig.uri, { mode: "alwaysOn", data: { failCommands: ["getMore"], errorCode: 2 } }, async () => {
+  await rig.failing("alwaysOn", { failCommands: ["getMore"], errorCode: 2 }, async () => {
     await rig.db.collection("items").insertOne({ _id: "stuck" as never });
     t.true(await rig.until(() => rig.lines.some((line) => /change stream failed/.test(line))));
     await rig.feed.stop();
