@@ -6,24 +6,13 @@
 // writes made through the other, once each and in seq order.
 import test from "ava";
 import request from "supertest";
-import { stopTestDatabase } from "../hosts/testing.js";
 import type { SyncDelta } from "../plugins/sync/index.js";
 import { syncBookkeeping } from "../plugins/sync/sync-bookkeeping.js";
 import { recordingSocket } from "./support/recording-socket.js";
-import { startSecondProcess, type SecondProcess } from "./support/second-process.js";
+import { twoProcesses } from "./support/second-process.js";
 import { as, SyncNote, syncTestApp, uid, type SyncCaller, type SyncTestApp } from "./support/sync-test-app.js";
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const first: Promise<SyncTestApp> = syncTestApp({ teardown: (fn) => void (stopApp = fn) }, { realtime: {} });
-const second: Promise<SecondProcess> = first.then(() => startSecondProcess(new URL("./support/sync-second-process.ts", import.meta.url)));
-const closers: Array<() => void> = [];
-
-test.after.always(async () => {
-  closers.forEach((close) => close());
-  await (await second.catch(() => undefined))?.stop();
-  await stopApp?.();
-  await stopTestDatabase();
-});
+const { first, second, closers } = twoProcesses(test, (t) => syncTestApp(t, { realtime: {} }), new URL("./support/sync-second-process.ts", import.meta.url));
 
 /** A caller signed up through the first process; its token works on both (one secret, one database). */
 async function tenantUsers(tenant: string, count: number): Promise<SyncCaller[]> {

@@ -6,22 +6,13 @@
 import test from "ava";
 import request from "supertest";
 import { ACCOUNTS } from "../../contracts/accounts.js";
-import { stopTestDatabase } from "../../hosts/testing.js";
 import { errorCode, TestUser, uniqueEmail } from "../support/auth-test-app.js";
-import { startSecondProcess, type SecondProcess } from "../support/second-process.js";
+import { twoProcesses } from "../support/second-process.js";
 import { ACCOUNT_POINTS, IP_POINTS, scaleOutAuthApp } from "./auth-app.js";
 
 const PASSWORD = "correct horse battery staple";
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const first = scaleOutAuthApp({ teardown: (fn) => void (stopApp = fn) });
-const second: Promise<SecondProcess> = first.then(() => startSecondProcess(new URL("./auth-second-process.ts", import.meta.url)));
-
-test.after.always(async () => {
-  await (await second.catch(() => undefined))?.stop();
-  await stopApp?.();
-  await stopTestDatabase();
-});
+const { first, second } = twoProcesses(test, (t) => scaleOutAuthApp(t), new URL("./auth-second-process.ts", import.meta.url));
 
 let addresses = 0;
 /** A client address of its own per call, so tests do not share per-IP budgets. */

@@ -6,24 +6,15 @@
 import test from "ava";
 import { generateKeyPairSync, sign } from "node:crypto";
 import request from "supertest";
-import { stopTestDatabase } from "../../hosts/testing.js";
 import { commsMessageModel, pushTokenModel } from "../../plugins/comms/index.js";
 import { TestUser, uniqueEmail } from "../support/auth-test-app.js";
-import { startSecondProcess, type SecondProcess } from "../support/second-process.js";
+import { twoProcesses } from "../support/second-process.js";
 import { MAX_PUSH_TOKENS, scaleOutCommsApp } from "./comms-app.js";
 
 const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
 process.env.SVC_SCALE_OUT_WEBHOOK_KEY = publicKey.export({ format: "der", type: "spki" }).toString("base64");
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const first = scaleOutCommsApp({ teardown: (fn) => void (stopApp = fn) });
-const second: Promise<SecondProcess> = first.then(() => startSecondProcess(new URL("./comms-second-process.ts", import.meta.url)));
-
-test.after.always(async () => {
-  await (await second.catch(() => undefined))?.stop();
-  await stopApp?.();
-  await stopTestDatabase();
-});
+const { first, second } = twoProcesses(test, (t) => scaleOutCommsApp(t), new URL("./comms-second-process.ts", import.meta.url));
 
 async function signup(admin = false): Promise<{ token: string; id: string }> {
   const { url } = await first;

@@ -4,26 +4,15 @@
 // to the other's sockets, and a key created through both at once is stored once.
 import test from "ava";
 import request from "supertest";
-import { stopTestDatabase } from "../../hosts/testing.js";
 import { featureFlagModel } from "../../plugins/feature-flags/index.js";
 import { TestUser, uniqueEmail } from "../support/auth-test-app.js";
 import { recordingSocket, type RecordingSocket } from "../support/recording-socket.js";
-import { startSecondProcess, type SecondProcess } from "../support/second-process.js";
+import { twoProcesses } from "../support/second-process.js";
 import { flagsApp } from "./flags-app.js";
 
 const PASSWORD = "correct horse battery staple";
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const first = flagsApp({ teardown: (fn) => void (stopApp = fn) });
-const second: Promise<SecondProcess> = first.then(() => startSecondProcess(new URL("./flags-second-process.ts", import.meta.url)));
-const closers: Array<() => void> = [];
-
-test.after.always(async () => {
-  closers.forEach((close) => close());
-  await (await second.catch(() => undefined))?.stop();
-  await stopApp?.();
-  await stopTestDatabase();
-});
+const { first, second, closers } = twoProcesses(test, (t) => flagsApp(t), new URL("./flags-second-process.ts", import.meta.url));
 
 async function signup(admin = false): Promise<{ token: string; email: string }> {
   const { http } = await first;

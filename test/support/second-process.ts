@@ -4,6 +4,7 @@
 // `serveSecondProcess(...)`, which prints `READY {...}` once it serves, relays the app's error lines
 // to stderr and stops cleanly on SIGTERM. (test/support/sync-second-process.ts is the sync tests'
 // entry, on this helper.)
+import type { TestFn } from "ava";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { startTestDatabase, stopTestDatabase } from "../../hosts/testing.js";
 import type { LogCapture } from "../../plugins/logging/log-capture.js";
@@ -100,4 +101,31 @@ export async function serveSecondProcess(start: (setup: SecondProcessSetup) => P
       process.exit(0);
     })();
   });
+}
+
+/**
+ * A test file's two app processes: this one's app from `startFirst` (given the teardown that
+ * stops it), then the second from `entry` once the first serves. After the file's tests, what
+ * `closers` holds (sockets) closes, then the second process, the first app and the test database
+ * stop.
+ *
+ * @example
+ * const { first, second, closers } = twoProcesses(test, (t) => flagsApp(t), new URL("./flags-second-process.ts", import.meta.url));
+ */
+export function twoProcesses<A>(
+  test: TestFn,
+  startFirst: (t: { teardown: (fn: () => Promise<void> | void) => void }) => Promise<A>,
+  entry: URL,
+): { first: Promise<A>; second: Promise<SecondProcess>; closers: Array<() => void> } {
+  let stopFirst: (() => Promise<void> | void) | undefined;
+  const first = startFirst({ teardown: (fn) => void (stopFirst = fn) });
+  const second = first.then(() => startSecondProcess(entry));
+  const closers: Array<() => void> = [];
+  test.after.always(async () => {
+    closers.forEach((close) => close());
+    await (await second.catch(() => undefined))?.stop();
+    await stopFirst?.();
+    await stopTestDatabase();
+  });
+  return { first, second, closers };
 }
