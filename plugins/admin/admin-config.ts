@@ -50,7 +50,13 @@ export interface AdminConfig {
  * const describe = adminConfigFor(entries, screens, "/admin", access);
  * res.json({ data: await describe(req.user) });
  */
-export function adminConfigFor(entries: readonly AdminEntry[], screens: readonly AdminCustomScreen[], basePath: string, access: AdminAccessPolicy): (user: RequestUser) => Promise<AdminConfig> {
+export function adminConfigFor(
+  entries: readonly AdminEntry[],
+  screens: readonly AdminCustomScreen[],
+  basePath: string,
+  access: AdminAccessPolicy,
+  readOnlyPaths: (entry: AdminEntry) => ReadonlySet<string> = () => new Set(),
+): (user: RequestUser) => Promise<AdminConfig> {
   const statics = entries.map((entry) => ({
     entry,
     name: entry.modelName,
@@ -58,7 +64,7 @@ export function adminConfigFor(entries: readonly AdminEntry[], screens: readonly
     displayName: entry.displayName,
     listFields: entry.listFields,
     defaultSort: entry.defaultSort,
-    fields: adminFields(entry.model.schema),
+    fields: adminFields(entry.model.schema, readOnlyPaths(entry)),
   }));
   const tool = (routePath: string) => `${basePath}${routePath}`;
   return async (user) => {

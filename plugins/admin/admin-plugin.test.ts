@@ -86,9 +86,13 @@ for (const host of HOSTS) {
     t.like(gadgets, { routePath: "/admin/gadgets", displayName: "Gadgets", listFields: ["title", "done", "status", "tags", "created"], defaultSort: "-created" });
     t.deepEqual(gadgets.fields.title, { type: "string", required: true, description: "What it is" });
     t.deepEqual(gadgets.fields.status, { type: "string", required: false, description: "Condition", enum: ["new", "used"], default: "new" });
-    t.deepEqual(gadgets.fields.ownerId, { type: "objectid", required: false, description: "Owner", ref: "AdminTestUser" });
+    // What a write would be refused for is marked, so a UI leaves it out of its forms: the owner
+    // field (set from the caller on create), the id and the timestamps.
+    t.deepEqual(gadgets.fields.ownerId, { type: "objectid", required: false, description: "Owner", ref: "AdminTestUser", readOnly: true });
     t.like(gadgets.fields.tags, { type: "array", items: { type: "string" } });
-    t.is(gadgets.fields.created.type, "date");
+    t.like(gadgets.fields.created, { type: "date", readOnly: true });
+    t.like(gadgets.fields._id, { type: "objectid", readOnly: true });
+    t.is(gadgets.fields.title.readOnly, undefined);
     t.is(gadgets.fields.done.type, "boolean");
     t.false(gadgets.actions.create.disabled);
     t.like(admin.platformTools, { scripts: { visible: true, run: { disabled: false } }, roles: { visible: true }, version: { visible: true }, configuration: { visible: true } });

@@ -90,10 +90,11 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
 
       const http = ctx.resolve(HTTP_ROUTER);
       tasks = new ScriptTasks(options.scripts ?? {}, ctx.logger);
+      const routers = new Map(entries.map((entry) => [entry, adminModelRouter(entry, access, audit)]));
       mountAdminRoutes(http, {
         basePath,
         access,
-        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access),
+        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths),
         tasks,
         roles: resolver ?? rolesCollectionResolver(),
         config: ctx.config,
@@ -101,8 +102,7 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
         configurationKeys: options.configurationKeys ?? [],
       });
       const bulk: { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[] = [];
-      for (const entry of entries) {
-        const router = adminModelRouter(entry, access, audit);
+      for (const [entry, router] of routers) {
         // Bulk routes first: they sit beside the router's `/:id` routes.
         if (!entry.readOnly) {
           mountBulkRoutes(http, entry, router, access, audit);

@@ -12,6 +12,8 @@ export interface AdminField {
   readonly items?: AdminField;
   /** Nested objects and subdocuments: their fields. */
   readonly fields?: Readonly<Record<string, AdminField>>;
+  /** Set by the server, never written through the admin (ids, timestamps, `deleted`, the owner field, `readOnly` schema paths). */
+  readonly readOnly?: true;
 }
 
 const TYPES: Record<string, AdminField["type"]> = {
@@ -38,16 +40,18 @@ const HIDDEN = new Set(["__v"]);
 /**
  * The admin config's `fields` of a schema: type (`string`, `number`, `boolean`, `date`,
  * `objectid`, `array`, `object`, `mixed`), `required`, and `description`, `enum`, `default`,
- * `ref` where the schema says them; arrays carry `items`, nested objects their `fields`.
+ * `ref` where the schema says them; arrays carry `items`, nested objects their `fields`;
+ * `readOnlyPaths` (the REST router's: what a write would be refused for) are marked `readOnly`.
  *
  * @example
  * adminFields(Todo.schema).title; // { type: "string", required: true, description: "What to do" }
  */
-export function adminFields(schema: Schema): Record<string, AdminField> {
+export function adminFields(schema: Schema, readOnlyPaths: ReadonlySet<string> = new Set()): Record<string, AdminField> {
   const fields: Record<string, AdminField> = {};
   schema.eachPath((path, schemaType) => {
     if (HIDDEN.has(path) || schemaType.options?.select === false) return;
-    setAt(fields, path.split("."), fieldOf(schemaType));
+    const field = fieldOf(schemaType);
+    setAt(fields, path.split("."), readOnlyPaths.has(path) ? { ...field, readOnly: true } : field);
   });
   return fields;
 }
