@@ -22,6 +22,12 @@ test("a project that installs svc by path can import SvcApp, with types", async 
   const published = packed.files.map((file) => file.path);
   t.true(published.includes("dist/index.js") && published.includes("dist/index.d.ts"));
   t.deepEqual(published.filter((file) => TEST_ONLY.test(file)), [], "dist ships no test helper or fixture");
+  // The admin web UI ships built (its React source and esbuild are not in the package), and the
+  // built admin serves that bundle.
+  t.true(published.includes("dist/plugins/admin/ui-bundle/main.js"));
+  t.false(published.some((file) => file.startsWith("dist/plugins/admin/ui/")), "no UI source in dist");
+  const { adminUiAssets } = (await import(path.join(root, "dist/plugins/admin/admin-ui-bundle.js"))) as typeof import("../plugins/admin/admin-ui-bundle.js");
+  t.deepEqual((await adminUiAssets()).get("main.js")?.body, await readFile(path.join(root, "dist/plugins/admin/ui-bundle/main.js")));
 
   const project = await mkdtemp(path.join(tmpdir(), "svc-consumer-"));
   t.teardown(() => rm(project, { recursive: true, force: true }));

@@ -42,4 +42,19 @@ export interface AdminOptions {
   readonly appVersion?: { readonly name?: string; readonly version?: string };
   /** More environment variables the Configuration tool shows (values of secret-looking names are redacted). */
   readonly configurationKeys?: readonly string[];
+  /** The admin web UI at `GET {basePath}` (on by default); `false` serves the API alone. */
+  readonly ui?: false | AdminUiOptions;
+}
+
+/**
+ * The admin web UI's settings.
+ *
+ * @example
+ * adminPlugin({ models, ui: { appName: "Acme support" } });
+ */
+export interface AdminUiOptions {
+  /** Shown in the page title and header (default: the OpenAPI `info.title`). */
+  readonly appName?: string;
+  /** Which sign-in routes the page uses (default: `jwt` when the auth plugin runs the JWT provider, else `session`). */
+  readonly signIn?: "jwt" | "session";
 }

@@ -1,4 +1,5 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
+import { ACCOUNTS } from "../../contracts/accounts.js";
 import type { AdminModelConfig } from "../../contracts/admin-model-config.js";
 import { HTTP_ROUTER } from "../../contracts/http.js";
 import { MODEL_REGISTRY, type ModelRegistration } from "../../contracts/model-registry.js";
@@ -12,6 +13,7 @@ import { adminEntry, type AdminEntry } from "./admin-entry.js";
 import { adminModelRouter } from "./admin-model-router.js";
 import type { AdminOptions } from "./admin-options.js";
 import { ADMIN_OWN_ROUTES, mountAdminRoutes } from "./admin-routes.js";
+import { mountAdminUi } from "./admin-ui-route.js";
 import { AuditLog, auditLogModel } from "./audit-log.js";
 import { bulkSchemas, mountBulkRoutes } from "./bulk-routes.js";
 import { AdminErrors } from "./errors.js";
@@ -101,6 +103,12 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
         appVersion: options.appVersion ?? { name: ctx.openapi.document().info.title, version: ctx.openapi.document().info.version },
         configurationKeys: options.configurationKeys ?? [],
       });
+      if (options.ui !== false) {
+        const appName = options.ui?.appName ?? ctx.openapi.document().info.title;
+        // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
+        const signIn = options.ui?.signIn ?? (ctx.container.isBound(ACCOUNTS) ? "jwt" : "session");
+        mountAdminUi(http, { basePath, signIn, appName }, () => ctx.logger);
+      }
       const bulk: { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[] = [];
       for (const [entry, router] of routers) {
         // Bulk routes first: they sit beside the router's `/:id` routes.

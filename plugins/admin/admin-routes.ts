@@ -10,7 +10,7 @@ import type { ScriptTask, ScriptTasks } from "./script-tasks.js";
 import { versionInfo } from "./version-info.js";
 
 /** The admin's own routes, below its base path (models may not use these). */
-export const ADMIN_OWN_ROUTES = ["/config", "/scripts", "/tasks", "/roles", "/version", "/configuration"] as const;
+export const ADMIN_OWN_ROUTES = ["/config", "/scripts", "/tasks", "/roles", "/version", "/configuration", "/ui"] as const;
 
 /** What the admin's own routes work with. */
 export interface AdminRoutesContext {

@@ -1,7 +1,7 @@
 // The `svc/admin` package entry: the admin plugin's public surface. Other plugins import the
 // admin only through this file.
 export { adminPlugin } from "./admin-plugin.js";
-export type { AdminAccessControl, AdminCustomScreen, AdminOptions } from "./admin-options.js";
+export type { AdminAccessControl, AdminCustomScreen, AdminOptions, AdminUiOptions } from "./admin-options.js";
 export { adminOwnedBy, type AdminOwnership } from "./admin-owned-by.js";
 export { AdminErrors } from "./errors.js";
 export { TOOL_PERMISSIONS } from "./admin-access.js";

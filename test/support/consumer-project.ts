@@ -46,6 +46,8 @@ export function packSvc(): Promise<PackedPackage> {
     await mkdir(stage);
     await Promise.all(["package.json", "README.md", "docs"].map((entry) => cp(path.join(root, entry), path.join(stage, entry), { recursive: true })));
     await runIn(root, process.execPath, [tscCli, "-p", "tsconfig.build.json", "--outDir", path.join(stage, "dist")]);
+    // The admin web UI ships as a bundle, as `npm run build` makes it.
+    await runIn(root, process.execPath, ["--import=tsx", "plugins/admin/admin-ui-build.ts", path.join(stage, "dist", "plugins", "admin", "ui-bundle")]);
     const [result] = JSON.parse(await runIn(stage, "npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir, "--loglevel=error"])) as [
       { filename: string; files: { path: string }[] },
     ];

@@ -1,0 +1,96 @@
+import type { Response, Router } from "express";
+import { HttpErrors } from "../../kernel/http-errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import { adminUiAssets, type AdminUiAsset } from "./admin-ui-bundle.js";
+import { AdminErrors } from "./errors.js";
+
+/** What the page tells the UI before anyone signs in. */
+export interface AdminUiSettings {
+  readonly basePath: string;
+  /** Which sign-in routes the app has: the JWT provider's `/auth/login`, or session auth's `/api/auth/signin/email`. */
+  readonly signIn: "jwt" | "session";
+  /** Shown in the title and the header. */
+  readonly appName: string;
+}
+
+// The page runs only its own script and stylesheet and talks only to this origin; nothing may frame
+// it (clickjacking an admin's buttons) and no form may post elsewhere.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23234'/%3E%3Cpath d='M4 5h8M4 8h8M4 11h5' stroke='white' stroke-width='1.6'/%3E%3C/svg%3E";
+
+/**
+ * Serves the admin web UI (plugins/admin/ui/, a ra-core app) at `GET {basePath}` and its files at
+ * `{basePath}/ui/<file>`. The page is public — it is only the sign-in form and the script; every
+ * record it shows comes from the admin's authenticated routes. Its settings travel in a JSON
+ * script element (data, never executed), so the Content-Security-Policy needs no inline script.
+ *
+ * @example
+ * mountAdminUi(ctx.resolve(HTTP_ROUTER), { basePath: "/admin", signIn: "jwt", appName: "Todos" }, () => ctx.logger);
+ */
+export function mountAdminUi(http: Router, settings: AdminUiSettings, logger: () => SvcLogger): void {
+  const assets = async (): Promise<ReadonlyMap<string, AdminUiAsset>> => {
+    try {
+      return await adminUiAssets();
+    } catch (error) {
+      logger().error(`The admin web UI could not be loaded: ${error instanceof Error ? error.message : String(error)}`, { stack: error instanceof Error ? error.stack : undefined });
+      throw AdminErrors.UI_UNAVAILABLE();
+    }
+  };
+
+  http.get(settings.basePath, async (req, res) => {
+    const files = await assets();
+    const root = `${req.baseUrl}${settings.basePath}/ui`;
+    secure(res);
+    res.set("Cache-Control", "no-cache").type("html").send(page(settings, root, files.has("main.css")));
+  });
+
+  http.get(`${settings.basePath}/ui/:file`, async (req, res) => {
+    const asset = (await assets()).get(req.params.file as string);
+    if (!asset) throw HttpErrors.NOT_FOUND({ detail: `The admin UI has no file ${JSON.stringify(req.params.file)}` });
+    secure(res);
+    // Revalidated on every load (a new version of the app serves new files under the same names).
+    res.set({ "Cache-Control": "no-cache", ETag: asset.etag, "Content-Type": asset.contentType });
+    if (req.fresh) return void res.status(304).end();
+    res.send(asset.body);
+  });
+}
+
+function secure(res: Response): void {
+  res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" });
+}
+
+function page(settings: AdminUiSettings, root: string, hasStyle: boolean): string {
+  const title = escapeHtml(`${settings.appName} admin`);
+  // `<` is escaped so no value can close the script element.
+  const json = JSON.stringify(settings).replace(/</g, "\\u003c");
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <link rel="icon" href="${ICON}">${hasStyle ? `\n  <link rel="stylesheet" href="${escapeHtml(root)}/main.css">` : ""}
+  <script id="svc-admin-settings" type="application/json">${json}</script>
+  <script type="module" src="${escapeHtml(root)}/main.js"></script>
+</head>
+<body>
+  <div id="root"></div>
+  <noscript>The admin needs JavaScript.</noscript>
+</body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
