@@ -30,7 +30,8 @@ export async function buildAdminUi(): Promise<AdminUiFiles> {
     jsx: "automatic",
     minify: true,
     legalComments: "none",
-    logLevel: "warning",
+    // Failures are thrown with every message (the caller logs or prints them), not printed twice.
+    logLevel: "silent",
     define: { "process.env.NODE_ENV": '"production"' },
   });
   return new Map(result.outputFiles.map((file) => [path.basename(file.path), file.contents]));
