@@ -1,9 +1,9 @@
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createScryptHasher, PASSWORD_HASHER } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
+import { launchChromium } from "../../../test/support/chromium.js";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { withDemoPlugins } from "../../demo/app.js";
 import { webAppPlugin } from "../web-app-plugin.js";
@@ -18,7 +18,7 @@ export async function startWebDemo(t: { teardown(fn: () => void): void }): Promi
     .register(webAppPlugin(tempDir(t, ".svc-web-")))
     .override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
   const running = await app.start();
-  const browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   await mkdir(ARTEFACTS, { recursive: true });
   return {
     url: running.url!,
@@ -64,30 +64,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
 }
 
-/** axe-core's script, injected into the page under test (it runs in the browser, not in Node). */
-const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** The part of an axe-core result these tests read. */
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/**
- * The page's accessibility problems of impact serious or critical, as axe-core (every rule it runs
- * by default) finds them in the page as it is now, one line each: rule, impact, what it asks, and
- * the elements. Empty when there is none.
- */
-export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  // A string: the page's `axe` global is not in the tests' types (they have no DOM).
-  const violations = (await page.evaluate("axe.run(document).then((results) => results.violations)")) as AxeViolation[];
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}, at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
+// The web demo's tests import the accessibility check from here, as before it moved.
+export { seriousAccessibilityViolations } from "../../../test/support/chromium.js";
 
 /** The titles the page lists, in order. */
 export async function titlesOn(page: Page): Promise<string[]> {
