@@ -1,0 +1,329 @@
+import test, { type ExecutionContext } from "ava";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createScryptHasher, PASSWORD_HASHER, type SvcApp } from "../../index.js";
+import { createTestApp, createUser, stopTestDatabase, type TestAccount } from "../../hosts/testing.js";
+import { authPlugin } from "../auth/index.js";
+import { launchChromium, seriousAccessibilityViolations } from "../../test/support/chromium.js";
+import { AdminTestUser, Gadget, seedRoles, testAdminOptions } from "../../test/support/admin-test-app.js";
+import { adminPlugin } from "./index.js";
+
+// The admin web UI (plugins/admin/ui/, ra-core) end to end in Chromium: the app serves the page
+// at /admin with its strict CSP, each browser context is one person signed in. Serial: one app and
+// one browser for the file. Screenshots (1280 and 390 px wide) go to .svc/artefacts/admin-ui/.
+
+const ARTEFACTS = path.resolve(".svc/artefacts/admin-ui");
+const PASSWORD = "correct horse battery staple";
+
+interface Shared {
+  readonly url: string;
+  readonly app: SvcApp;
+  readonly browser: Browser;
+}
+
+let stop: (() => Promise<void>) | undefined;
+const shared: Promise<Shared> = (async () => {
+  const app = (await createTestApp({ port: 0, host: "127.0.0.1" }))
+    .register(authPlugin({ userModel: AdminTestUser, profileFields: ["name"] }))
+    .register(
+      adminPlugin(
+        testAdminOptions({
+          models: [
+            ...testAdminOptions().models,
+            { model: Gadget as never, routePath: "/gadgets", displayName: "Gadgets", listFields: ["title", "done", "status", "tags", "created"] },
+          ],
+          scripts: {
+            recount: {
+              description: "Recounts the gadgets",
+              run: async ({ log }) => {
+                log("shard a done");
+                await new Promise((resolve) => setTimeout(resolve, 300));
+                log("shard b done");
+              },
+            },
+          },
+          ui: { appName: "Gadget shop" },
+        }),
+      ),
+    )
+    .override(PASSWORD_HASHER, { useValue: createScryptHasher({ cost: 2 ** 10 }) });
+  const running = await app.start();
+  const browser = await launchChromium();
+  await Promise.all([seedRoles(), mkdir(ARTEFACTS, { recursive: true })]);
+  stop = async () => {
+    await browser.close();
+    await app.stop();
+  };
+  return { url: running.url!, app, browser };
+})();
+test.after.always(async () => {
+  await stop?.();
+  await stopTestDatabase();
+});
+
+const user = async (fields: { roles?: string[]; admin?: boolean } = {}): Promise<TestAccount> => createUser((await shared).app, { password: PASSWORD, roles: fields.roles ?? [], admin: fields.admin ?? false });
+
+/** A person: their own browser context on the admin page, failing the test on page errors and CSP refusals. */
+async function openAdmin(t: ExecutionContext, width = 1280): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const { browser, url } = await shared;
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  await page.goto(`${url}/admin`);
+  return { context, page, problems };
+}
+
+async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function accessible(t: ExecutionContext, page: Page, where: string): Promise<void> {
+  const violations = await seriousAccessibilityViolations(page);
+  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Goes to a route of the UI (hash routing: the server only ever sees /admin). */
+async function goto(page: Page, route: string): Promise<void> {
+  const { url } = await shared;
+  await page.goto(`${url}/admin#${route}`);
+}
+
+test.serial("sign-in: a wrong password is an alert, the right one opens the admin; the nav lists the models and tools; axe finds nothing serious", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const { page, problems } = await openAdmin(t);
+  await page.getByRole("heading", { name: /Gadget shop/ }).waitFor();
+  t.is(await page.getByLabel("Email").getAttribute("autocomplete"), "email");
+  t.is(await page.getByLabel("Password").getAttribute("autocomplete"), "current-password");
+  await accessible(t, page, "the sign-in page");
+
+  await signIn(page, admin.email, "not the password");
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  t.regex((await alert.textContent()) ?? "", /\S/);
+  await screenshot(page, "00-sign-in-refused");
+
+  await signIn(page, admin.email);
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await nav.getByRole("link", { name: "Gadgets" }).waitFor();
+  t.deepEqual(await nav.getByRole("link").allTextContents(), ["Users", "Gadgets", "Audit log", "Scripts & tasks", "Roles", "Version", "Configuration"]);
+  t.is(await page.getByTestId("signed-in-as").textContent(), admin.email);
+  t.deepEqual(problems, []);
+});
+
+test.serial("list: search, sort by a column, pages of 25; axe finds nothing serious", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const prefix = `paged-${Date.now().toString(36)}`;
+  await Gadget.create(Array.from({ length: 30 }, (_, index) => ({ title: `${prefix} ${String(index).padStart(2, "0")}`, done: index % 2 === 0 })));
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
+  await page.getByRole("heading", { name: "Gadgets", level: 1 }).waitFor();
+
+  await page.getByLabel("Search gadgets").fill(prefix);
+  const status = page.getByTestId("page-status");
+  await status.filter({ hasText: /^Page 1 of 2 · 30 records$/ }).waitFor();
+  t.is(await page.getByTestId("list-row").count(), 25);
+  // Default sort: newest first, which the header says.
+  t.is(await page.getByRole("columnheader", { name: "Created" }).getAttribute("aria-sort"), "descending");
+
+  await page.getByRole("button", { name: "Title" }).click();
+  await page.getByRole("columnheader", { name: "Title" }).and(page.locator('[aria-sort="ascending"]')).waitFor();
+  await page.getByTestId("list-row").first().getByRole("link", { name: `${prefix} 00` }).waitFor();
+  await page.getByRole("button", { name: "Title" }).click();
+  await page.getByTestId("list-row").first().getByRole("link", { name: `${prefix} 29` }).waitFor();
+  t.is(await page.getByRole("columnheader", { name: "Title" }).getAttribute("aria-sort"), "descending");
+
+  await page.getByRole("button", { name: "Next page" }).click();
+  await status.filter({ hasText: "Page 2 of 2" }).waitFor();
+  // Page 2 of title descending: 04 (done, as every even one) to 00.
+  const first = page.getByTestId("list-row").first();
+  await first.getByRole("link", { name: `${prefix} 04` }).waitFor();
+  t.is(await page.getByTestId("list-row").count(), 5);
+  t.deepEqual(await first.locator("td").nth(2).locator(".visually-hidden").allTextContents(), ["yes"]);
+  await accessible(t, page, "a list");
+  await screenshot(page, "01-list");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "01-list-phone");
+  t.deepEqual(problems, []);
+});
+
+test.serial("create, edit (only the changed field is sent), a server 400 on its field, delete; axe finds nothing serious on a record page", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const title = `created-${Date.now().toString(36)}`;
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
+  await page.getByRole("link", { name: "Create Gadgets" }).click();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Status").selectOption("used");
+  await page.getByLabel("Tags").fill("red\nblue");
+  const created = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/admin/gadgets"));
+  await page.getByRole("button", { name: "Create" }).click();
+  t.deepEqual((await created).postDataJSON(), { title, done: false, status: "used", tags: ["red", "blue"] });
+
+  // The record page: read-only details, the form.
+  await page.getByRole("heading", { name: title, level: 1 }).waitFor();
+  const stored = await Gadget.findOne({ title }).lean();
+  t.deepEqual(stored?.tags, ["red", "blue"]);
+  // Read-only fields (timestamps, the owner) are shown, never inputs: the server would refuse them.
+  t.is(await page.locator('[name="created"], [name="ownerId"], [name="_id"]').count(), 0);
+  await page.getByRole("term").filter({ hasText: "Created" }).waitFor();
+
+  await page.getByLabel("Note").fill("fragile");
+  const patched = page.waitForRequest((request) => request.method() === "PATCH");
+  await page.getByRole("button", { name: "Save" }).click();
+  t.deepEqual((await patched).postDataJSON(), { note: "fragile" });
+  await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+  t.is((await Gadget.findOne({ title }).lean())?.note, "fragile");
+
+  // Too long for the model: the server's 400 lands on the field (and in the form's alert).
+  await page.getByLabel("Title").fill("x".repeat(201));
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByTestId("form-error").waitFor();
+  const titleInput = page.getByLabel("Title");
+  t.is(await titleInput.getAttribute("aria-invalid"), "true");
+  const describedBy = (await titleInput.getAttribute("aria-describedby"))!.split(" ").at(-1)!;
+  t.regex((await page.locator(`[id="${describedBy}"]`).textContent()) ?? "", /200/);
+  await accessible(t, page, "a record page with a field error");
+  await screenshot(page, "02-record-error");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "02-record-error-phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await page.getByRole("button", { name: "Delete this record" }).click();
+  await page.getByRole("button", { name: "Yes, delete it" }).click();
+  await page.getByRole("heading", { name: "Gadgets", level: 1 }).waitFor();
+  t.is(await Gadget.countDocuments({ title, deleted: { $ne: true } }), 0);
+  t.deepEqual(problems, []);
+});
+
+test.serial("bulk: select rows, set a field on them, then delete them after a confirmation; the results are shown", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const prefix = `bulk-${Date.now().toString(36)}`;
+  await Gadget.create([1, 2, 3].map((n) => ({ title: `${prefix} ${n}` })));
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).waitFor();
+  await goto(page, "/Gadget");
+  await page.getByLabel("Search gadgets").fill(prefix);
+  await page.getByTestId("page-status").filter({ hasText: /· 3 records$/ }).waitFor();
+  await page.getByTestId("list-row").filter({ hasText: `${prefix} 3` }).waitFor();
+  await page.getByLabel("Select all on this page").check();
+  const selection = page.getByRole("region", { name: "Selected records" });
+  await selection.getByText(/^3 selected/).waitFor();
+
+  // Set one field on all of them.
+  await selection.getByLabel("Field to set").selectOption("status");
+  await selection.getByLabel("New value").selectOption("used");
+  const updated = page.waitForRequest((request) => request.url().endsWith("/admin/gadgets/bulk-update"));
+  await selection.getByRole("button", { name: "Set on 3 records" }).click();
+  t.deepEqual(((await updated).postDataJSON() as { data: unknown }).data, { status: "used" });
+  await page.getByTestId("bulk-results").getByRole("heading", { name: "3 of 3 records updated" }).waitFor();
+  t.is(await Gadget.countDocuments({ title: new RegExp(`^${prefix}`), status: "used" }), 3);
+  await screenshot(page, "06-bulk-updated");
+
+  await page.getByLabel("Select all on this page").check();
+  await selection.getByText(/^3 selected/).waitFor();
+
+  const deleted = page.waitForRequest((request) => request.url().endsWith("/admin/gadgets/bulk-delete"));
+  await page.getByRole("button", { name: "Delete selected" }).click();
+  await page.getByRole("button", { name: "Yes, delete 3", exact: true }).click();
+  t.is(((await deleted).postDataJSON() as { ids: string[] }).ids.length, 3);
+  await page.getByTestId("bulk-results").getByRole("heading", { name: "3 of 3 records deleted" }).waitFor();
+  await page.getByText(`Nothing matches “${prefix}”.`).waitFor();
+  t.is(await Gadget.countDocuments({ title: new RegExp(`^${prefix}`), deleted: { $ne: true } }), 0);
+  t.deepEqual(problems, []);
+});
+
+test.serial("a support user: others' records have Save and Delete disabled with the reason; their own they can edit; a bulk delete over both is refused record by record", async (t) => {
+  const support = await user({ roles: ["support"] });
+  const other = await user();
+  const prefix = `support-${Date.now().toString(36)}`;
+  const [theirs, mine] = await Gadget.create([
+    { title: `${prefix} theirs`, ownerId: other.id },
+    { title: `${prefix} mine`, ownerId: support.id },
+  ]);
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, support.email);
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await nav.getByRole("link", { name: "Gadgets" }).waitFor();
+  t.deepEqual(await nav.getByRole("link").allTextContents(), ["Users", "Gadgets"]);
+
+  await goto(page, `/Gadget/${theirs!._id}`);
+  await page.getByRole("heading", { name: `${prefix} theirs`, level: 1 }).waitFor();
+  t.true(await page.getByRole("button", { name: "Save" }).isDisabled());
+  t.true(await page.getByLabel("Title").isDisabled());
+  t.true(await page.getByRole("button", { name: "Delete this record" }).isDisabled());
+  await page.getByText("Your account may not change this record").waitFor();
+  await page.getByText("Your account may not delete this record").waitFor();
+  await screenshot(page, "03-support-others-record");
+
+  await goto(page, `/Gadget/${mine!._id}`);
+  await page.getByRole("heading", { name: `${prefix} mine`, level: 1 }).waitFor();
+  await page.getByLabel("Done").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+  t.true((await Gadget.findById(mine!._id).lean())?.done);
+
+  await goto(page, "/Gadget");
+  await page.getByLabel("Search gadgets").fill(prefix);
+  await page.getByTestId("page-status").filter({ hasText: /· 2 records$/ }).waitFor();
+  await page.getByTestId("list-row").filter({ hasText: `${prefix} theirs` }).waitFor();
+  await page.getByLabel("Select all on this page").check();
+  await page.getByRole("button", { name: "Delete selected" }).click();
+  await page.getByRole("button", { name: "Yes, delete 2", exact: true }).click();
+  const results = page.getByTestId("bulk-results");
+  await results.getByRole("heading", { name: "Nothing was deleted: 1 of 2 records were refused" }).waitFor();
+  t.regex((await results.textContent()) ?? "", new RegExp(`${theirs!._id}: not allowed`));
+  t.is(await Gadget.countDocuments({ title: new RegExp(`^${prefix}`), deleted: { $ne: true } }), 2);
+  t.deepEqual(problems, []);
+});
+
+test.serial("a plain user is told their account cannot open the admin, and can sign out", async (t) => {
+  const plain = await user();
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, plain.email);
+  await page.getByRole("heading", { name: "Your account cannot open the admin" }).waitFor();
+  t.is(await page.getByRole("navigation", { name: "Admin" }).count(), 0);
+  await accessible(t, page, "the refusal page");
+  await screenshot(page, "04-denied");
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await page.getByRole("button", { name: "Sign in" }).waitFor();
+  t.deepEqual(problems, []);
+});
+
+test.serial("scripts: run one, its task page follows the log until it succeeds; axe finds nothing serious on a tool page", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Scripts & tasks" }).click();
+  await page.getByRole("heading", { name: "recount" }).waitFor();
+  await page.getByRole("button", { name: "Run recount" }).click();
+  await page.getByRole("heading", { name: "Task: recount" }).waitFor();
+  await page.getByTestId("task-status").filter({ hasText: "succeeded" }).waitFor();
+  t.deepEqual(await page.getByTestId("task-log").getByRole("listitem").allTextContents(), ["shard a done", "shard b done"]);
+  await accessible(t, page, "a task page");
+  await screenshot(page, "05-task");
+
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Version" }).click();
+  await page.getByText("Framework").waitFor();
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Configuration" }).click();
+  await page.getByRole("heading", { name: "Environment variables" }).waitFor();
+  t.true((await page.getByRole("row", { name: /^TOKEN_SECRET/ }).textContent())?.includes("[REDACTED]"));
+  await accessible(t, page, "the configuration page");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "05-configuration-phone");
+  t.deepEqual(problems, []);
+});
