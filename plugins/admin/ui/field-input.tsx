@@ -72,7 +72,8 @@ export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
       control = <input {...common} type="text" value={text} onChange={onText} spellCheck={field.type === "objectid" ? false : undefined} />;
   }
 
-  const hint = [field.description, editor === "lines" ? "One per line." : "", editor === "json" ? "JSON." : ""].filter(Boolean).join(" ");
+  const description = field.description && !/[.!?]$/.test(field.description) ? `${field.description}.` : field.description;
+  const hint = [description, editor === "lines" ? "One per line." : "", editor === "json" ? "JSON." : ""].filter(Boolean).join(" ");
   return (
     <div className={`field field-${editor}${error ? " field-invalid" : ""}`}>
       <label htmlFor={id}>
