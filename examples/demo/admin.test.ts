@@ -33,6 +33,11 @@ test("the admin role sees everything; support reads all todos and changes only i
   await request(http).patch(`/admin/todos/${adasTodo}`).set(admin).send({ done: true }).expect(200);
   // Plain users never get in.
   await request(http).get("/admin/config").set(ada).expect(403);
+
+  // The web UI over it (admin-ui.e2e.test.ts drives it in a browser): the page and its script.
+  const page = await request(http).get("/admin").expect(200).expect("content-type", /html/);
+  t.regex(page.text, /"signIn":"jwt"/);
+  await request(http).get("/admin/ui/main.js").expect(200).expect("content-type", /javascript/);
 });
 
 /** The demo app, an admin, and Ada with three (synced) todos of hers. */

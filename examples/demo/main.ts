@@ -26,5 +26,5 @@ if (started === undefined) {
   // Flag changes reach signed-in socket.io clients: `io(running.socketUrl, {auth: {token}})`.
   app.kernel.pluginContext.logger.info(`Sockets on ${running.socketUrl} (sync:* events and feature-flag live updates)`);
   const docsUi = app.kernel.config.enableApiDocsUi ? `, the API docs at ${running.url}/docs` : "";
-  app.kernel.pluginContext.logger.info(`Open ${running.url}/app for the web demo (sign up, then add todos)${docsUi}`);
+  app.kernel.pluginContext.logger.info(`Open ${running.url}/app for the web demo (sign up, then add todos)${docsUi}, the admin at ${running.url}/admin`);
 }
