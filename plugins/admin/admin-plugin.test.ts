@@ -84,7 +84,7 @@ for (const host of HOSTS) {
     const admin = (await request(http).get("/admin/config").set(auth(full.token)).expect(200)).body.data;
     const gadgets = admin.models.find((model: { name: string }) => model.name === "Gadget");
     t.like(gadgets, { routePath: "/admin/gadgets", displayName: "Gadgets", listFields: ["title", "done", "status", "tags", "created"], defaultSort: "-created" });
-    t.deepEqual(gadgets.fields.title, { type: "string", required: true, description: "What it is" });
+    t.deepEqual(gadgets.fields.title, { type: "string", required: true, description: "What it is", maxLength: 200 });
     t.deepEqual(gadgets.fields.status, { type: "string", required: false, description: "Condition", enum: ["new", "used"], default: "new" });
     // What a write would be refused for is marked, so a UI leaves it out of its forms: the owner
     // field (set from the caller on create), the id and the timestamps.

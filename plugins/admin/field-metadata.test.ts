@@ -27,3 +27,18 @@ test("fields: types, required, description, enum, default, ref, arrays and neste
   t.false("secret" in fields);
   t.false("__v" in fields);
 });
+
+test("fields: length and range limits a form can enforce before saving; read-only paths marked", (t) => {
+  const schema = new mongoose.Schema({
+    title: { type: String, minlength: 2, maxlength: [200, "too long"], description: "Title" },
+    rating: { type: Number, min: 1, max: 5, description: "Stars" },
+    due: { type: Date, min: new Date("2020-01-01"), description: "Due" },
+    code: { type: String, maxlength: () => 3, description: "Computed bound: not shown" },
+  });
+  const fields = adminFields(schema, new Set(["_id"]));
+  t.deepEqual(fields.title, { type: "string", required: false, description: "Title", minLength: 2, maxLength: 200 });
+  t.deepEqual(fields.rating, { type: "number", required: false, description: "Stars", min: 1, max: 5 });
+  t.deepEqual(fields.due, { type: "date", required: false, description: "Due" });
+  t.deepEqual(fields.code, { type: "string", required: false, description: "Computed bound: not shown" });
+  t.deepEqual(fields._id, { type: "objectid", required: false, readOnly: true });
+});

@@ -14,6 +14,12 @@ export interface AdminField {
   readonly fields?: Readonly<Record<string, AdminField>>;
   /** Set by the server, never written through the admin (ids, timestamps, `deleted`, the owner field, `readOnly` schema paths). */
   readonly readOnly?: true;
+  /** Strings: the schema's `minlength` / `maxlength`. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Numbers: the schema's `min` / `max`. */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 const TYPES: Record<string, AdminField["type"]> = {
@@ -79,6 +85,17 @@ function fieldOf(schemaType: SchemaType): AdminField {
   else if (Array.isArray(options.enum) && options.enum.length > 0) field.enum = [...(options.enum as unknown[])];
   if (options.default !== undefined && typeof options.default !== "function") field.default = options.default;
   if (typeof options.ref === "string") field.ref = options.ref;
+  if (type === "string") {
+    const minLength = limit(options.minlength ?? options.minLength);
+    const maxLength = limit(options.maxlength ?? options.maxLength);
+    if (minLength !== undefined) field.minLength = minLength;
+    if (maxLength !== undefined) field.maxLength = maxLength;
+  } else if (type === "number") {
+    const min = limit(options.min);
+    const max = limit(options.max);
+    if (min !== undefined) field.min = min;
+    if (max !== undefined) field.max = max;
+  }
   if (type === "array") {
     const element = schemaType.getEmbeddedSchemaType();
     const subSchema = (schemaType as unknown as { schema?: Schema }).schema;
@@ -90,4 +107,10 @@ function fieldOf(schemaType: SchemaType): AdminField {
     if (subSchema) field.fields = adminFields(subSchema);
   }
   return field;
+}
+
+/** A validator's bound: `200`, or mongoose's `[200, "message"]` form; anything else (a function, a date) is not shown. */
+function limit(option: unknown): number | undefined {
+  const value = Array.isArray(option) ? option[0] : option;
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
