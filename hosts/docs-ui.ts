@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import express, { type Router } from "express";
+import { redirectedToTrailingSlash } from "../contracts/trailing-slash.js";
 
 const require = createRequire(import.meta.url);
 
@@ -37,18 +38,11 @@ export function docsUiRouter(specUrl = "../openapi.json"): Router {
   const init = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: "#swagger-ui",
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" });`;
   router.get("/", (req, res) => {
-    // Relative asset URLs need the trailing slash: /docs → /docs/. The redirect is relative too
-    // (`docs/`): a proxy that strips a prefix leaves the app unaware of it, but the browser is not.
-    const [pathname, query] = splitUrl(req.originalUrl);
-    if (!pathname.endsWith("/")) return res.redirect(301, `${pathname.slice(pathname.lastIndexOf("/") + 1)}/${query}`);
+    // Relative asset URLs need the trailing slash: /docs → /docs/.
+    if (redirectedToTrailingSlash(req, res)) return;
     res.type("html").send(page);
   });
   router.get("/init.js", (_req, res) => res.type("application/javascript").send(init));
   router.use(express.static(assets, { index: false, fallthrough: true }));
   return router;
-}
-
-function splitUrl(url: string): [path: string, query: string] {
-  const at = url.indexOf("?");
-  return at === -1 ? [url, ""] : [url.slice(0, at), url.slice(at)];
 }

@@ -35,7 +35,7 @@ test("the admin role sees everything; support reads all todos and changes only i
   await request(http).get("/admin/config").set(ada).expect(403);
 
   // The web UI over it (admin-ui.e2e.test.ts drives it in a browser): the page and its script.
-  const page = await request(http).get("/admin").expect(200).expect("content-type", /html/);
+  const page = await request(http).get("/admin/").expect(200).expect("content-type", /html/);
   t.regex(page.text, /"signIn":"jwt"/);
   await request(http).get("/admin/ui/main.js").expect(200).expect("content-type", /javascript/);
 });

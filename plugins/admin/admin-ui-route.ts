@@ -1,4 +1,5 @@
 import type { Response, Router } from "express";
+import { redirectedToTrailingSlash } from "../../contracts/trailing-slash.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { adminUiAssets, type AdminUiAsset } from "./admin-ui-bundle.js";
@@ -29,8 +30,8 @@ const CONTENT_SECURITY_POLICY = [
 const ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23234'/%3E%3Cpath d='M4 5h8M4 8h8M4 11h5' stroke='white' stroke-width='1.6'/%3E%3C/svg%3E";
 
 /**
- * Serves the admin web UI (plugins/admin/ui/, a ra-core app) at `GET {basePath}` and its files at
- * `{basePath}/ui/<file>`. The page is public — it is only the sign-in form and the script; every
+ * Serves the admin web UI (plugins/admin/ui/, a ra-core app) at `GET {basePath}/` (`{basePath}`
+ * redirects there) and its files at `{basePath}/ui/<file>`. The page is public — it is only the sign-in form and the script; every
  * record it shows comes from the admin's authenticated routes. Its settings travel in a JSON
  * script element (data, never executed), so the Content-Security-Policy needs no inline script.
  *
@@ -48,10 +49,12 @@ export function mountAdminUi(http: Router, settings: AdminUiSettings, logger: ()
   };
 
   http.get(settings.basePath, async (req, res) => {
+    // The page's URLs are relative to it (`ui/main.js`, and the UI's requests), so it keeps working
+    // behind a proxy that serves the app under a prefix: /admin → /admin/.
+    if (redirectedToTrailingSlash(req, res)) return;
     const files = await assets();
-    const root = `${req.baseUrl}${settings.basePath}/ui`;
     secure(res);
-    res.set("Cache-Control", "no-cache").type("html").send(page(settings, root, files.has("main.css")));
+    res.set("Cache-Control", "no-cache").type("html").send(page(settings, files.has("main.css")));
   });
 
   http.get(`${settings.basePath}/ui/:file`, async (req, res) => {
@@ -69,7 +72,7 @@ function secure(res: Response): void {
   res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" });
 }
 
-function page(settings: AdminUiSettings, root: string, hasStyle: boolean): string {
+function page(settings: AdminUiSettings, hasStyle: boolean): string {
   const title = escapeHtml(`${settings.appName} admin`);
   // `<` is escaped so no value can close the script element.
   const json = JSON.stringify(settings).replace(/</g, "\\u003c");
@@ -79,9 +82,9 @@ function page(settings: AdminUiSettings, root: string, hasStyle: boolean): strin
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title}</title>
-  <link rel="icon" href="${ICON}">${hasStyle ? `\n  <link rel="stylesheet" href="${escapeHtml(root)}/main.css">` : ""}
+  <link rel="icon" href="${ICON}">${hasStyle ? `\n  <link rel="stylesheet" href="ui/main.css">` : ""}
   <script id="svc-admin-settings" type="application/json">${json}</script>
-  <script type="module" src="${escapeHtml(root)}/main.js"></script>
+  <script type="module" src="ui/main.js"></script>
 </head>
 <body>
   <div id="root"></div>

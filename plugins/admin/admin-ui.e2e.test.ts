@@ -1,5 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import { mkdir } from "node:fs/promises";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createScryptHasher, PASSWORD_HASHER, type SvcApp } from "../../index.js";
@@ -326,4 +328,37 @@ test.serial("scripts: run one, its task page follows the log until it succeeds; 
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, "05-configuration-phone");
   t.deepEqual(problems, []);
+});
+
+test.serial("behind a proxy that serves the app under /acme: the page, its files and every request it makes go through the prefix", async (t) => {
+  const { url, browser } = await shared;
+  const admin = await user({ roles: ["full"] });
+  const upstream = new URL(url);
+  const forwarded: string[] = [];
+  // A reverse proxy that strips its prefix, as many deployments put an app under a path.
+  const proxy = createServer((req, res) => {
+    if (!req.url?.startsWith("/acme/")) return void res.writeHead(404).end();
+    const path = req.url.slice("/acme".length);
+    forwarded.push(`${req.method} ${path}`);
+    const onward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    onward.on("error", () => res.writeHead(502).end());
+    req.pipe(onward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+
+  await page.goto(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/acme/admin`);
+  t.true(page.url().endsWith("/acme/admin/"));
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
+  await page.getByRole("heading", { name: "Gadgets" }).waitFor();
+  await page.getByRole("table").waitFor();
+  for (const request of ["GET /admin/", "GET /admin/ui/main.js", "POST /auth/login", "GET /admin/config"]) t.true(forwarded.includes(request), `${request} in ${forwarded.join(", ")}`);
+  t.true(forwarded.some((request) => request.startsWith("GET /admin/gadgets?")));
 });

@@ -4,7 +4,7 @@ import type { AdminModel } from "./api-types";
 import type { AdminAccess } from "./auth-provider";
 import type { AdminSettings } from "./settings";
 
-export const SettingsContext = createContext<AdminSettings>({ basePath: "/admin", signIn: "jwt", appName: "Admin" });
+export const SettingsContext = createContext<AdminSettings>({ basePath: "/admin", signIn: "jwt", appName: "Admin", prefix: "" });
 
 export const useSettings = () => useContext(SettingsContext);
 

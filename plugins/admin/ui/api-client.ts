@@ -126,7 +126,7 @@ export class ApiClient {
     const query = search.size > 0 ? `?${search}` : "";
     let response: Response;
     try {
-      response = await fetch(`${path}${query}`, {
+      response = await fetch(`${this.settings.prefix}${path}${query}`, {
         method: options.method ?? "GET",
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -7,6 +7,12 @@ export interface AdminSettings {
   /** Which of the app's sign-in routes to use. */
   readonly signIn: "jwt" | "session";
   readonly appName: string;
+  /**
+   * What comes before the app's own paths in this page's URL: "" when the app is at the root of
+   * its origin, "/acme" when a proxy serves it under /acme (the page at /acme/admin/). The
+   * server cannot know it, the browser can: every API request is made under it.
+   */
+  readonly prefix: string;
 }
 
 const BASE_PATH = /^\/[A-Za-z0-9/_.-]*$/;
@@ -15,16 +21,19 @@ const BASE_PATH = /^\/[A-Za-z0-9/_.-]*$/;
  * Reads and checks the settings. A page with missing or malformed settings throws: better a clear
  * error than requests going to a guessed address.
  */
-export function readSettings(doc: Document = document): AdminSettings {
+export function readSettings(doc: Document = document, pathname: string = location.pathname): AdminSettings {
   const text = doc.getElementById("svc-admin-settings")?.textContent;
   if (!text) throw new Error("The admin page has no settings (#svc-admin-settings)");
   const raw = JSON.parse(text) as Record<string, unknown>;
   const { basePath, signIn, appName } = raw;
   if (typeof basePath !== "string" || !BASE_PATH.test(basePath)) throw new Error("The admin settings' basePath is not a path");
   if (signIn !== "jwt" && signIn !== "session") throw new Error('The admin settings\' signIn is neither "jwt" nor "session"');
+  const base = basePath.replace(/\/+$/, "");
+  const page = `${base}/`;
   return {
-    basePath: basePath.replace(/\/+$/, ""),
+    basePath: base,
     signIn,
     appName: typeof appName === "string" && appName.trim() !== "" ? appName.trim() : "Admin",
+    prefix: pathname.endsWith(page) ? pathname.slice(0, -page.length) : "",
   };
 }
