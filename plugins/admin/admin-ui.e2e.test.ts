@@ -168,6 +168,11 @@ test.serial("create, edit (only the changed field is sent), a server 400 on its 
   await signIn(page, admin.email);
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
   await page.getByRole("link", { name: "Create Gadgets" }).click();
+  // The form's own check, said on the field in words (not ra-core's wrapped translation key).
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByLabel("Title").and(page.locator('[aria-invalid="true"]')).waitFor();
+  const titleError = (await page.getByLabel("Title").getAttribute("aria-describedby"))!.split(" ").at(-1)!;
+  t.is(await page.locator(`[id="${titleError}"]`).textContent(), "Required");
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Status").selectOption("used");
   await page.getByLabel("Tags").fill("red\nblue");

@@ -1,4 +1,4 @@
-import { useInput } from "ra-core";
+import { useInput, ValidationError } from "ra-core";
 import { useCallback } from "react";
 import type { AdminField } from "./api-types";
 import { checkFormValue, type EditorKind } from "./form-values";
@@ -93,7 +93,8 @@ export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
       ) : null}
       {error ? (
         <p id={errorId} className="field-error">
-          {error}
+          {/* The form's own checks come wrapped by ra-core (for translation); the server's are plain. */}
+          <ValidationError error={error} />
         </p>
       ) : null}
     </div>
