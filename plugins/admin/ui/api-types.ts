@@ -13,6 +13,12 @@ export interface AdminField {
   readonly ref?: string;
   readonly items?: AdminField;
   readonly fields?: Readonly<Record<string, AdminField>>;
+  /** Strings: the schema's length limits. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Numbers: the schema's bounds. */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 export interface AdminControl {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { AdminModel } from "./api-types";
-import { editableFields, editorOf, FieldValueError, fromFormValue } from "./form-values";
+import { editableFields, editorOf, FieldValueError, fromFormValue, limitError, limitsHint } from "./form-values";
 import { fieldLabel } from "./field-label";
 
 /** Editors simple enough to set on many records at once from one small input. */
@@ -16,6 +16,8 @@ export function BulkUpdateForm({ model, count, onSubmit }: { model: AdminModel; 
   const field = model.fields[name];
   if (fields.length === 0 || !field) return null;
   const editor = editorOf(field);
+  const hint = limitsHint(field, editor);
+  const describedBy = [hint ? "bulk-value-hint" : "", error ? "bulk-value-error" : ""].filter(Boolean).join(" ") || undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -25,6 +27,11 @@ export function BulkUpdateForm({ model, count, onSubmit }: { model: AdminModel; 
     } catch (failure) {
       if (!(failure instanceof FieldValueError)) throw failure;
       setError(failure.message);
+      return;
+    }
+    const outside = limitError(field, converted, editor);
+    if (outside) {
+      setError(outside);
       return;
     }
     setError(undefined);
@@ -79,13 +86,20 @@ export function BulkUpdateForm({ model, count, onSubmit }: { model: AdminModel; 
                 type={editor === "datetime" ? "datetime-local" : "text"}
                 inputMode={editor === "number" ? "decimal" : undefined}
                 value={String(value)}
+                minLength={field.type === "string" ? field.minLength : undefined}
+                maxLength={field.type === "string" ? field.maxLength : undefined}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={error ? "bulk-value-error" : undefined}
+                aria-describedby={describedBy}
                 onChange={(event) => setValue(event.target.value)}
               />
             )}
           </>
         )}
+        {hint ? (
+          <p id="bulk-value-hint" className="hint">
+            {hint}
+          </p>
+        ) : null}
         {error ? (
           <p id="bulk-value-error" className="field-error">
             {error}

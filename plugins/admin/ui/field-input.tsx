@@ -1,13 +1,15 @@
 import { useInput, ValidationError } from "ra-core";
 import { useCallback } from "react";
 import type { AdminField } from "./api-types";
-import { checkFormValue, type EditorKind } from "./form-values";
+import { checkFormValue, limitsHint, type EditorKind } from "./form-values";
 import { fieldLabel } from "./field-label";
 
 interface FieldInputProps {
   readonly name: string;
   readonly field: AdminField;
   readonly editor: EditorKind;
+  /** The form's value before any change: only a changed value is held to the field's limits. */
+  readonly initial?: unknown;
   readonly disabled?: boolean;
 }
 
@@ -15,14 +17,16 @@ interface FieldInputProps {
 const keep = (value: unknown) => value;
 
 /** One labelled input of the generated form, with its description and error tied to it for screen readers. */
-export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
+export function FieldInput({ name, field, editor, initial, disabled }: FieldInputProps) {
   // Stable: ra-core re-registers the input (and re-renders the form) when `validate` changes.
-  const validate = useCallback((value: unknown) => checkFormValue(field, value, editor), [field, editor]);
+  const validate = useCallback((value: unknown) => checkFormValue(field, value, editor, initial), [field, editor, initial]);
   const { id, field: input, fieldState } = useInput({ source: name, format: keep, parse: keep, validate, disabled });
   const error = fieldState.error?.message;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [field.description || editor === "lines" || editor === "json" ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+  const description = field.description && !/[.!?]$/.test(field.description) ? `${field.description}.` : field.description;
+  const hint = [description, editor === "lines" ? "One per line." : "", editor === "json" ? "JSON." : "", limitsHint(field, editor)].filter(Boolean).join(" ");
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
   const common = {
     id,
     name: input.name,
@@ -35,6 +39,8 @@ export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
   } as const;
   const text = typeof input.value === "string" ? input.value : "";
   const onText = (event: { target: { value: string } }) => input.onChange(event.target.value);
+  // The browser stops typing at the maximum; the minimum, and a value that came in longer, are checked on save.
+  const lengths = field.type === "string" ? { minLength: field.minLength, maxLength: field.maxLength } : {};
 
   let control;
   switch (editor) {
@@ -60,7 +66,7 @@ export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
       control = <input {...common} type="datetime-local" step={1} value={text} onChange={onText} />;
       break;
     case "textarea":
-      control = <textarea {...common} rows={5} value={text} onChange={onText} />;
+      control = <textarea {...common} {...lengths} rows={5} value={text} onChange={onText} />;
       break;
     case "lines":
       control = <textarea {...common} rows={4} value={text} onChange={onText} />;
@@ -69,11 +75,9 @@ export function FieldInput({ name, field, editor, disabled }: FieldInputProps) {
       control = <textarea {...common} rows={6} className="mono" spellCheck={false} value={text} onChange={onText} />;
       break;
     default:
-      control = <input {...common} type="text" value={text} onChange={onText} spellCheck={field.type === "objectid" ? false : undefined} />;
+      control = <input {...common} {...lengths} type="text" value={text} onChange={onText} spellCheck={field.type === "objectid" ? false : undefined} />;
   }
 
-  const description = field.description && !/[.!?]$/.test(field.description) ? `${field.description}.` : field.description;
-  const hint = [description, editor === "lines" ? "One per line." : "", editor === "json" ? "JSON." : ""].filter(Boolean).join(" ");
   return (
     <div className={`field field-${editor}${error ? " field-invalid" : ""}`}>
       <label htmlFor={id}>

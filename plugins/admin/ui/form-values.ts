@@ -128,16 +128,76 @@ export function fromFormValue(field: AdminField, value: unknown, editor: EditorK
   }
 }
 
-/** Checks one form value (what the form's `validate` says): required, and convertible. */
-export function checkFormValue(field: AdminField, value: unknown, editor: EditorKind): string | undefined {
+/** The field whose length limits apply to each piece of text the editor holds: the field, or a list's element. */
+function textLimited(field: AdminField, editor: EditorKind): AdminField | undefined {
+  if (editor === "lines") return field.items;
+  return (editor === "text" || editor === "textarea") && field.type === "string" ? field : undefined;
+}
+
+const characters = (n: number) => `${n} ${n === 1 ? "character" : "characters"}`;
+
+/** The schema's limits of a field as its hint says them ("Up to 200 characters."); "" when it has none. */
+export function limitsHint(field: AdminField, editor: EditorKind): string {
+  const text = textLimited(field, editor);
+  if (text && (text.minLength !== undefined || text.maxLength !== undefined)) {
+    const { minLength: min, maxLength: max } = text;
+    const says = min !== undefined && max !== undefined ? `${min} to ${characters(max)}` : max !== undefined ? `up to ${characters(max)}` : `at least ${characters(min!)}`;
+    return editor === "lines" ? `Each line ${says}.` : `${says[0]!.toUpperCase()}${says.slice(1)}.`;
+  }
+  if (editor === "number") {
+    const { min, max } = field;
+    if (min !== undefined && max !== undefined) return `From ${min} to ${max}.`;
+    if (min !== undefined) return `At least ${min}.`;
+    if (max !== undefined) return `At most ${max}.`;
+  }
+  return "";
+}
+
+/** Why one piece of text is outside its length limits, or undefined. */
+function lengthError(limits: AdminField, text: string): string | undefined {
+  // Empty text is "Required" or left unset; the server judges an empty optional value itself.
+  if (text === "") return undefined;
+  // `length` (UTF-16 units) is what both the schema's validators and the `maxlength` attribute count.
+  if (limits.maxLength !== undefined && text.length > limits.maxLength) return `Too long: up to ${characters(limits.maxLength)} (this has ${text.length})`;
+  if (limits.minLength !== undefined && text.length < limits.minLength) return `Too short: at least ${characters(limits.minLength)} (this has ${text.length})`;
+  return undefined;
+}
+
+/**
+ * Why a converted value is outside the field's limits (`minLength`/`maxLength` of strings and of a
+ * list's lines, `min`/`max` of numbers), said as the server would refuse it; undefined when within.
+ */
+export function limitError(field: AdminField, value: unknown, editor: EditorKind): string | undefined {
+  const text = textLimited(field, editor);
+  if (text && typeof value === "string") return lengthError(text, value);
+  if (text && Array.isArray(value)) {
+    for (const [index, line] of value.entries()) {
+      const error = typeof line === "string" ? lengthError(text, line) : undefined;
+      if (error) return `Line ${index + 1}: ${error[0]!.toLowerCase()}${error.slice(1)}`;
+    }
+  }
+  if (editor === "number" && typeof value === "number") {
+    if (field.min !== undefined && value < field.min) return `Too small: at least ${field.min}`;
+    if (field.max !== undefined && value > field.max) return `Too large: at most ${field.max}`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks one form value (what the form's `validate` says): required, convertible, and within the
+ * field's limits. A value still as it was (`initial`) is not held to the limits: it is not sent
+ * (only changed fields are), so a record stored before a limit existed can still be saved.
+ */
+export function checkFormValue(field: AdminField, value: unknown, editor: EditorKind, initial?: unknown): string | undefined {
   if (field.required && editor !== "checkbox" && (value === "" || value === undefined)) return "Required";
+  let converted: unknown;
   try {
-    fromFormValue(field, value, editor);
+    converted = fromFormValue(field, value, editor);
   } catch (error) {
     if (error instanceof FieldValueError) return error.message;
     throw error;
   }
-  return undefined;
+  return value === initial ? undefined : limitError(field, converted, editor);
 }
 
 /**

@@ -58,7 +58,7 @@ export function RecordForm({ model, mode, record, save, saving, disabledReason }
       <fieldset disabled={disabled || saving} className="form-fields">
         <legend className="visually-hidden">{mode === "create" ? "New record" : "Fields"}</legend>
         {fields.map(([name, field]) => (
-          <FieldInput key={name} name={name} field={field} editor={editors[name]!} />
+          <FieldInput key={name} name={name} field={field} editor={editors[name]!} initial={initial[name]} />
         ))}
       </fieldset>
       <div className="form-actions">
