@@ -5,6 +5,8 @@ import type { AdminSettings } from "./settings";
 const TOKEN_KEY = "svc-admin.token";
 const REFRESH_KEY = "svc-admin.refreshToken";
 const EMAIL_KEY = "svc-admin.email";
+/** Why the last sign-in ended, for the sign-in page to say (it outlives the sign-in on purpose). */
+const ENDED_KEY = "svc-admin.ended";
 
 /**
  * An error answer of the API. `message` is what the user reads (the first error's `detail`, else
@@ -56,6 +58,11 @@ export class ApiClient {
     return sessionStorage.getItem(EMAIL_KEY);
   }
 
+  /** Why the last sign-in ended (expired, revoked), until the next sign-in; null after a plain sign-out. */
+  get endedBecause(): string | null {
+    return sessionStorage.getItem(ENDED_KEY);
+  }
+
   /** Signs in through the app's own route for its sign-in kind; throws an `ApiError` when refused. */
   async signIn(email: string, password: string): Promise<void> {
     const path = this.settings.signIn === "jwt" ? "/auth/login" : "/api/auth/signin/email";
@@ -66,6 +73,7 @@ export class ApiClient {
     if (typeof data.refreshToken === "string") sessionStorage.setItem(REFRESH_KEY, data.refreshToken);
     else sessionStorage.removeItem(REFRESH_KEY);
     sessionStorage.setItem(EMAIL_KEY, email);
+    sessionStorage.removeItem(ENDED_KEY);
   }
 
   /** Forgets the tokens; with session sign-in also ends the server's session (best effort). */
@@ -77,10 +85,12 @@ export class ApiClient {
     }
   }
 
-  forget(): void {
+  /** Forgets the sign-in; `because` is kept for the sign-in page to say why it is shown. */
+  forget(because?: string): void {
     sessionStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(REFRESH_KEY);
     sessionStorage.removeItem(EMAIL_KEY);
+    if (because) sessionStorage.setItem(ENDED_KEY, because);
   }
 
   /** A signed-in request: the parsed JSON body (undefined for 204). */

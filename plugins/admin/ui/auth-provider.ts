@@ -9,6 +9,8 @@ import type { AdminConfig } from "./api-types";
  */
 export type AdminAccess = { readonly kind: "granted"; readonly config: AdminConfig } | { readonly kind: "denied"; readonly message: string };
 
+export const SIGN_IN_ENDED = "Your sign-in has ended. Please sign in again.";
+
 export function authProvider(api: ApiClient): AuthProvider {
   return {
     async login({ email, password }: { email: string; password: string }) {
@@ -23,14 +25,18 @@ export function authProvider(api: ApiClient): AuthProvider {
     async checkError(error: unknown) {
       // Only a missing or dead sign-in ends the session; a 403 is a refusal of one thing.
       if (error instanceof ApiError && error.status === 401) {
-        api.forget();
-        throw { message: "Your sign-in has ended. Please sign in again." };
+        // Said by the sign-in page: ra-core only notifies while still signed in, and the sign-in
+        // page has no place for its notifications.
+        api.forget(SIGN_IN_ENDED);
+        throw { message: SIGN_IN_ENDED };
       }
     },
     async getIdentity() {
       const email = api.email ?? "";
       return { id: email, fullName: email };
     },
+    /** Why the last sign-in ended, for the sign-in page (not part of ra-core's interface). */
+    endedBecause: (): string | null => api.endedBecause,
     async getPermissions(): Promise<AdminAccess | null> {
       if (!api.token) return null;
       try {

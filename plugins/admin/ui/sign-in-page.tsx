@@ -1,4 +1,4 @@
-import { useLogin } from "ra-core";
+import { useAuthProvider, useLogin } from "ra-core";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useSettings } from "./admin-context";
 
@@ -6,6 +6,9 @@ import { useSettings } from "./admin-context";
 export function SignInPage() {
   const { appName } = useSettings();
   const login = useLogin();
+  const authProvider = useAuthProvider();
+  // Read once: the reason stays until the next sign-in, so a reload of this page still says it.
+  const [ended] = useState<string | null>(() => authProvider?.endedBecause?.() ?? null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const email = useRef<HTMLInputElement>(null);
@@ -35,9 +38,9 @@ export function SignInPage() {
           {appName} <span className="app-suffix">admin</span>
         </h1>
         <p className="hint">Sign in with your account.</p>
-        {error ? (
+        {error || ended ? (
           <p role="alert" className="form-error">
-            {error}
+            {error ?? ended}
           </p>
         ) : null}
         <div className="field">
