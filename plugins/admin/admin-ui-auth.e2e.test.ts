@@ -12,7 +12,7 @@ import { adminPlugin } from "./index.js";
 // The admin web UI's sign-in end to end in Chromium, with each kind of sign-in: JWT whose access
 // tokens live a second or two (the UI refreshes them, once for requests made together, and lands
 // on the sign-in page when the refresh is refused), and session auth (sign in, list, sign out
-// ending the session on the server). The two tests
+// ending the session on the server). The header shows the signed-in person's name. The two tests
 // run side by side, each with its own app, in one browser.
 
 const PASSWORD = "correct horse battery staple";
@@ -66,7 +66,7 @@ async function untilTokenExpired(page: Page): Promise<void> {
 
 const storedToken = (page: Page) => page.evaluate('sessionStorage.getItem("svc-admin.token")');
 
-test("JWT: an expired access token is refreshed once for requests made together, without a sign-in page; once the sign-in is revoked, the next action lands on the sign-in page saying it has ended", async (t) => {
+test("JWT: an expired access token is refreshed once for requests made together, without a sign-in page; once the sign-in is revoked, the next action lands on the sign-in page saying it has ended; the header shows the user's name", async (t) => {
   const app = (await createTestApp({ port: 0, host: "127.0.0.1", env: { TOKEN_EXPIRES_IN: "2s" } }))
     .register(authPlugin({ userModel: AdminTestUser, profileFields: ["name"] }))
     .register(adminPlugin(testAdminOptions({ scripts: { recount: { description: "Recounts the gadgets", run: async () => undefined } } })))
@@ -85,6 +85,7 @@ test("JWT: an expired access token is refreshed once for requests made together,
   await signIn(page, admin.email);
   const nav = page.getByRole("navigation", { name: "Admin" });
   await nav.getByRole("link", { name: "Scripts & tasks" }).waitFor();
+  t.is(await page.getByTestId("signed-in-as").textContent(), "Grace Hopper");
 
   // The scripts page asks for the scripts and the tasks at once, both with the expired token.
   await untilTokenExpired(page);
@@ -126,7 +127,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test("session auth: the page signs in through the session routes, lists a model, and sign-out ends the session on the server", async (t) => {
+test("session auth: the page signs in through the session routes, lists a model, shows the user's name, and sign-out ends the session on the server", async (t) => {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const app = (await createTestApp({ port, host: "127.0.0.1", env: { AUTH_PROVIDER: "session-auth" } }))
@@ -136,8 +137,9 @@ test("session auth: the page signs in through the session routes, lists a model,
   const email = `ada-${Date.now().toString(36)}@example.com`;
   const signedUp = await fetch(`${url}/api/auth/signup/email`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD, name: "Ada Lovelace" }) });
   t.is(signedUp.status, 201);
-  // Without role-based access, the admin is for admins.
-  await SessionAdminUser.updateOne({ email }, { $set: { admin: true } });
+  // Without role-based access, the admin is for admins. The name is the app's user's (session
+  // sign-up gives it to better-auth's own user only), which the sign-in answer carries.
+  await SessionAdminUser.updateOne({ email }, { $set: { admin: true, name: "Ada Lovelace" } });
   const title = `session-${Date.now().toString(36)}`;
   await Gadget.create({ title });
 
@@ -149,6 +151,7 @@ test("session auth: the page signs in through the session routes, lists a model,
   const token = ((await (await answered).json()) as { data: { token: string } }).data.token;
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
   await page.getByTestId("list-row").getByRole("link", { name: title }).waitFor();
+  t.is(await page.getByTestId("signed-in-as").textContent(), "Ada Lovelace");
   const config = await fetch(`${url}/admin/config`, { headers: { authorization: `Bearer ${token}` } });
   t.is(config.status, 200);
 

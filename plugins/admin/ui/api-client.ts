@@ -5,6 +5,7 @@ import type { AdminSettings } from "./settings";
 const TOKEN_KEY = "svc-admin.token";
 const REFRESH_KEY = "svc-admin.refreshToken";
 const EMAIL_KEY = "svc-admin.email";
+const NAME_KEY = "svc-admin.name";
 /** Why the last sign-in ended, for the sign-in page to say (it outlives the sign-in on purpose). */
 const ENDED_KEY = "svc-admin.ended";
 
@@ -58,6 +59,11 @@ export class ApiClient {
     return sessionStorage.getItem(EMAIL_KEY);
   }
 
+  /** The signed-in user's name, when their account has one. */
+  get name(): string | null {
+    return sessionStorage.getItem(NAME_KEY);
+  }
+
   /** Why the last sign-in ended (expired, revoked), until the next sign-in; null after a plain sign-out. */
   get endedBecause(): string | null {
     return sessionStorage.getItem(ENDED_KEY);
@@ -67,13 +73,17 @@ export class ApiClient {
   async signIn(email: string, password: string): Promise<void> {
     const path = this.settings.signIn === "jwt" ? "/auth/login" : "/api/auth/signin/email";
     const response = await this.send(path, { method: "POST", body: { email, password } }, null);
-    const data = (response as { data?: { token?: unknown; refreshToken?: unknown } } | undefined)?.data;
+    const data = (response as { data?: { token?: unknown; refreshToken?: unknown; user?: { name?: unknown } } } | undefined)?.data;
     if (typeof data?.token !== "string") throw new ApiError("The sign-in answer had no token", 500, []);
     sessionStorage.setItem(TOKEN_KEY, data.token);
     if (typeof data.refreshToken === "string") sessionStorage.setItem(REFRESH_KEY, data.refreshToken);
     else sessionStorage.removeItem(REFRESH_KEY);
     sessionStorage.setItem(EMAIL_KEY, email);
     sessionStorage.removeItem(ENDED_KEY);
+    // Session sign-in answers with the user; the JWT one only with tokens, so ask who this is.
+    const user = data.user ?? (await this.request<{ data?: { name?: unknown } }>("/auth/me").catch(() => undefined))?.data;
+    if (typeof user?.name === "string" && user.name.trim() !== "") sessionStorage.setItem(NAME_KEY, user.name.trim());
+    else sessionStorage.removeItem(NAME_KEY);
   }
 
   /** Forgets the tokens; with session sign-in also ends the server's session (best effort). */
@@ -90,6 +100,7 @@ export class ApiClient {
     sessionStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(REFRESH_KEY);
     sessionStorage.removeItem(EMAIL_KEY);
+    sessionStorage.removeItem(NAME_KEY);
     if (because) sessionStorage.setItem(ENDED_KEY, because);
   }
 

@@ -33,7 +33,7 @@ export function authProvider(api: ApiClient): AuthProvider {
     },
     async getIdentity() {
       const email = api.email ?? "";
-      return { id: email, fullName: email };
+      return { id: email, fullName: api.name ?? email };
     },
     /** Why the last sign-in ended, for the sign-in page (not part of ra-core's interface). */
     endedBecause: (): string | null => api.endedBecause,
