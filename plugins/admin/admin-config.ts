@@ -1,44 +1,8 @@
 import type { RequestUser } from "../../contracts/request-user.js";
 import { TOOL_PERMISSIONS, type AdminAccessPolicy } from "./admin-access.js";
 import type { AdminEntry } from "./admin-entry.js";
-import type { AdminCustomScreen } from "./admin-options.js";
-import { adminFields, type AdminField } from "./field-metadata.js";
-
-/** A control of the admin UI, and whether this caller may use it. */
-export interface AdminControl {
-  readonly disabled: boolean;
-}
-
-/** One model in `GET {basePath}/config`. */
-export interface AdminConfigModel {
-  readonly name: string;
-  readonly routePath: string;
-  readonly displayName: string;
-  readonly listFields: readonly string[];
-  readonly defaultSort: string;
-  readonly fields: Readonly<Record<string, AdminField>>;
-  /** What the caller may do; update and delete may still be refused per record (see `_adminCapabilities`). */
-  readonly actions: { readonly create: AdminControl; readonly update: AdminControl; readonly delete: AdminControl; readonly bulkUpdate: AdminControl; readonly bulkDelete: AdminControl };
-}
-
-/** A platform tool's visibility, and its controls. */
-export interface AdminPlatformTool {
-  readonly visible: boolean;
-  readonly routePath: string;
-}
-
-/** The body of `GET {basePath}/config`, for one caller. */
-export interface AdminConfig {
-  readonly basePath: string;
-  readonly models: readonly AdminConfigModel[];
-  readonly customScreens: readonly AdminCustomScreen[];
-  readonly platformTools: {
-    readonly scripts: AdminPlatformTool & { readonly run: AdminControl };
-    readonly roles: AdminPlatformTool;
-    readonly version: AdminPlatformTool;
-    readonly configuration: AdminPlatformTool;
-  };
-}
+import type { AdminConfig, AdminConfigModel, AdminCustomScreen } from "./admin-api-shapes.js";
+import { adminFields } from "./field-metadata.js";
 
 /**
  * The caller's admin configuration (SPEC §2.6): the models they may read, with their fields and

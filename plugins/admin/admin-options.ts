@@ -1,13 +1,7 @@
 import type { AdminModelConfig } from "../../contracts/admin-model-config.js";
 import type { RoleResolver } from "../../contracts/role-resolver.js";
+import type { AdminCustomScreen } from "./admin-api-shapes.js";
 import type { AdminScript } from "./script-tasks.js";
-
-/** A screen of the admin UI beyond the model pages, shown to callers holding `resource:action`. */
-export interface AdminCustomScreen {
-  readonly name: string;
-  readonly displayName: string;
-  readonly adminAccess: { readonly resource: string; readonly action: string };
-}
 
 /**
  * Role-based access (SPEC §2.6). Present (even `{}`), or turned on by a `ROLE_RESOLVER` bound in

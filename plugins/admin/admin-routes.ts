@@ -4,7 +4,7 @@ import { requireUser } from "../../contracts/request-user.js";
 import type { SvcConfig } from "../../kernel/config.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { TOOL_PERMISSIONS, type AdminAccessPolicy } from "./admin-access.js";
-import type { AdminConfig } from "./admin-config.js";
+import type { AdminConfig } from "./admin-api-shapes.js";
 import { configurationView } from "./configuration-view.js";
 import type { ScriptTask, ScriptTasks } from "./script-tasks.js";
 import { versionInfo } from "./version-info.js";

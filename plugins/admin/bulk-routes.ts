@@ -6,6 +6,7 @@ import { HttpErrors } from "../../kernel/http-errors.js";
 import { applyPatch, mongooseJsonSchema, RestErrors, retryStaleWrite, saveLoaded, usesSoftDelete, type ModelRouter, type SaveOutcome } from "../rest/index.js";
 import { operatorKeys, requestValidationError, validateRequestBody, ValidationErrors } from "../validation/index.js";
 import type { AdminAccessPolicy } from "./admin-access.js";
+import type { BulkResult } from "./admin-api-shapes.js";
 import type { AdminEntry } from "./admin-entry.js";
 import type { AuditLog } from "./audit-log.js";
 import { AdminErrors } from "./errors.js";
@@ -19,13 +20,6 @@ import { AdminErrors } from "./errors.js";
 export const MAX_BULK_IDS = 500;
 
 const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** One record's outcome in a bulk answer (or in a refusal's `meta.results`). */
-export interface BulkResult {
-  readonly id: string;
-  readonly status: number;
-  readonly code?: string;
-}
 
 type Fields = Record<string, unknown>;
 type StoredDocument = HydratedDocument<Fields>;

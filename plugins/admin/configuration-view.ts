@@ -1,5 +1,6 @@
 import type { SvcConfig } from "../../kernel/config.js";
 import { isSecretKey, REDACTED, redactSecrets } from "../logging/index.js";
+import type { ConfigurationView } from "./admin-api-shapes.js";
 
 /** The variables svc and its plugins read (SPEC §5, §7's environment table). */
 const SVC_VARIABLES = [
@@ -11,18 +12,6 @@ const SVC_VARIABLES = [
   "SLOW_REQUEST_THRESHOLD_MS", "SLOW_DB_QUERY_THRESHOLD_MS",
   "CACHE_URL", "AI_API_KEY", "FEATURE_FLAGS_DEBUG", "WEBHOOK_SECRET", "MAIL_ADAPTER_API_KEY",
 ];
-
-/** What the Configuration tool shows. */
-export interface ConfigurationView {
-  readonly nodeEnv: string;
-  readonly isProduction: boolean;
-  readonly port: number;
-  readonly host?: string;
-  readonly websocketPort?: number;
-  readonly enableApiDocsUi: boolean;
-  /** The variables that are set, secrets as `[REDACTED]`. */
-  readonly environment: Readonly<Record<string, string>>;
-}
 
 /**
  * The app's effective configuration with every secret redacted: variables whose names look secret

@@ -1,26 +1,5 @@
 import type { Schema, SchemaType } from "mongoose";
-
-/** One field in the admin config (SPEC §2.6), enough for a UI to render and edit it. */
-export interface AdminField {
-  readonly type: "string" | "number" | "boolean" | "date" | "objectid" | "array" | "object" | "mixed";
-  readonly required: boolean;
-  readonly description?: string;
-  readonly enum?: readonly unknown[];
-  readonly default?: unknown;
-  readonly ref?: string;
-  /** Arrays: the element. */
-  readonly items?: AdminField;
-  /** Nested objects and subdocuments: their fields. */
-  readonly fields?: Readonly<Record<string, AdminField>>;
-  /** Set by the server, never written through the admin (ids, timestamps, `deleted`, the owner field, `readOnly` schema paths). */
-  readonly readOnly?: true;
-  /** Strings: the schema's `minlength` / `maxlength`. */
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  /** Numbers: the schema's `min` / `max`. */
-  readonly min?: number;
-  readonly max?: number;
-}
+import type { AdminField } from "./admin-api-shapes.js";
 
 const TYPES: Record<string, AdminField["type"]> = {
   String: "string",

@@ -1,13 +1,5 @@
 import { createRequire } from "node:module";
-
-/** What the Version tool shows. */
-export interface VersionInfo {
-  readonly framework: { readonly name: string; readonly version: string };
-  readonly app: { readonly name?: string; readonly version?: string };
-  readonly runtime: { readonly node: string; readonly platform: string };
-  /** When this process started (the build that is running). */
-  readonly startedAt: string;
-}
+import type { VersionInfo } from "./admin-api-shapes.js";
 
 /**
  * The framework's package name and version (read from its own `package.json`, wherever it is

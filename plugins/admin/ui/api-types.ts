@@ -1,67 +1,18 @@
-// The shapes of the admin API the UI relies on (docs/admin.md). Written out here rather than
-// imported: the UI is a separate browser project and never imports server code.
+// The shapes of the admin API the UI relies on (docs/admin.md). The config, bulk, version and
+// configuration answers are the server's own types (../admin-api-shapes.ts imports nothing, so the
+// UI takes no server code with them); the rest are the parts of other answers the UI reads.
 
-export type FieldType = "string" | "number" | "boolean" | "date" | "objectid" | "array" | "object" | "mixed";
-
-export interface AdminField {
-  readonly type: FieldType;
-  readonly required: boolean;
-  readonly readOnly?: boolean;
-  readonly description?: string;
-  readonly enum?: readonly unknown[];
-  readonly default?: unknown;
-  readonly ref?: string;
-  readonly items?: AdminField;
-  readonly fields?: Readonly<Record<string, AdminField>>;
-  /** Strings: the schema's length limits. */
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  /** Numbers: the schema's bounds. */
-  readonly min?: number;
-  readonly max?: number;
-}
-
-export interface AdminControl {
-  readonly disabled: boolean;
-}
-
-export interface AdminModel {
-  readonly name: string;
-  readonly routePath: string;
-  readonly displayName: string;
-  readonly listFields: readonly string[];
-  readonly defaultSort: string;
-  readonly fields: Readonly<Record<string, AdminField>>;
-  readonly actions: {
-    readonly create: AdminControl;
-    readonly update: AdminControl;
-    readonly delete: AdminControl;
-    readonly bulkUpdate: AdminControl;
-    readonly bulkDelete: AdminControl;
-  };
-}
-
-export interface AdminTool {
-  readonly visible: boolean;
-  readonly routePath: string;
-}
-
-export interface AdminCustomScreen {
-  readonly name: string;
-  readonly displayName: string;
-}
-
-export interface AdminConfig {
-  readonly basePath: string;
-  readonly models: readonly AdminModel[];
-  readonly customScreens: readonly AdminCustomScreen[];
-  readonly platformTools: {
-    readonly scripts: AdminTool & { readonly run: AdminControl };
-    readonly roles: AdminTool;
-    readonly version: AdminTool;
-    readonly configuration: AdminTool;
-  };
-}
+export type {
+  AdminConfig,
+  AdminConfigModel as AdminModel,
+  AdminControl,
+  AdminCustomScreen,
+  AdminField,
+  AdminPlatformTool as AdminTool,
+  BulkResult,
+  ConfigurationView as ConfigurationInfo,
+  VersionInfo,
+} from "../admin-api-shapes";
 
 /** One entry of an error answer's `errors`. */
 export interface ApiErrorEntry {
@@ -104,30 +55,4 @@ export interface RoleInfo {
   readonly name: string;
   readonly permissions: readonly string[];
   readonly description?: string;
-}
-
-/** `GET {basePath}/version`. */
-export interface VersionInfo {
-  readonly framework: { readonly name: string; readonly version: string };
-  readonly app: { readonly name?: string; readonly version?: string };
-  readonly runtime: { readonly node: string; readonly platform: string };
-  readonly startedAt: string;
-}
-
-/** `GET {basePath}/configuration`. */
-export interface ConfigurationInfo {
-  readonly nodeEnv: string;
-  readonly isProduction: boolean;
-  readonly port: number;
-  readonly host?: string;
-  readonly websocketPort?: number;
-  readonly enableApiDocsUi: boolean;
-  readonly environment: Readonly<Record<string, string>>;
-}
-
-/** One record's outcome in a bulk answer, or in `ADMIN_BULK_REFUSED`'s `meta.results`. */
-export interface BulkResult {
-  readonly id: string;
-  readonly status: number;
-  readonly code?: string;
 }
