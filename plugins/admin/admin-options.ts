@@ -51,4 +51,11 @@ export interface AdminUiOptions {
   readonly appName?: string;
   /** Which sign-in routes the page uses (default: `jwt` when the auth plugin runs the JWT provider, else `session`). */
   readonly signIn?: "jwt" | "session";
+  /**
+   * The app's own screens (docs/admin.md "Custom screens"): paths of ES module scripts the app
+   * serves from its own origin (`/admin-screens/reports.js`), loaded by the page in this order;
+   * each registers screens with `globalThis.svcAdmin.registerScreen`. At most 20; each a path
+   * from the root (`/...`, not `//`), without `..`, whitespace or `\`.
+   */
+  readonly screenScripts?: readonly string[];
 }

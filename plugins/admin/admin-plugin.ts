@@ -107,7 +107,7 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
         const appName = options.ui?.appName ?? ctx.openapi.document().info.title;
         // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
         const signIn = options.ui?.signIn ?? (ctx.container.isBound(ACCOUNTS) ? "jwt" : "session");
-        mountAdminUi(http, { basePath, signIn, appName }, () => ctx.logger);
+        mountAdminUi(http, { basePath, signIn, appName, screenScripts: options.ui?.screenScripts ?? [] }, () => ctx.logger);
       }
       const bulk: { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[] = [];
       for (const [entry, router] of routers) {

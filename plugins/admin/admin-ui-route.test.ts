@@ -1,7 +1,11 @@
 import test from "ava";
+import { Router } from "express";
 import request from "supertest";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { adminTestApp, Gadget, testAdminOptions } from "../../test/support/admin-test-app.js";
+import { hasErrorCode } from "../../kernel/errors.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import { mountAdminUi } from "./admin-ui-route.js";
 import { AdminErrors } from "./index.js";
 
 // The admin web UI's page and files through the real HTTP stack (what the UI does in a browser
@@ -13,6 +17,7 @@ test.after.always(async () => {
   for (const stop of stops) await stop();
 });
 const appWith = (ui: Parameters<typeof testAdminOptions>[0] = {}) => adminTestApp("SvcApp", (fn) => stops.push(fn), testAdminOptions(ui));
+const silent: SvcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const shared = appWith({ ui: { appName: 'Acme </script><script>alert("x")</script>' } });
 
 function settingsOf(html: string): unknown {
@@ -31,7 +36,7 @@ test("GET /admin/ is the page (/admin redirects there): its script and styleshee
   t.is(page.headers["x-content-type-options"], "nosniff");
   t.regex(page.text, /<script type="module" src="ui\/main\.js"><\/script>/);
   // The app's name is the caller's text: escaped in the title, and unable to end the settings element.
-  t.deepEqual(settingsOf(page.text), { basePath: "/admin", signIn: "jwt", appName: 'Acme </script><script>alert("x")</script>' });
+  t.deepEqual(settingsOf(page.text), { basePath: "/admin", signIn: "jwt", appName: 'Acme </script><script>alert("x")</script>', screenScripts: [] });
   t.is(page.text.match(/<script/g)?.length, 2);
   t.true(page.text.includes("<title>Acme &#60;/script&#62;&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; admin</title>"));
 });
@@ -69,4 +74,42 @@ test("ui: false serves the admin API alone; signIn can be set; a model cannot ta
 
   const error = await t.throwsAsync(appWith({ models: [{ model: Gadget, routePath: "/ui", displayName: "Gadgets", listFields: ["title"] }] }));
   t.true(error?.message.endsWith(AdminErrors.RESERVED_ROUTE("/ui", "Gadget").message), error?.message);
+});
+
+test("ui.screenScripts: the page's settings list them in order (the page loads them, not the server); an entry that is not a path of the app's own origin stops the start", async (t) => {
+  const scripts = ["/admin-screens/reports.js", "/static/screens/billing.mjs?v=2", "/x/%E2%9C%93.js"];
+  const { http } = await appWith({ ui: { screenScripts: scripts } });
+  const page = await request(http).get("/admin/").expect(200);
+  t.like(settingsOf(page.text), { screenScripts: scripts });
+  // Loaded by the UI's script with import(): the page itself still runs only its own script, under the same CSP.
+  t.is(page.text.match(/<script/g)?.length, 2);
+  t.true(page.headers["content-security-policy"]!.includes("script-src 'self';"));
+
+  const refused: unknown[] = [
+    "admin-screens/reports.js",
+    "//evil.example/x.js",
+    "/\\evil.example/x.js",
+    "https://evil.example/x.js",
+    "javascript:alert(1)",
+    "/a/../../x.js",
+    "/a/%2E%2e/x.js",
+    "/./x.js",
+    "/a b.js",
+    "/a.js\n",
+    "/a.js#x",
+    "",
+    42,
+  ];
+  // Checked where the page is mounted; the wiring through adminPlugin once, the rules on their own.
+  const error = await t.throwsAsync(appWith({ ui: { screenScripts: ["//evil.example/x.js"] } }));
+  t.true(hasErrorCode(error, AdminErrors.INVALID_SCREEN_SCRIPT), error?.message);
+  const mount = (screenScripts: readonly unknown[]) => () => mountAdminUi(Router(), { basePath: "/admin", signIn: "jwt", appName: "Acme", screenScripts: screenScripts as string[] }, () => silent);
+  for (const script of refused) {
+    const refusal = t.throws(mount([script]), undefined, JSON.stringify(script));
+    t.true(hasErrorCode(refusal, AdminErrors.INVALID_SCREEN_SCRIPT), `${JSON.stringify(script)}: ${refusal?.message}`);
+  }
+  const twenty = Array.from({ length: 20 }, (_, index) => `/screens/${index}.js`);
+  t.notThrows(mount(twenty));
+  t.true(hasErrorCode(t.throws(mount([...twenty, "/screens/more.js"])), AdminErrors.INVALID_SCREEN_SCRIPT));
+  t.true(hasErrorCode(t.throws(mount(["/a.js", "/a.js"])), AdminErrors.INVALID_SCREEN_SCRIPT));
 });

@@ -12,7 +12,12 @@ export interface AdminUiSettings {
   readonly signIn: "jwt" | "session";
   /** Shown in the title and the header. */
   readonly appName: string;
+  /** The app's screen scripts (`ui.screenScripts`), loaded by the page in this order. */
+  readonly screenScripts: readonly string[];
 }
+
+/** How many screen scripts an admin may load (each is a request before a screen shows). */
+export const MAX_SCREEN_SCRIPTS = 20;
 
 // The page runs only its own script and stylesheet and talks only to this origin; nothing may frame
 // it (clickjacking an admin's buttons) and no form may post elsewhere.
@@ -36,9 +41,10 @@ const ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewB
  * script element (data, never executed), so the Content-Security-Policy needs no inline script.
  *
  * @example
- * mountAdminUi(ctx.resolve(HTTP_ROUTER), { basePath: "/admin", signIn: "jwt", appName: "Todos" }, () => ctx.logger);
+ * mountAdminUi(ctx.resolve(HTTP_ROUTER), { basePath: "/admin", signIn: "jwt", appName: "Todos", screenScripts: [] }, () => ctx.logger);
  */
 export function mountAdminUi(http: Router, settings: AdminUiSettings, logger: () => SvcLogger): void {
+  checkScreenScripts(settings.screenScripts);
   const assets = async (): Promise<ReadonlyMap<string, AdminUiAsset>> => {
     try {
       return await adminUiAssets();
@@ -66,6 +72,34 @@ export function mountAdminUi(http: Router, settings: AdminUiSettings, logger: ()
     if (req.fresh) return void res.status(304).end();
     res.send(asset.body);
   });
+}
+
+/**
+ * Screen scripts run as the admin page, with the signed-in admin's token at hand: each must be
+ * this app's own file. A path from the root only (the page adds the proxy prefix): no scheme, no
+ * `//host`, no `\` (browsers read `/\host` as `//host`), and no `.`/`..` segment (even
+ * percent-encoded) that would climb out of the prefix.
+ */
+function checkScreenScripts(scripts: readonly unknown[]): void {
+  if (!Array.isArray(scripts)) throw AdminErrors.INVALID_SCREEN_SCRIPT("must be an array of paths");
+  if (scripts.length > MAX_SCREEN_SCRIPTS) throw AdminErrors.INVALID_SCREEN_SCRIPT(`lists ${scripts.length} scripts; at most ${MAX_SCREEN_SCRIPTS}`);
+  const seen = new Set<string>();
+  for (const script of scripts) {
+    const problem = screenScriptProblem(script);
+    if (problem) throw AdminErrors.INVALID_SCREEN_SCRIPT(`entry ${JSON.stringify(script) ?? String(script)} ${problem}`);
+    if (seen.has(script as string)) throw AdminErrors.INVALID_SCREEN_SCRIPT(`lists ${JSON.stringify(script)} twice`);
+    seen.add(script as string);
+  }
+}
+
+function screenScriptProblem(script: unknown): string | undefined {
+  if (typeof script !== "string") return "is not a string";
+  if (script.length > 1000) return "is longer than 1000 characters";
+  if (!script.startsWith("/") || script.startsWith("//")) return "must be a path from the app's root: a single / first, no scheme or host";
+  if (/[\s\\\u0000-\u001f\u007f#]/.test(script)) return "must not contain whitespace, control characters, \\ or #";
+  const path = script.split("?")[0]!;
+  if (path.split("/").some((segment) => [".", ".."].includes(segment.replace(/%2e/gi, ".")))) return "must not have a . or .. segment";
+  return undefined;
 }
 
 function secure(res: Response): void {

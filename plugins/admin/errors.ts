@@ -26,4 +26,5 @@ export const AdminErrors = defineErrors("ADMIN", {
   RESERVED_ROUTE: { message: (routePath: string, model: string) => `adminPlugin: ${model}'s routePath "${routePath}" is one of the admin's own routes` },
   INVALID_SCRIPT_NAME: { message: (name: string) => `adminPlugin: script name "${name}" must be 1 to 64 letters, digits, - or _` },
   INVALID_SCRIPT_CONCURRENCY: { message: (name: string, value: unknown) => `adminPlugin: script "${name}" has concurrency ${String(value)}; it must be a whole number from 1 to 100` },
+  INVALID_SCREEN_SCRIPT: { message: (why: string) => `adminPlugin: ui.screenScripts ${why}` },
 });

@@ -7,6 +7,7 @@ export { AdminErrors } from "./errors.js";
 export { TOOL_PERMISSIONS } from "./admin-access.js";
 export { grants } from "./permission-set.js";
 export type { AdminConfig, AdminConfigModel, AdminControl, AdminCustomScreen, AdminField, AdminPlatformTool, BulkResult, ConfigurationView, VersionInfo } from "./admin-api-shapes.js";
+export type { AdminScreen, AdminScreenContext, AdminScreenElement, AdminScreenRegistry, AdminScreenRequest, AdminScreenRequestError } from "./admin-screen-api.js";
 export type { AdminScript, AdminScriptContext, ScriptTask, ScriptTaskStatus } from "./script-tasks.js";
 export { MAX_BULK_IDS } from "./bulk-routes.js";
 export { auditLogModel, type AuditLogEntryFields, type AuditLogModel } from "./audit-log.js";
