@@ -1,7 +1,7 @@
 import { CoreAdmin, CustomRoutes, memoryStore, Resource } from "ra-core";
 import { useState } from "react";
 import { Route } from "react-router";
-import { SettingsContext } from "./admin-context";
+import { ApiClientContext, SettingsContext } from "./admin-context";
 import { ApiClient } from "./api-client";
 import { authProvider } from "./auth-provider";
 import { CustomScreenPage } from "./custom-screen-page";
@@ -12,6 +12,7 @@ import { Layout } from "./layout";
 import { ModelList } from "./model-list";
 import { ModelRegistry } from "./model-registry";
 import { CreatePage, RecordPage } from "./record-page";
+import { ScreenScriptsContext, type ScreenScripts } from "./screen-scripts";
 import type { AdminSettings } from "./settings";
 import { SignInPage } from "./sign-in-page";
 import { TOOL_ROUTES } from "./routes";
@@ -29,9 +30,9 @@ import type { AdminAccess } from "./auth-provider";
  * config (fetched by `authProvider.getPermissions`): one `<Resource>` per model they may read,
  * and routes for the tools they may see.
  */
-export function AdminApp({ settings }: { settings: AdminSettings }) {
+export function AdminApp({ settings, screens }: { settings: AdminSettings; screens: ScreenScripts }) {
   // Made once: ra-core keeps its providers for the life of the app.
-  const [{ auth, data }] = useState(() => {
+  const [{ api, auth, data }] = useState(() => {
     const api = new ApiClient(settings);
     const models = new ModelRegistry();
     const auth = authProvider(api);
@@ -42,42 +43,46 @@ export function AdminApp({ settings }: { settings: AdminSettings }) {
       models.set(access?.kind === "granted" ? access.config.models : []);
       return access;
     };
-    return { auth, data: dataProvider(api, models) };
+    return { api, auth, data: dataProvider(api, models) };
   });
   return (
     <SettingsContext.Provider value={settings}>
-      <CoreAdmin
-        authProvider={auth}
-        dataProvider={data}
-        i18nProvider={i18nProvider}
-        // Nothing of the admin is kept after the tab closes (list settings included).
-        store={memoryStore()}
-        layout={Layout}
-        loginPage={SignInPage}
-        dashboard={HomePage}
-        catchAll={NotFoundPage}
-        loading={LoadingPage}
-        title={`${settings.appName} admin`}
-        requireAuth
-        disableTelemetry
-      >
-        {(access: AdminAccess | null) => {
-          if (access?.kind !== "granted") return [];
-          const { config } = access;
-          const tools = config.platformTools;
-          return [
-            ...config.models.map((model) => <Resource key={model.name} name={model.name} options={{ label: model.displayName }} list={ModelList} edit={RecordPage} create={CreatePage} recordRepresentation={(record) => String(record.title ?? record.name ?? record.email ?? record.id)} />),
-            <CustomRoutes key="tools">
-              {tools.scripts.visible ? <Route path={TOOL_ROUTES.scripts} element={<ScriptsPage />} /> : null}
-              {tools.scripts.visible ? <Route path={`${TOOL_ROUTES.task}/:id`} element={<TaskPage />} /> : null}
-              {tools.roles.visible ? <Route path={TOOL_ROUTES.roles} element={<RolesPage />} /> : null}
-              {tools.version.visible ? <Route path={TOOL_ROUTES.version} element={<VersionPage />} /> : null}
-              {tools.configuration.visible ? <Route path={TOOL_ROUTES.configuration} element={<ConfigurationPage />} /> : null}
-              {config.customScreens.length > 0 ? <Route path={`${TOOL_ROUTES.screens}/:name`} element={<CustomScreenPage />} /> : null}
-            </CustomRoutes>,
-          ];
-        }}
-      </CoreAdmin>
+      <ApiClientContext.Provider value={api}>
+        <ScreenScriptsContext.Provider value={screens}>
+          <CoreAdmin
+            authProvider={auth}
+            dataProvider={data}
+            i18nProvider={i18nProvider}
+            // Nothing of the admin is kept after the tab closes (list settings included).
+            store={memoryStore()}
+            layout={Layout}
+            loginPage={SignInPage}
+            dashboard={HomePage}
+            catchAll={NotFoundPage}
+            loading={LoadingPage}
+            title={`${settings.appName} admin`}
+            requireAuth
+            disableTelemetry
+          >
+            {(access: AdminAccess | null) => {
+              if (access?.kind !== "granted") return [];
+              const { config } = access;
+              const tools = config.platformTools;
+              return [
+                ...config.models.map((model) => <Resource key={model.name} name={model.name} options={{ label: model.displayName }} list={ModelList} edit={RecordPage} create={CreatePage} recordRepresentation={(record) => String(record.title ?? record.name ?? record.email ?? record.id)} />),
+                <CustomRoutes key="tools">
+                  {tools.scripts.visible ? <Route path={TOOL_ROUTES.scripts} element={<ScriptsPage />} /> : null}
+                  {tools.scripts.visible ? <Route path={`${TOOL_ROUTES.task}/:id`} element={<TaskPage />} /> : null}
+                  {tools.roles.visible ? <Route path={TOOL_ROUTES.roles} element={<RolesPage />} /> : null}
+                  {tools.version.visible ? <Route path={TOOL_ROUTES.version} element={<VersionPage />} /> : null}
+                  {tools.configuration.visible ? <Route path={TOOL_ROUTES.configuration} element={<ConfigurationPage />} /> : null}
+                  {config.customScreens.length > 0 ? <Route path={`${TOOL_ROUTES.screens}/:name`} element={<CustomScreenPage />} /> : null}
+                </CustomRoutes>,
+              ];
+            }}
+          </CoreAdmin>
+        </ScreenScriptsContext.Provider>
+      </ApiClientContext.Provider>
     </SettingsContext.Provider>
   );
 }
