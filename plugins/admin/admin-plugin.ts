@@ -6,12 +6,14 @@ import { MODEL_REGISTRY, type ModelRegistration } from "../../contracts/model-re
 import { ROLE_RESOLVER, type RoleResolver } from "../../contracts/role-resolver.js";
 import { rolesCollectionResolver } from "../../adapters/role-resolver/roles-collection.js";
 import type { PluginContext, SvcPlugin } from "../../kernel/plugin.js";
+import { startedService } from "../../kernel/started-service.js";
 import { featureFlagAdminConfig } from "../feature-flags/index.js";
 import { AdminAccessPolicy } from "./admin-access.js";
 import { adminConfigFor } from "./admin-config.js";
 import { adminEntry, type AdminEntry } from "./admin-entry.js";
 import { adminModelRouter } from "./admin-model-router.js";
 import type { AdminOptions } from "./admin-options.js";
+import { ADMIN_PERMISSIONS, adminPermissions, type AdminPermissions } from "./admin-permissions.js";
 import { ADMIN_OWN_ROUTES, mountAdminRoutes } from "./admin-routes.js";
 import { mountAdminUi } from "./admin-ui-route.js";
 import { AuditLog, auditLogModel } from "./audit-log.js";
@@ -74,10 +76,14 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
   const basePath = options.basePath ?? "/admin";
   if (!BASE_PATH.test(basePath)) throw AdminErrors.INVALID_BASE_PATH(basePath);
   let tasks: ScriptTasks | undefined;
+  let permissions: AdminPermissions | undefined;
 
   return {
     name: "admin",
     dependsOn: ["database"],
+    register(ctx) {
+      ctx.container.bind(ADMIN_PERMISSIONS, startedService(() => permissions, AdminErrors.NOT_STARTED));
+    },
     async start(ctx: PluginContext) {
       const registry = ctx.container.tryResolve(MODEL_REGISTRY)?.list() ?? [];
       // Binding ROLE_RESOLVER is enough to turn role-based access on (without `accessControl`).
@@ -93,9 +99,10 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
       const http = ctx.resolve(HTTP_ROUTER);
       tasks = new ScriptTasks(options.scripts ?? {}, ctx.logger);
       const routers = new Map(entries.map((entry) => [entry, adminModelRouter(entry, access, audit)]));
+      permissions = adminPermissions(access);
       mountAdminRoutes(http, {
         basePath,
-        access,
+        permissions,
         describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths),
         tasks,
         roles: resolver ?? rolesCollectionResolver(),
@@ -123,6 +130,7 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
     async stop() {
       await tasks?.stop();
       tasks = undefined;
+      permissions = undefined;
     },
   };
 }

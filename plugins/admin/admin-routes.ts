@@ -2,9 +2,9 @@ import type { Request, RequestHandler, Router } from "express";
 import type { RoleResolver } from "../../contracts/role-resolver.js";
 import { requireUser } from "../../contracts/request-user.js";
 import type { SvcConfig } from "../../kernel/config.js";
-import { HttpErrors } from "../../kernel/http-errors.js";
-import { TOOL_PERMISSIONS, type AdminAccessPolicy } from "./admin-access.js";
+import { TOOL_PERMISSIONS } from "./admin-access.js";
 import type { AdminConfig } from "./admin-api-shapes.js";
+import type { AdminPermissions } from "./admin-permissions.js";
 import { configurationView } from "./configuration-view.js";
 import type { ScriptTask, ScriptTasks } from "./script-tasks.js";
 import { versionInfo } from "./version-info.js";
@@ -15,7 +15,7 @@ export const ADMIN_OWN_ROUTES = ["/config", "/scripts", "/tasks", "/roles", "/ve
 /** What the admin's own routes work with. */
 export interface AdminRoutesContext {
   readonly basePath: string;
-  readonly access: AdminAccessPolicy;
+  readonly permissions: AdminPermissions;
   readonly describe: (user: NonNullable<Request["user"]>) => Promise<AdminConfig>;
   readonly tasks: ScriptTasks;
   readonly roles: RoleResolver;
@@ -37,15 +37,11 @@ function taskJson(task: ScriptTask) {
  * redacted), each behind its permission.
  *
  * @example
- * mountAdminRoutes(ctx.resolve(HTTP_ROUTER), { basePath: "/admin", access, describe, tasks, roles, config: ctx.config, appVersion: {}, configurationKeys: [] });
+ * mountAdminRoutes(ctx.resolve(HTTP_ROUTER), { basePath: "/admin", permissions, describe, tasks, roles, config: ctx.config, appVersion: {}, configurationKeys: [] });
  */
 export function mountAdminRoutes(http: Router, context: AdminRoutesContext): void {
-  const { basePath, access } = context;
-  const needs = (...permissions: string[]): RequestHandler => async (req, _res, next) => {
-    const user = requireUser(req);
-    for (const permission of permissions) if (await access.holds(user, permission)) return next();
-    throw HttpErrors.FORBIDDEN({ detail: `Needs ${permissions.join(" or ")}` });
-  };
+  const { basePath } = context;
+  const needs = (...permissions: string[]): RequestHandler => context.permissions.require(...permissions);
   const tasksPermissions = [TOOL_PERMISSIONS.viewBackgroundTasks, TOOL_PERMISSIONS.runScripts];
 
   http.get(`${basePath}/config`, needs(TOOL_PERMISSIONS.access), async (req, res) => {

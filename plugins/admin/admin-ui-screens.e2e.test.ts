@@ -8,7 +8,7 @@ import { HttpErrors } from "../../kernel/http-errors.js";
 import { authPlugin } from "../auth/index.js";
 import { launchChromium, seriousAccessibilityViolations } from "../../test/support/chromium.js";
 import { AdminTestUser, seedRoles, testAdminOptions } from "../../test/support/admin-test-app.js";
-import { adminPlugin, roleModel } from "./index.js";
+import { ADMIN_PERMISSIONS, adminPlugin, roleModel } from "./index.js";
 
 // An app's own admin screens (ui.screenScripts) end to end in Chromium: the app serves its screen
 // scripts and the route a screen calls from a plugin of its own, as an app would; the admin page
@@ -54,15 +54,16 @@ const SCRIPTS: Record<string, string> = {
 /** The app's plugin: its screen scripts and the routes they call, authenticated like any other. */
 const reportsPlugin: SvcPlugin = {
   name: "reports",
+  dependsOn: ["admin"],
   async start(ctx) {
     const http = ctx.resolve(HTTP_ROUTER);
+    const permissions = ctx.resolve(ADMIN_PERMISSIONS);
     http.get("/admin-screens/:file", (req, res) => {
       const script = SCRIPTS[req.params.file as string];
       if (script === undefined) throw HttpErrors.NOT_FOUND({ detail: "No such screen script" });
       res.type("text/javascript").send(script);
     });
-    http.get("/reports/summary", (req, res) => {
-      requireUser(req);
+    http.get("/reports/summary", permissions.require("reports:read"), (req, res) => {
       res.json({ data: { open: 3, closed: 5, period: req.query.period } });
     });
     http.post("/reports/locked", (req) => {

@@ -20,6 +20,7 @@ export const AdminErrors = defineErrors("ADMIN", {
   SCRIPT_RUNNING: { status: 409, title: "Script already running" },
   /** The admin web UI's files could not be loaded (a package built without them, or a failed development build: the log says why). */
   UI_UNAVAILABLE: { status: 503, title: "Admin UI unavailable" },
+  NOT_STARTED: { message: () => "The admin plugin has not started: resolve ADMIN_PERMISSIONS in the start() of a plugin with dependsOn: [\"admin\"], or per request" },
   INVALID_BASE_PATH: { message: (basePath: string) => `adminPlugin: basePath "${basePath}" must start with / and not end with one` },
   INVALID_ROUTE_PATH: { message: (model: string, routePath: string) => `adminPlugin: ${model}'s routePath "${routePath}" must start with / and not end with one` },
   DUPLICATE_ROUTE: { message: (routePath: string, first: string, second: string) => `adminPlugin: ${first} and ${second} both use routePath "${routePath}"` },

@@ -5,6 +5,7 @@ export type { AdminAccessControl, AdminOptions, AdminUiOptions } from "./admin-o
 export { adminOwnedBy, type AdminOwnership } from "./admin-owned-by.js";
 export { AdminErrors } from "./errors.js";
 export { TOOL_PERMISSIONS } from "./admin-access.js";
+export { ADMIN_PERMISSIONS, type AdminPermissions } from "./admin-permissions.js";
 export { grants } from "./permission-set.js";
 export type { AdminConfig, AdminConfigModel, AdminControl, AdminCustomScreen, AdminField, AdminPlatformTool, BulkResult, ConfigurationView, VersionInfo } from "./admin-api-shapes.js";
 export type { AdminScreen, AdminScreenContext, AdminScreenElement, AdminScreenRegistry, AdminScreenRequest, AdminScreenRequestError } from "./admin-screen-api.js";
