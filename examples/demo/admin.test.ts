@@ -38,6 +38,17 @@ test("the admin role sees everything; support reads all todos and changes only i
   const page = await request(http).get("/admin/").expect(200).expect("content-type", /html/);
   t.regex(page.text, /"signIn":"jwt"/);
   await request(http).get("/admin/ui/main.js").expect(200).expect("content-type", /javascript/);
+
+  // The "Todo stats" custom screen: listed for its permission, its script served, and the route
+  // it reads checking the caller with the admin's permissions (other tests of this file add todos
+  // at the same time, so only the shape is certain).
+  t.deepEqual(full.customScreens.map((screen: { name: string }) => screen.name), ["todo-stats"]);
+  t.regex(page.text, /"screenScripts":\["\/admin-screens\/todo-stats\.js"\]/);
+  await request(http).get("/admin-screens/todo-stats.js").expect(200).expect("content-type", /javascript/);
+  const stats = (await request(http).get("/todo-stats").set(support).expect(200)).body.data;
+  t.true([stats.open, stats.done, stats.overdue].every((count) => Number.isInteger(count)) && stats.done >= 2, JSON.stringify(stats));
+  await request(http).get("/todo-stats").set(ada).expect(403);
+  await request(http).get("/todo-stats").expect(401);
 });
 
 /** The demo app, an admin, and Ada with three (synced) todos of hers. */

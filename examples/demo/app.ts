@@ -1,7 +1,7 @@
 // The demo app as the server and the commands both build it: one factory, so `npm start` and
 // `npm run create-admin` see the same plugins, database and user model.
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
-import { demoAdmin, seedRoles } from "./admin.js";
+import { demoAdmin, seedRoles, todoStatsScreen } from "./admin.js";
 import { demoAuth } from "./auth-setup.js";
 import { demoComms, welcomeMail } from "./comms.js";
 import { demoFeatureFlags } from "./feature-flags.js";
@@ -53,5 +53,5 @@ export function demoAppOptions(env: NodeJS.ProcessEnv): SvcAppOptions {
  */
 export function withDemoPlugins(app: SvcApp): SvcApp {
   const comms = demoComms();
-  return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(demoAuth({ onSignup: welcomeMail(comms) })).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles);
+  return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(demoAuth({ onSignup: welcomeMail(comms) })).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles).register(todoStatsScreen);
 }
