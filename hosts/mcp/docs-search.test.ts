@@ -24,6 +24,19 @@ test("answers fit the token budget, counted with the tokenizer (default 3000)", 
   }
 });
 
+test("the budget holds for the joined answer, not only for the sum of its sections (separators and token boundaries count)", (t) => {
+  const sections = splitSections("# Alpha\n\nwidget widget widget.\n\n# Beta\n\nwidget gadget.\n\n# Gamma\n\nwidget gizmo.").map((section, id) => ({ ...section, id, file: "x.md", packages: ["svc"] }));
+  const small = new DocsSearch({ ...library, sections });
+  const everything = small.search({ queries: ["widget"], tokenLimit: 10_000 });
+  t.is(everything.sections.length, 3);
+  // A budget of exactly what the three sections weigh apart: joined, they weigh more, so one goes.
+  const apart = everything.text.split(/\n\n(?=<!-- )/).reduce((sum, part) => sum + countTokens(part), 0);
+  const answer = small.search({ queries: ["widget"], tokenLimit: apart });
+  t.true(countTokens(answer.text) <= apart, `${countTokens(answer.text)} <= ${apart}`);
+  t.is(answer.tokens, countTokens(answer.text));
+  t.is(answer.sections.length, 2);
+});
+
 test("ranking: the section about the asked thing comes first; several queries add up", (t) => {
   const [first] = search.search({ queries: ["OwnerQueryFilter"], tokenLimit: 2000 }).sections;
   t.regex(first!.text, /OwnerQueryFilter/);

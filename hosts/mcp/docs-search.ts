@@ -8,6 +8,10 @@ const NOT_WORD = /[^\p{L}\p{N}$]+/u;
 /** SPEC §8: the default token budget of `svc_search_docs`. */
 export const DEFAULT_TOKEN_LIMIT = 3000;
 
+/** Between two sections of an answer. */
+const SEPARATOR = "\n\n";
+const SEPARATOR_TOKENS = countTokens(SEPARATOR);
+
 /** What one search asks for (the `svc_search_docs` arguments). */
 export interface DocsQuery {
   readonly queries: readonly string[];
@@ -71,7 +75,7 @@ export class DocsSearch {
     let tokens = 0;
     for (const section of ranked) {
       const rendered = renderSection(section);
-      const cost = this.costs.get(section.id)!;
+      const cost = this.costs.get(section.id)! + (parts.length > 0 ? SEPARATOR_TOKENS : 0);
       if (tokens + cost <= budget) {
         chosen.push(section);
         parts.push(rendered);
@@ -85,7 +89,18 @@ export class DocsSearch {
         break;
       }
     }
-    return { text: parts.join("\n\n"), tokens, sections: chosen, omitted: ranked.length - chosen.length };
+    // Tokens do not add up exactly: the tokenizer may cut the joined text differently where two
+    // sections meet. The sum above picks the sections; the joined text is counted once and, in
+    // the rare case it is over, the last sections go until it fits.
+    let text = parts.join(SEPARATOR);
+    tokens = countTokens(text);
+    while (tokens > budget && parts.length > 1) {
+      parts.pop();
+      chosen.pop();
+      text = parts.join(SEPARATOR);
+      tokens = countTokens(text);
+    }
+    return { text, tokens, sections: chosen, omitted: ranked.length - chosen.length };
   }
 
   // Lower-cased index term -> how the docs spell it, built on the first "did you mean".
