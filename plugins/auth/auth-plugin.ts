@@ -128,6 +128,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         runtime = await startSessionAuth(ctx, {
           users,
           env: env!,
+          profileFields: Object.keys(profileFields),
           options: options.sessionAuth ?? {},
           rateLimits: options.rateLimits,
           stores: options.rateLimiterStores,

@@ -68,6 +68,21 @@ test("sign-up sets an httpOnly SameSite=Lax session cookie and returns a session
   t.is(typeof host?.federatedId, "string");
 });
 
+test("the name given at sign-up fills the host user's name when it is a profile field, and only then", async (t) => {
+  const withName = await authTestApp(t, { sessionAuth: { trustedOrigins: [APP] }, profileFields: ["name"] }, SESSION_ENV, whoami);
+  const ada = await signUp(withName.http);
+  t.is(ada.response.body.data.user.name, "Ada");
+  t.is((await TestUser.findById(ada.userId).lean())?.name, "Ada");
+  // A blank name is no name.
+  const blank = await request(withName.http).post("/api/auth/signup/email").set("Origin", APP).send({ email: uniqueEmail(), password: PASSWORD, name: "   " }).expect(201);
+  t.is((await TestUser.findById(blank.body.data.userId).lean())?.name, undefined);
+
+  // Without it among the profile fields, the host's `name` is not the sign-up's to set.
+  const { http } = await sessionApp(t);
+  const other = await signUp(http);
+  t.is((await TestUser.findById(other.userId).lean())?.name, undefined);
+});
+
 test("sign-in, session, cookie and Bearer access, sign-out", async (t) => {
   const { http } = await sessionApp(t);
   const { email, userId } = await signUp(http);

@@ -41,6 +41,8 @@ const COLLECTIONS = {
 export interface SessionAuthStartOptions {
   users: UserDirectory;
   env: AuthEnvironment;
+  /** The host's `profileFields`: the user's own fields, which a sign-up's `name` may fill. */
+  profileFields: readonly string[];
   options: SessionAuthOptions;
   rateLimits?: LoginRateLimits;
   stores?: LoginRateLimiterStores;
@@ -80,12 +82,21 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
   const isProduction = ctx.config.isProduction;
   const logger = ctx.logger;
 
-  /** The host user for a better-auth user, created on first sign-in. */
-  const hostUserFor = async (authUserId: string, email: string | undefined): Promise<RequestUser> => {
+  /**
+   * The host user for a better-auth user, created on first sign-in. The name given at sign-up (or
+   * by the social provider) becomes the host user's `name` when that is one of the host's profile
+   * fields — the field a user sets for themselves — and the schema accepts it; otherwise the user
+   * is created without it rather than refused.
+   */
+  const hostUserFor = async (authUserId: string, authUser: { email?: string; name?: unknown } | null | undefined): Promise<RequestUser> => {
     const existing = await users.findOneIncludingDeleted({ [field]: authUserId });
     if (existing) return users.assertActive(existing);
+    const email = authUser?.email?.trim().toLowerCase();
+    const name = typeof authUser?.name === "string" ? authUser.name.trim() : "";
+    const fields: Record<string, unknown> = { email, [field]: authUserId };
+    if (name !== "" && start.profileFields.includes("name") && !new users.model({ name }).validateSync(["name"])) fields.name = name;
     try {
-      const created = await users.model.create({ email, [field]: authUserId });
+      const created = await users.model.create(fields);
       return users.assertActive(await users.findById(String(created._id)));
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -174,7 +185,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
           before: async (session, endpoint) => {
             try {
               const authUser = await endpoint?.context.internalAdapter.findUserById(session.userId);
-              await hostUserFor(session.userId, authUser?.email?.trim().toLowerCase());
+              await hostUserFor(session.userId, authUser);
             } catch (error) {
               throw toBetterAuth(error);
             }
