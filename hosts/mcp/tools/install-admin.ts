@@ -20,8 +20,9 @@ export interface InstallAdminArgs {
 const PATH = /^(\/[a-z0-9][a-z0-9._~-]*)+$/;
 
 /**
- * `svc_install_admin`: the `adminPlugin` registration for the given models (admin CRUD, search,
- * bulk operations and `GET {basePath}/config` for an admin UI), plus the steps to enable it.
+ * `svc_install_admin`: the `adminPlugin` registration for the given models (the admin web page at
+ * `{basePath}/`, admin CRUD, search, bulk operations and `GET {basePath}/config`), plus the steps
+ * to enable it.
  *
  * @example
  * installAdmin({ models: [{ modelName: "Book", routePath: "/books", displayName: "Books", listFields: ["title"] }], basePath: "/admin", accessControl: true });
@@ -50,7 +51,7 @@ export function installAdmin(args: InstallAdminArgs): { text: string } | { error
     ];
     return `      { ${parts.join(", ")} },`;
   });
-  const content = `// The admin: CRUD, search and bulk operations under ${args.basePath}, and ${args.basePath}/config for an admin UI.
+  const content = `// The admin: its web page at ${args.basePath}/, and CRUD, search and bulk operations under ${args.basePath}.
 import { adminPlugin } from "svc/admin";
 ${names.map((name) => `import { ${name} } from "./models/${kebabCase(name)}.js";`).join("\n")}
 
@@ -72,7 +73,7 @@ ${entries.join("\n")}
   const notes = [
     "Register it after the auth plugin: `app.register(authPlugin({ userModel: User })).register(svcAdmin())`.",
     "Create the first admin with the `create-admin` command from `svc/commands`, run by your own manage.ts (docs: auth).",
-    `Try it: \`GET ${args.basePath}/config\` with an admin's token lists the models and their fields.`,
+    `Try it: open ${args.basePath}/ in a browser and sign in as an admin (\`GET ${args.basePath}/config\` with an admin's token lists the models and their fields).`,
   ];
   return { text: renderFiles([{ path: "src/admin.ts", language: "ts", content }], notes.join("\n")) };
 }
