@@ -94,6 +94,11 @@ export class AdminAccessPolicy {
     }
   }
 
+  /** Whether the caller holds `<resource>:write` (or is `admin: true`): what protected fields need. */
+  async writesProtected(entry: AdminEntry, user: RequestUser | undefined): Promise<boolean> {
+    return grants(await this.permissionsOf(user), `${entry.resource}:write`);
+  }
+
   /**
    * Refuses (403 `ADMIN_FIELD_NOT_PERMITTED`) a body that sets a protected field (`admin`,
    * `roles`, `disabled`, the ownership field, `adminAccess.protectedFields`) when the caller
@@ -103,7 +108,7 @@ export class AdminAccessPolicy {
    */
   async checkFields(entry: AdminEntry, user: RequestUser | undefined, body: Readonly<Record<string, unknown>>): Promise<void> {
     if (!user) return;
-    if (grants(await this.permissionsOf(user), `${entry.resource}:write`)) return;
+    if (await this.writesProtected(entry, user)) return;
     // The owner field is the server's to set (REST refuses it from clients and fills it in on create).
     const refused = Object.keys(body).filter((field) => field !== entry.ownerField && entry.protectedFields.has(field.split(".")[0]!));
     if (refused.length > 0) throw AdminErrors.FIELD_NOT_PERMITTED({ detail: `Only ${entry.resource}:write may set ${refused.join(", ")}`, meta: { fields: refused } });

@@ -38,7 +38,18 @@ export interface AdminConfigModel {
   readonly defaultSort: string;
   readonly fields: Readonly<Record<string, AdminField>>;
   /** What the caller may do; update and delete may still be refused per record (see `_adminCapabilities`). */
-  readonly actions: { readonly create: AdminControl; readonly update: AdminControl; readonly delete: AdminControl; readonly bulkUpdate: AdminControl; readonly bulkDelete: AdminControl };
+  readonly actions: {
+    readonly create: AdminControl;
+    readonly update: AdminControl;
+    readonly delete: AdminControl;
+    readonly bulkUpdate: AdminControl;
+    readonly bulkDelete: AdminControl;
+    /**
+     * User models, when the app's auth administers passwords (the JWT provider):
+     * `POST {routePath}/:id/password`, for callers holding `<resource>:write`.
+     */
+    readonly setPassword?: AdminControl;
+  };
 }
 
 /** A platform tool's visibility, and its controls. */

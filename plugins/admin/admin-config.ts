@@ -20,6 +20,7 @@ export function adminConfigFor(
   basePath: string,
   access: AdminAccessPolicy,
   readOnlyPaths: (entry: AdminEntry) => ReadonlySet<string> = () => new Set(),
+  setsPassword: (entry: AdminEntry) => boolean = () => false,
 ): (user: RequestUser) => Promise<AdminConfig> {
   const statics = entries.map((entry) => ({
     entry,
@@ -35,11 +36,15 @@ export function adminConfigFor(
     const models: AdminConfigModel[] = [];
     for (const { entry, ...model } of statics) {
       if (!(await access.decide(entry, "list", user))) continue;
-      const [create, update, remove] = await Promise.all([access.decide(entry, "create", user), access.decide(entry, "update", user), access.decide(entry, "delete", user)]);
-      models.push({
-        ...model,
-        actions: { create: { disabled: !create }, update: { disabled: !update }, delete: { disabled: !remove }, bulkUpdate: { disabled: !update }, bulkDelete: { disabled: !remove } },
-      });
+      const [create, update, remove, protectedFields] = await Promise.all([
+        access.decide(entry, "create", user),
+        access.decide(entry, "update", user),
+        access.decide(entry, "delete", user),
+        access.writesProtected(entry, user),
+      ]);
+      const actions = { create: { disabled: !create }, update: { disabled: !update }, delete: { disabled: !remove }, bulkUpdate: { disabled: !update }, bulkDelete: { disabled: !remove } };
+      // A password is a protected field: updating the record is not enough, `write` is needed too.
+      models.push({ ...model, actions: setsPassword(entry) ? { ...actions, setPassword: { disabled: !(update && protectedFields) } } : actions });
     }
     const customScreens: AdminCustomScreen[] = [];
     for (const screen of screens) if (await access.holds(user, `${screen.adminAccess.resource}:${screen.adminAccess.action}`)) customScreens.push(screen);

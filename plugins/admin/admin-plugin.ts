@@ -21,6 +21,7 @@ import { bulkSchemas, mountBulkRoutes } from "./bulk-routes.js";
 import { AdminErrors } from "./errors.js";
 import { documentAdmin } from "./openapi.js";
 import { ScriptTasks } from "./script-tasks.js";
+import { mountSetPasswordRoute, setsPasswords } from "./set-password-route.js";
 
 const BASE_PATH = /^\/[A-Za-z0-9/_.-]*[A-Za-z0-9_.-]$/;
 
@@ -100,10 +101,13 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
       tasks = new ScriptTasks(options.scripts ?? {}, ctx.logger);
       const routers = new Map(entries.map((entry) => [entry, adminModelRouter(entry, access, audit)]));
       permissions = adminPermissions(access);
+      // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
+      const accountsBound = ctx.container.isBound(ACCOUNTS);
+      const setsPassword = (entry: AdminEntry) => setsPasswords(entry, accountsBound);
       mountAdminRoutes(http, {
         basePath,
         permissions,
-        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths),
+        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths, setsPassword),
         tasks,
         roles: resolver ?? rolesCollectionResolver(),
         config: ctx.config,
@@ -112,20 +116,25 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
       });
       if (options.ui !== false) {
         const appName = options.ui?.appName ?? ctx.openapi.document().info.title;
-        // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
-        const signIn = options.ui?.signIn ?? (ctx.container.isBound(ACCOUNTS) ? "jwt" : "session");
+        const signIn = options.ui?.signIn ?? (accountsBound ? "jwt" : "session");
         mountAdminUi(http, { basePath, signIn, appName, screenScripts: options.ui?.screenScripts ?? [] }, () => ctx.logger);
       }
       const bulk: { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[] = [];
+      const passwords: AdminEntry[] = [];
       for (const [entry, router] of routers) {
-        // Bulk routes first: they sit beside the router's `/:id` routes.
+        // Bulk and password routes first: they sit beside the router's `/:id` routes.
         if (!entry.readOnly) {
           mountBulkRoutes(http, entry, router, access, audit);
           bulk.push({ entry, ...bulkSchemas(entry, router) });
         }
+        if (setsPassword(entry)) {
+          // Resolved per request: the auth plugin may start after this one.
+          mountSetPasswordRoute(http, entry, router, access, audit, () => ctx.resolve(ACCOUNTS));
+          passwords.push(entry);
+        }
         await router.start?.(ctx);
       }
-      documentAdmin(ctx.openapi, basePath, bulk);
+      documentAdmin(ctx.openapi, basePath, bulk, passwords);
     },
     async stop() {
       await tasks?.stop();

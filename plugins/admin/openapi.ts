@@ -4,6 +4,7 @@ import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kerne
 import type { AdminEntry } from "./admin-entry.js";
 import { adminOperationName } from "./admin-model-router.js";
 import { ADMIN_TAG } from "./admin-tag.js";
+import { SET_PASSWORD_BODY } from "./set-password-route.js";
 
 // What a route that takes a JSON body may answer besides its own refusals.
 const BODY_ERRORS: SharedResponse[] = ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"];
@@ -52,13 +53,19 @@ const results: SchemaObject = {
 };
 
 /**
- * Documents the admin's own routes: the config, the platform tools and each model's bulk
- * operations (the per-model CRUD is documented by its model router, under the same `admin` tag).
+ * Documents the admin's own routes: the config, the platform tools, each model's bulk operations
+ * and the user models' set-password routes (the per-model CRUD is documented by its model
+ * router, under the same `admin` tag).
  *
  * @example
- * documentAdmin(ctx.openapi, "/admin", entries, bulkBodies);
+ * documentAdmin(ctx.openapi, "/admin", bulkBodies, userEntries);
  */
-export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: readonly { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[]): void {
+export function documentAdmin(
+  openapi: OpenApiRegistry,
+  basePath: string,
+  bulk: readonly { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[],
+  passwords: readonly AdminEntry[] = [],
+): void {
   openapi.addTag({ name: ADMIN_TAG.name, description: ADMIN_TAG.description });
   openapi.addOperation(
     "get",
@@ -96,5 +103,21 @@ export function documentAdmin(openapi: OpenApiRegistry, basePath: string, bulk: 
         requestBody: { required: true, content: { "application/json": { schema: remove } } },
       }),
     );
+  }
+  for (const entry of passwords) {
+    const recordId: ParameterObject = { name: "id", in: "path", required: true, description: `The ${entry.modelName}'s id`, schema: { type: "string" } };
+    openapi.addOperation("post", `${entry.fullPath}/:id/password`, {
+      operationId: `set${adminOperationName(entry.modelName)}Password`,
+      summary: `Set a ${entry.modelName}'s password`,
+      description:
+        "Sets the user's password and ends every sign-in of that user (JWT provider only). Needs the record's update rules and `<resource>:write` " +
+        "(or `admin: true`): `writeOwned` alone is refused with 403 ADMIN_FIELD_NOT_PERMITTED, also on the caller's own record. " +
+        "The app's password policy applies (400 AUTH_WEAK_PASSWORD). Audited as an update of `password`, never with the value.",
+      tags: [ADMIN_TAG.name],
+      security: [{ [BEARER_SCHEME]: [] }],
+      parameters: [recordId],
+      requestBody: { required: true, content: { "application/json": { schema: SET_PASSWORD_BODY } } },
+      responses: { 204: { description: "Password set; the user's sign-ins are ended" }, ...sharedResponses(["Unauthorized", "Forbidden", ...BODY_ERRORS, "NotFound"]) },
+    });
   }
 }
