@@ -336,6 +336,41 @@ test.serial("a support user: others' records have Save and Delete disabled with 
   t.deepEqual(problems, []);
 });
 
+test.serial("set password: the policy's refusal is said on the field, a good one is set and the user signs in with it; support sees the control disabled with the reason; axe finds nothing serious", async (t) => {
+  const { url } = await shared;
+  const [admin, support, target] = await Promise.all([user({ roles: ["full"] }), user({ roles: ["support"] }), user()]);
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" }).waitFor();
+  await goto(page, `/AdminTestUser/${target.id}`);
+  const input = page.getByLabel("New password");
+  t.is(await input.getAttribute("autocomplete"), "new-password");
+  await input.fill("short");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.getByText("password must be 8 to 256 characters").waitFor();
+  t.is(await input.getAttribute("aria-invalid"), "true");
+
+  const fresh = "a fresh horse battery staple";
+  await input.fill(fresh);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.getByRole("status").filter({ hasText: "Their sign-ins have been ended" }).waitFor();
+  t.is(await input.inputValue(), "");
+  await accessible(t, page, "a user's record page");
+  await screenshot(page, "04-set-password");
+  const login = (password: string) => fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: target.email, password }) });
+  t.is((await login(fresh)).status, 200);
+  t.is((await login(PASSWORD)).status, 401);
+
+  // writeOwned is not enough, even for one's own record.
+  const other = await openAdmin(t);
+  await signIn(other.page, support.email);
+  await other.page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" }).waitFor();
+  await goto(other.page, `/AdminTestUser/${support.id}`);
+  t.true(await other.page.getByRole("button", { name: "Set password" }).isDisabled());
+  await other.page.getByText("Your account may not set passwords of users").waitFor();
+  t.deepEqual([...problems, ...other.problems], []);
+});
+
 test.serial("a plain user is told their account cannot open the admin, and can sign out", async (t) => {
   const plain = await user();
   const { page, problems } = await openAdmin(t);

@@ -8,6 +8,7 @@ import { FieldValue, recordLabel } from "./field-value";
 import { editableFields } from "./form-values";
 import { usePageTitle } from "./page-title";
 import { RecordForm } from "./record-form";
+import { SetPasswordForm } from "./set-password-form";
 import { LoadingPage, NotFoundPage } from "./status-pages";
 
 /** Keys the API adds that are not the record's own data. */
@@ -53,7 +54,7 @@ function ReadOnlyDetails({ model, record }: { model: AdminModel; record: AdminRe
   );
 }
 
-/** One record: its read-only details, the edit form, delete. */
+/** One record: its read-only details, the edit form, a user's password (when offered), delete. */
 function RecordPageOf({ model, id }: { model: AdminModel; id: string }) {
   const notify = useNotify();
   const navigate = useNavigate();
@@ -123,6 +124,7 @@ function RecordPageOf({ model, id }: { model: AdminModel; id: string }) {
         <h2 id="edit-title">{updateReason ? "Fields" : "Edit"}</h2>
         <RecordForm model={model} mode="edit" record={record} save={(data) => save!(data)} saving={saving} disabledReason={updateReason} />
       </section>
+      <SetPasswordForm model={model} record={record} label={label} />
       <section aria-labelledby="delete-title" className="danger-zone">
         <h2 id="delete-title">Delete</h2>
         <ConfirmButton
