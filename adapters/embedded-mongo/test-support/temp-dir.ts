@@ -11,6 +11,8 @@ import path from "node:path";
  */
 export function tempDir(t: { teardown(fn: () => void): void }, prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // Retried: a child process just stopped (a browser's helpers, a server's last write) may still be
+  // adding a file while the tree is removed, which fails one pass with ENOTEMPTY.
+  t.teardown(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
   return dir;
 }

@@ -47,13 +47,17 @@ test("navigate reports console messages, page errors and waits for a selector", 
 test("navigate drives a browser already running, through SVC_MCP_CDP_URL, and leaves it running", async (t) => {
   const base = await pageServer(t);
   // --no-sandbox: test machines run as root, where Chromium refuses its sandbox.
+  // Its own process group, so the teardown stops Chromium's helper processes too, not only the
+  // main one (they would go on writing into the profile directory being removed).
   const browser = spawn(DEFAULT_CHROMIUM, ["--headless=new", "--no-sandbox", "--remote-debugging-port=0", "--no-first-run", `--user-data-dir=${tempDir(t, "svc-mcp-chromium-")}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
   t.teardown(async () => {
     if (browser.exitCode === null && browser.signalCode === null) {
-      browser.kill();
-      await once(browser, "exit");
+      const exited = once(browser, "exit");
+      process.kill(-browser.pid!, "SIGTERM");
+      await exited;
     }
   });
   let stderr = "";
