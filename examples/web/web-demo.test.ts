@@ -2,7 +2,8 @@ import test from "ava";
 import type { Page, WebSocket } from "playwright-core";
 import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
-import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, seriousAccessibilityViolations, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
+import { assertAccessible as accessible } from "../../test/support/chromium.js";
+import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
 
 // The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
 // context is one device with its own IndexedDB. Serial: one app and one browser for the file.
@@ -29,11 +30,6 @@ async function rename(page: Page, from: string, to: string): Promise<void> {
   await page.getByTestId("save").click();
 }
 
-/** Fails the test with every serious or critical axe-core finding on the page as it is now. */
-async function accessible(t: { deepEqual(actual: unknown, expected: unknown, message?: string): void }, page: Page, where: string): Promise<void> {
-  const violations = await seriousAccessibilityViolations(page);
-  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
-}
 
 test.serial("the sign-in page says what to try and where the API is, its inputs are labelled and autocompleted, a refusal is an alert; axe finds nothing serious", async (t) => {
   const { browser, url } = await shared;

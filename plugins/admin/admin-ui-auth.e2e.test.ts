@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { ACCOUNTS, authPlugin, baseUserPlugin, createScryptHasher, federatedIdentityPlugin, isDisabledPlugin, PASSWORD_HASHER, type SvcApp } from "../../index.js";
 import { createTestApp, createUser, stopTestDatabase } from "../../hosts/testing.js";
 import { launchChromium } from "../../test/support/chromium.js";
+import { ADMIN_UI_PASSWORD as PASSWORD, openAdminPage, signInAs as signIn } from "../../test/support/admin-ui-browser.js";
 import { AdminTestUser, Gadget, seedRoles, testAdminOptions } from "../../test/support/admin-test-app.js";
 import { adminPlugin } from "./index.js";
 
@@ -15,7 +16,6 @@ import { adminPlugin } from "./index.js";
 // ending the session on the server). The header shows the signed-in person's name. The two tests
 // run side by side, each with its own app, in one browser.
 
-const PASSWORD = "correct horse battery staple";
 
 let browser: Promise<Browser> | undefined;
 test.before(() => {
@@ -33,17 +33,7 @@ async function started(t: ExecutionContext, app: SvcApp): Promise<string> {
 }
 
 async function openAdmin(t: ExecutionContext, url: string): Promise<Page> {
-  const context = await (await browser!).newContext();
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  await page.goto(`${url}/admin/`);
-  return page;
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  return (await openAdminPage(t, (await browser)!, url)).page;
 }
 
 /**

@@ -6,7 +6,8 @@ import { createScryptHasher, HTTP_ROUTER, PASSWORD_HASHER, requireUser, type Svc
 import { createTestApp, createUser, stopTestDatabase, type TestAccount } from "../../hosts/testing.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import { authPlugin } from "../auth/index.js";
-import { launchChromium, seriousAccessibilityViolations } from "../../test/support/chromium.js";
+import { assertAccessible as accessible, launchChromium } from "../../test/support/chromium.js";
+import { ADMIN_UI_PASSWORD as PASSWORD, openAdminPage, signInAs } from "../../test/support/admin-ui-browser.js";
 import { AdminTestUser, seedRoles, testAdminOptions } from "../../test/support/admin-test-app.js";
 import { ADMIN_PERMISSIONS, adminPlugin, roleModel } from "./index.js";
 
@@ -15,7 +16,6 @@ import { ADMIN_PERMISSIONS, adminPlugin, roleModel } from "./index.js";
 // keeps its strict CSP. One app and one browser for the file.
 
 const ARTEFACTS = path.resolve(".svc/artefacts/admin-ui");
-const PASSWORD = "correct horse battery staple";
 
 /** The app's screen scripts, plain JS as an app would write them (no build step). */
 const SCRIPTS: Record<string, string> = {
@@ -119,25 +119,10 @@ const user = async (roles: string[]): Promise<TestAccount> => createUser((await 
 /** A person signed in to the admin in their own browser context; page errors and CSP refusals are collected. */
 async function signedIn(t: ExecutionContext, account: TestAccount): Promise<{ page: Page; problems: string[] }> {
   const { browser, url } = await shared;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-  });
-  await page.goto(`${url}/admin`);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  const { page, problems } = await openAdminPage(t, browser, url);
+  await signInAs(page, account.email);
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" }).waitFor();
   return { page, problems };
-}
-
-async function accessible(t: ExecutionContext, page: Page, where: string): Promise<void> {
-  const violations = await seriousAccessibilityViolations(page);
-  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
 }
 
 test.serial("a screen script's screen: in the nav for its permission, mounted with the signed-in client, cleaned up on leaving; failed scripts are said on the unregistered screen's page, the admin still works", async (t) => {

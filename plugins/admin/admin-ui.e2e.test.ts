@@ -3,11 +3,12 @@ import { mkdir } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createScryptHasher, PASSWORD_HASHER, type SvcApp } from "../../index.js";
 import { createTestApp, createUser, stopTestDatabase, type TestAccount } from "../../hosts/testing.js";
 import { authPlugin } from "../auth/index.js";
-import { launchChromium, seriousAccessibilityViolations } from "../../test/support/chromium.js";
+import { assertAccessible as accessible, launchChromium } from "../../test/support/chromium.js";
+import { ADMIN_UI_PASSWORD as PASSWORD, openAdminPage, signInAs as signIn, type AdminPage } from "../../test/support/admin-ui-browser.js";
 import { AdminTestUser, Gadget, seedRoles, testAdminOptions } from "../../test/support/admin-test-app.js";
 import { adminPlugin } from "./index.js";
 
@@ -16,7 +17,6 @@ import { adminPlugin } from "./index.js";
 // one browser for the file. Screenshots (1280 and 390 px wide) go to .svc/artefacts/admin-ui/.
 
 const ARTEFACTS = path.resolve(".svc/artefacts/admin-ui");
-const PASSWORD = "correct horse battery staple";
 
 interface Shared {
   readonly url: string;
@@ -67,29 +67,9 @@ test.after.always(async () => {
 const user = async (fields: { roles?: string[]; admin?: boolean } = {}): Promise<TestAccount> => createUser((await shared).app, { password: PASSWORD, roles: fields.roles ?? [], admin: fields.admin ?? false });
 
 /** A person: their own browser context on the admin page, failing the test on page errors and CSP refusals. */
-async function openAdmin(t: ExecutionContext, width = 1280): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function openAdmin(t: ExecutionContext, width = 1280): Promise<AdminPage> {
   const { browser, url } = await shared;
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-  });
-  await page.goto(`${url}/admin`);
-  return { context, page, problems };
-}
-
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-async function accessible(t: ExecutionContext, page: Page, where: string): Promise<void> {
-  const violations = await seriousAccessibilityViolations(page);
-  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
+  return openAdminPage(t, browser, url, width);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {

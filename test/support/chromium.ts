@@ -40,3 +40,14 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}, at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
+
+/**
+ * Fails the test with every serious or critical axe-core finding on the page as it is now.
+ *
+ * @example
+ * await assertAccessible(t, page, "the sign-in page");
+ */
+export async function assertAccessible(t: { deepEqual(actual: unknown, expected: unknown, message?: string): void }, page: Page, where: string): Promise<void> {
+  const violations = await seriousAccessibilityViolations(page);
+  t.deepEqual(violations, [], `axe-core on ${where}:\n${violations.join("\n")}`);
+}

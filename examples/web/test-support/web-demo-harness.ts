@@ -64,9 +64,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
 }
 
-// The web demo's tests import the accessibility check from here, as before it moved.
-export { seriousAccessibilityViolations } from "../../../test/support/chromium.js";
-
 /** The titles the page lists, in order. */
 export async function titlesOn(page: Page): Promise<string[]> {
   return page.getByTestId("title").allTextContents();
