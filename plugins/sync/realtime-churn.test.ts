@@ -159,8 +159,10 @@ test.serial("300 connect → subscribe → mutate → disconnect cycles leave no
   await churn(300);
 
   t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
-  // Back to the baseline, give or take a timer or a pool connection in flight: a leak would be one per socket.
-  for (const [kind, count] of Object.entries(handles())) t.true(count <= (baseline[kind] ?? 0) + 2, `${kind}: ${count} active after the churn, ${baseline[kind] ?? 0} before`);
+  // Back to the baseline, give or take a few: a timer in flight, or the driver's pool grown by a
+  // connection or two when a loaded machine lets more operations overlap (each is two TCP handles
+  // on the in-process engine, client and server side). A leak would be one per socket: 300.
+  for (const [kind, count] of Object.entries(handles())) t.true(count <= (baseline[kind] ?? 0) + 10, `${kind}: ${count} active after the churn, ${baseline[kind] ?? 0} before`);
   t.is(namespace.adapter.rooms.size, 0, "no stream room (or socket room) is left");
   t.is(namespace.adapter.sids.size, 0);
   t.is(namespace.listenerCount("connection"), connectionListeners);
