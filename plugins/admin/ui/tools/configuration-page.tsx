@@ -1,5 +1,6 @@
 import type { ConfigurationInfo } from "../api-types";
 import { useAdminAccess } from "../admin-context";
+import { Fact } from "./facts";
 import { ToolPage } from "./tool-page";
 import { useToolData } from "./use-tool-data";
 
@@ -12,29 +13,19 @@ export function ConfigurationPage() {
         data ? (
           <>
             <dl className="facts">
-              <div>
-                <dt>Environment</dt>
-                <dd>
-                  {data.nodeEnv}
-                  {data.isProduction ? " (production)" : ""}
-                </dd>
-              </div>
-              <div>
-                <dt>Listens on</dt>
-                <dd className="mono">
-                  {data.host ?? "all interfaces"}:{data.port}
-                </dd>
-              </div>
+              <Fact label="Environment">
+                {data.nodeEnv}
+                {data.isProduction ? " (production)" : ""}
+              </Fact>
+              <Fact label="Listens on" className="mono">
+                {data.host ?? "all interfaces"}:{data.port}
+              </Fact>
               {data.websocketPort !== undefined ? (
-                <div>
-                  <dt>WebSocket port</dt>
-                  <dd className="mono">{data.websocketPort}</dd>
-                </div>
+                <Fact label="WebSocket port" className="mono">
+                  {data.websocketPort}
+                </Fact>
               ) : null}
-              <div>
-                <dt>API docs page</dt>
-                <dd>{data.enableApiDocsUi ? "on" : "off"}</dd>
-              </div>
+              <Fact label="API docs page">{data.enableApiDocsUi ? "on" : "off"}</Fact>
             </dl>
             <h2>Environment variables</h2>
             <p className="hint">Only the variables the app reads, and only those that are set. Secrets are never shown.</p>

@@ -6,6 +6,7 @@ import type { AdminScriptInfo, ScriptTask } from "../api-types";
 import { useAdminAccess, useSettings } from "../admin-context";
 import { formatDate } from "../field-value";
 import { TOOL_ROUTES } from "../routes";
+import { Timestamp } from "./facts";
 import { ToolPage } from "./tool-page";
 import { useToolData } from "./use-tool-data";
 
@@ -103,7 +104,7 @@ export function ScriptsPage() {
                         <TaskStatus status={task.status} />
                       </td>
                       <td>
-                        <time dateTime={task.started}>{formatDate(task.started)}</time>
+                        <Timestamp value={task.started} />
                       </td>
                       <td>
                         <LinkBase to={`${TOOL_ROUTES.task}/${encodeURIComponent(task.id)}`}>

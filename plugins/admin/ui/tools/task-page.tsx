@@ -2,8 +2,8 @@ import { LinkBase } from "ra-core";
 import { useParams } from "react-router";
 import type { ScriptTask } from "../api-types";
 import { useSettings } from "../admin-context";
-import { formatDate } from "../field-value";
 import { TOOL_ROUTES } from "../routes";
+import { Fact, Timestamp } from "./facts";
 import { TaskStatus } from "./scripts-page";
 import { ToolPage } from "./tool-page";
 import { useToolData } from "./use-tool-data";
@@ -27,32 +27,22 @@ export function TaskPage() {
               </LinkBase>
             </p>
             <dl className="facts">
-              <div>
-                <dt>Status</dt>
-                <dd data-testid="task-status">
-                  <span role="status">
-                    <TaskStatus status={task.status} />
-                  </span>
-                </dd>
-              </div>
-              <div>
-                <dt>Started</dt>
-                <dd>
-                  <time dateTime={task.started}>{formatDate(task.started)}</time>
-                </dd>
-              </div>
+              <Fact label="Status" testId="task-status">
+                <span role="status">
+                  <TaskStatus status={task.status} />
+                </span>
+              </Fact>
+              <Fact label="Started">
+                <Timestamp value={task.started} />
+              </Fact>
               {task.finished ? (
-                <div>
-                  <dt>Finished</dt>
-                  <dd>
-                    <time dateTime={task.finished}>{formatDate(task.finished)}</time>
-                  </dd>
-                </div>
+                <Fact label="Finished">
+                  <Timestamp value={task.finished} />
+                </Fact>
               ) : null}
-              <div>
-                <dt>Started by</dt>
-                <dd className="mono">{task.startedBy}</dd>
-              </div>
+              <Fact label="Started by" className="mono">
+                {task.startedBy}
+              </Fact>
             </dl>
             {task.error ? (
               <p role="alert" className="form-error">

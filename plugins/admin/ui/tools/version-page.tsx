@@ -1,6 +1,6 @@
 import type { VersionInfo } from "../api-types";
 import { useAdminAccess } from "../admin-context";
-import { formatDate } from "../field-value";
+import { Fact, Timestamp } from "./facts";
 import { ToolPage } from "./tool-page";
 import { useToolData } from "./use-tool-data";
 
@@ -12,28 +12,16 @@ export function VersionPage() {
       {() =>
         data ? (
           <dl className="facts">
-            <div>
-              <dt>App</dt>
-              <dd>{[data.app.name, data.app.version].filter(Boolean).join(" ") || "—"}</dd>
-            </div>
-            <div>
-              <dt>Framework</dt>
-              <dd>
-                {data.framework.name} {data.framework.version}
-              </dd>
-            </div>
-            <div>
-              <dt>Node.js</dt>
-              <dd>
-                {data.runtime.node} ({data.runtime.platform})
-              </dd>
-            </div>
-            <div>
-              <dt>Running since</dt>
-              <dd>
-                <time dateTime={data.startedAt}>{formatDate(data.startedAt)}</time>
-              </dd>
-            </div>
+            <Fact label="App">{[data.app.name, data.app.version].filter(Boolean).join(" ") || "—"}</Fact>
+            <Fact label="Framework">
+              {data.framework.name} {data.framework.version}
+            </Fact>
+            <Fact label="Node.js">
+              {data.runtime.node} ({data.runtime.platform})
+            </Fact>
+            <Fact label="Running since">
+              <Timestamp value={data.startedAt} />
+            </Fact>
           </dl>
         ) : null
       }
