@@ -38,6 +38,8 @@ test("an admin sets a user's password: the user signs in with it, their sign-ins
   await request(app.http).post("/auth/login").send({ email: account.email, password: NEW_PASSWORD }).expect(200);
   const refused = await request(app.http).post("/auth/refresh_token").send({ refreshToken: oldRefresh }).expect(401);
   t.is(refused.body.errors[0].code, "AUTH_REFRESH_TOKEN_INVALID");
+  const revoked = await request(app.http).get("/auth/me").set(auth(login.body.data.token as string)).expect(401);
+  t.is(revoked.body.errors[0].code, "AUTH_TOKEN_REVOKED");
 
   const entries = await auditLogModel().find({ recordId: account.id }).lean();
   t.deepEqual(entries.map((entry) => [entry.action, entry.modelName, entry.fields, entry.bulk, entry.userId]), [["update", "AdminTestUser", ["password"], false, admin.id]]);

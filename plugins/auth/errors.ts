@@ -17,6 +17,8 @@ export const AuthErrors = defineErrors("AUTH", {
   /** An access token that is malformed, tampered, `alg: none`, foreign or a refresh token. */
   TOKEN_INVALID: { status: 401, title: "Invalid token" },
   TOKEN_EXPIRED: { status: 401, title: "Token expired" },
+  /** An access token of a sign-in that has ended since it was issued (`setPassword`): sign in again. */
+  TOKEN_REVOKED: { status: 401, title: "Token revoked; its sign-in has ended" },
   /** A refresh token that is unknown, revoked, forged or an access token. */
   REFRESH_TOKEN_INVALID: { status: 401, title: "Invalid refresh token" },
   /** A refresh token used twice: it was copied, so its whole sign-in is revoked. */

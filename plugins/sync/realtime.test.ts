@@ -1,4 +1,5 @@
 import test from "ava";
+import { ACCOUNTS } from "../../contracts/accounts.js";
 import { stopTestDatabase } from "../../hosts/testing.js";
 import { TestUser } from "../../test/support/auth-test-app.js";
 import { killChangeStreamCursors } from "../../test/support/kill-change-stream-cursors.js";
@@ -263,6 +264,15 @@ test("a user disabled mid-session gets sync:auth-expired (disabled) and the sock
   await TestUser.updateOne({ _id: alice.id }, { disabled: true });
   // The periodic check (250 ms in this app) finds it, with no event from the client.
   t.deepEqual(await client.next("sync:auth-expired"), { reason: "disabled" });
+  t.is(await client.disconnected, "io server disconnect");
+});
+
+test("a new password ends a signed-in socket too: sync:auth-expired (expired), and the socket is let go", async (t) => {
+  const { app, signup } = await shared;
+  const alice = await signup();
+  const client = await subscribed(alice);
+  await app.resolve(ACCOUNTS).setPassword(alice.id, "a brand new password");
+  t.deepEqual(await client.next("sync:auth-expired"), { reason: "expired" });
   t.is(await client.disconnected, "io server disconnect");
 });
 

@@ -47,6 +47,7 @@ test("setPassword through one process ends the sign-ins on the other; disabling 
   const user = await signup();
   await app.resolve(ACCOUNTS).setPassword(user.userId, "another horse battery staple");
   t.is(errorCode(await refresh(other.url, user.refreshToken).expect(401)), "AUTH_REFRESH_TOKEN_INVALID");
+  t.is(errorCode(await me(other.url, user.token).expect(401)), "AUTH_TOKEN_REVOKED");
   t.is(errorCode(await login(other.url, user.email, PASSWORD, clientAddress()).expect(401)), "AUTH_INVALID_CREDENTIALS");
   const again = (await login(other.url, user.email, "another horse battery staple", clientAddress()).expect(200)).body.data as { token: string };
 

@@ -5,6 +5,7 @@ import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { Credentials, SignupBody } from "../http/request-bodies.js";
+import { SIGN_IN_VERSION, signInVersionOf } from "../users/sign-in-version.js";
 import { toRequestUser, type UserDirectory, type UserRecord } from "../users/user-directory.js";
 import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
@@ -93,7 +94,7 @@ export class JwtAuthService implements Accounts {
     const user = users.assertActive(record);
     const rehashed = hasher.needsRehash(storedHash) ? await hasher.hash(password) : undefined;
     if (rehashed !== undefined) await credentials.replace(user.id, storedHash, rehashed);
-    const { signedIn, familyId } = await this.issueFamily(user);
+    const { signedIn, familyId } = await this.issueFamily(user, signInVersionOf(record[SIGN_IN_VERSION]));
     // A password change since the check ended every sign-in then stored: this one, stored after,
     // was made with the old password and ends too.
     const current = await credentials.hashFor(user.id);
@@ -108,14 +109,14 @@ export class JwtAuthService implements Accounts {
   async refresh(presented: string): Promise<{ token: string; refreshToken: string }> {
     const { refreshTokens, tokens } = this.options;
     const consumed = await refreshTokens.consume(presented);
-    let user: RequestUser;
+    let active: { user: RequestUser; signInVersion: number };
     try {
-      user = await this.options.users.requireActive(consumed.userId);
+      active = await this.options.users.requireActiveSignIn(consumed.userId);
     } catch (error) {
       await refreshTokens.revokeFamily(consumed.familyId);
       throw error;
     }
-    const token = await tokens.signAccessToken(user.id, await this.options.generateJWTPayload(user));
+    const token = await tokens.signAccessToken(active.user.id, await this.options.generateJWTPayload(active.user), active.signInVersion);
     const { token: refreshToken } = await refreshTokens.rotate(consumed);
     return { token, refreshToken };
   }
@@ -150,25 +151,29 @@ export class JwtAuthService implements Accounts {
   }
 
   /**
-   * Sets or replaces a user's password (and ends every sign-in of that user). An unknown, deleted
-   * or malformed user id is `AUTH_USER_NOT_FOUND`: a password for nobody would be silently kept.
+   * Sets or replaces a user's password and ends every sign-in of that user: their refresh tokens
+   * are revoked and their access tokens refused from the next request on (`AUTH_TOKEN_REVOKED`).
+   * An unknown, deleted or malformed user id is `AUTH_USER_NOT_FOUND`: a password for nobody
+   * would be silently kept.
    */
   async setPassword(userId: string, password: string): Promise<void> {
+    const { users, credentials, hasher, refreshTokens } = this.options;
     checkPasswordPolicy(password, this.options.passwordPolicy);
-    if (!(await this.options.users.findById(userId))) throw AuthErrors.USER_NOT_FOUND({ detail: `No user with id ${JSON.stringify(userId)}` });
-    await this.options.credentials.set(userId, await this.options.hasher.hash(password));
-    await this.options.refreshTokens.revokeUser(userId);
+    if (!(await users.findById(userId))) throw AuthErrors.USER_NOT_FOUND({ detail: `No user with id ${JSON.stringify(userId)}` });
+    await credentials.set(userId, await hasher.hash(password));
+    await users.endSignIns(userId);
+    await refreshTokens.revokeUser(userId);
   }
 
-  /** Issues an access token and a refresh token (new family unless given). */
-  async issue(user: RequestUser, familyId?: string): Promise<SignInResult> {
-    return (await this.issueFamily(user, familyId)).signedIn;
+  /** Issues an access token and a refresh token: a new sign-in, under the user's current sign-in version. */
+  async issue(user: RequestUser): Promise<SignInResult> {
+    return (await this.issueFamily(user, await this.options.users.currentSignInVersion(user.id))).signedIn;
   }
 
-  private async issueFamily(user: RequestUser, familyId?: string): Promise<{ signedIn: SignInResult; familyId: string }> {
+  private async issueFamily(user: RequestUser, signInVersion: number): Promise<{ signedIn: SignInResult; familyId: string }> {
     const claims = await this.options.generateJWTPayload(user);
-    const token = await this.options.tokens.signAccessToken(user.id, claims);
-    const refresh = await this.options.refreshTokens.issue(user.id, familyId);
+    const token = await this.options.tokens.signAccessToken(user.id, claims, signInVersion);
+    const refresh = await this.options.refreshTokens.issue(user.id);
     return { signedIn: { token, refreshToken: refresh.token, userId: user.id }, familyId: refresh.familyId };
   }
 

@@ -429,16 +429,49 @@ test("ACCOUNTS creates users server-side (admin included) under the password pol
   }
 });
 
+test("setPassword ends the user's access tokens at once (AUTH_TOKEN_REVOKED); later sign-ins and their refreshes work; other users keep theirs", async (t) => {
+  const { app, http } = await authTestApp(t);
+  const accounts = app.kernel.container.resolve(ACCOUNTS);
+  const authenticator = app.kernel.container.resolve(AUTHENTICATOR);
+  const alice = await signup(http);
+  const bob = await signup(http);
+  const me = (token: string) => request(http).get("/auth/me").set("authorization", `Bearer ${token}`);
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+  await me(alice.token).expect(200);
+
+  await accounts.setPassword(alice.userId, "a brand new password");
+  t.is(code(await me(alice.token).expect(401)), AuthErrors.TOKEN_REVOKED.code);
+  t.is(((await t.throwsAsync(authenticator.authenticateToken(alice.token))) as { code?: string }).code, AuthErrors.TOKEN_REVOKED.code);
+  await me(bob.token).expect(200);
+
+  const second = (await request(http).post("/auth/login").send({ email: alice.email, password: "a brand new password" }).expect(200)).body.data;
+  t.is(claimsOf(second.token).sv, 1);
+  const shown = (await me(second.token).expect(200)).body.data as Record<string, unknown>;
+  t.false("signInVersion" in shown);
+  const refreshed = (await request(http).post("/auth/refresh_token").send({ refreshToken: second.refreshToken }).expect(200)).body.data;
+  t.is(claimsOf(refreshed.token).sv, 1);
+  await me(refreshed.token).expect(200);
+
+  await accounts.setPassword(alice.userId, "and another new one");
+  for (const token of [second.token, refreshed.token]) t.is(code(await me(token).expect(401)), AuthErrors.TOKEN_REVOKED.code);
+  const third = (await request(http).post("/auth/login").send({ email: alice.email, password: "and another new one" }).expect(200)).body.data;
+  await me(third.token).expect(200);
+  // Hidden from every ordinary read of the user; stored for the check.
+  t.false("signInVersion" in ((await TestUser.findById(alice.userId).lean()) ?? {}));
+  t.is((await TestUser.findById(alice.userId).select("+signInVersion").lean())?.signInVersion, 2);
+});
+
 test("under session auth nothing binds ACCOUNTS (better-auth owns passwords)", async (t) => {
   const { app } = await authTestApp(t, {}, SESSION_ENV);
   t.is(app.kernel.container.tryResolve(ACCOUNTS), undefined);
 });
 
 test("custom JWT claims come from generateJWTPayload", async (t) => {
-  const { http } = await authTestApp(t, { generateJWTPayload: (user) => ({ admin: user.admin === true, plan: "pro", sub: "forged" }) });
+  const { http } = await authTestApp(t, { generateJWTPayload: (user) => ({ admin: user.admin === true, plan: "pro", sub: "forged", sv: 7 }) });
   const { token, userId } = await signup(http);
   const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
   t.like(claims, { sub: userId, plan: "pro", admin: false, iss: JWT_ENV.TOKEN_ISSUER });
+  t.false("sv" in claims, "the sign-in version is the framework's claim");
 });
 
 test("missing variables fail the start naming them; equal or weak secrets and forbidden or unknown profile fields are refused", async (t) => {

@@ -8,6 +8,7 @@ import type { PluginContext } from "../../../kernel/plugin.js";
 import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
 import type { GitHubAuthOptions } from "../github/github-auth-options.js";
+import { AuthErrors } from "../errors.js";
 import { startGitHubSignIn } from "../github/start-github-sign-in.js";
 import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
 import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
@@ -95,7 +96,10 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   const authenticator: Authenticator = {
     async authenticateToken(token) {
       const verified = await tokens.verifyAccessToken(token);
-      return users.requireActive(verified.userId);
+      const { user, signInVersion } = await users.requireActiveSignIn(verified.userId);
+      // The user's sign-ins ended (setPassword) after this token was issued.
+      if (verified.signInVersion !== signInVersion) throw AuthErrors.TOKEN_REVOKED();
+      return user;
     },
     async expiresAt(token) {
       const { claims } = await tokens.verifyAccessToken(token);

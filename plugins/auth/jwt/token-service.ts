@@ -1,11 +1,12 @@
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { AuthErrors } from "../errors.js";
+import { SIGN_IN_VERSION_CLAIM, signInVersionOf } from "../users/sign-in-version.js";
 
 /** Which kind of token a JWT is; checked on every verification so one never works as the other. */
 export type TokenUse = "access" | "refresh";
 
 /** Claims only the framework sets; a host's `generateJWTPayload` cannot override them. */
-export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "token_use", "fam"] as const;
+export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "token_use", "fam", SIGN_IN_VERSION_CLAIM] as const;
 
 export interface TokenServiceOptions {
   accessSecret: string;
@@ -19,6 +20,8 @@ export interface TokenServiceOptions {
 
 export interface VerifiedAccessToken {
   readonly userId: string;
+  /** The user's sign-in version when the token was issued (users/sign-in-version.ts). */
+  readonly signInVersion: number;
   readonly claims: JWTPayload;
 }
 
@@ -57,12 +60,14 @@ export class TokenService {
     this.now = options.now ?? (() => new Date());
   }
 
-  async signAccessToken(userId: string, claims: Readonly<Record<string, unknown>> = {}): Promise<string> {
+  /** `signInVersion`: the user's current one (0, the default, is left out of the token). */
+  async signAccessToken(userId: string, claims: Readonly<Record<string, unknown>> = {}, signInVersion = 0): Promise<string> {
     const payload: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(claims)) {
       if (!(RESERVED_CLAIMS as readonly string[]).includes(name)) payload[name] = value;
     }
     payload.token_use = "access" satisfies TokenUse;
+    if (signInVersion > 0) payload[SIGN_IN_VERSION_CLAIM] = signInVersion;
     const issuedAt = this.seconds();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
@@ -90,7 +95,7 @@ export class TokenService {
   /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_TOKEN_INVALID` (401). */
   async verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
     const payload = await this.verify(token, this.accessKey, ACCESS_TYPE, "access", AuthErrors.TOKEN_INVALID);
-    return { userId: payload.sub!, claims: payload };
+    return { userId: payload.sub!, signInVersion: signInVersionOf(payload[SIGN_IN_VERSION_CLAIM]), claims: payload };
   }
 
   /** Throws `AUTH_REFRESH_TOKEN_INVALID` (401), also for an expired one. */

@@ -1,4 +1,5 @@
 import type { Schema } from "mongoose";
+import { SIGN_IN_VERSION } from "./sign-in-version.js";
 
 /** Longest address SMTP allows; longer input is refused before it reaches an index. */
 const MAX_EMAIL_LENGTH = 254;
@@ -8,7 +9,9 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * The fields every user model needs (SPEC §2.2): `email` (trimmed, lower-cased, unique —
  * so unique case-insensitively — and indexed) and `admin` (default false). The unique index is
  * partial, so users without an email (e.g. from a GitHub account with no public email) do not
- * collide with each other.
+ * collide with each other. Beside them, the auth plugin's hidden `signInVersion` (`select:
+ * false`, so no route, admin screen or schema shows or accepts it): `setPassword` bumps it, which
+ * ends the access tokens issued before.
  *
  * @example
  * const userSchema = new Schema({ name: { type: String, description: "Display name" } }, { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } });
@@ -26,6 +29,11 @@ export function baseUserPlugin(schema: Schema): void {
       description: "Sign-in email, stored trimmed and lower-case; unique",
     },
     admin: { type: Boolean, default: false, description: "Whether the user is an administrator (Permissions.IsAdmin)" },
+    [SIGN_IN_VERSION]: {
+      type: Number,
+      select: false,
+      description: "Bumped when every sign-in of the user ends (setPassword); an access token issued under an older version is refused",
+    },
   });
   schema.index({ email: 1 }, { unique: true, partialFilterExpression: { email: { $type: "string" } } });
 }

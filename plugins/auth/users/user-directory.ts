@@ -2,6 +2,7 @@ import mongoose, { type Model } from "mongoose";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 
+import { SIGN_IN_VERSION, signInVersionOf } from "./sign-in-version.js";
 import type { UserModel } from "./user-model.js";
 
 /** A user document read lean from the database. */
@@ -10,8 +11,11 @@ export type UserRecord = Record<string, unknown> & { _id: unknown };
 /** The host's user model as auth's own code queries it: documents are plain records to it. */
 type StoredUserModel = Model<UserRecord>;
 
-/** Keys never returned to clients, even if a legacy document still has them. */
-const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v"];
+/** Keys never returned to clients nor put on `req.user`, even if a legacy document still has them. */
+const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v", SIGN_IN_VERSION];
+
+/** What auth reads of a user: everything but the version key, and the hidden sign-in version. */
+const USER_FIELDS = `-__v +${SIGN_IN_VERSION}`;
 
 /**
  * Reads users for authentication: one indexed lookup per request, lean, refusing users who are
@@ -42,6 +46,29 @@ export class UserDirectory {
     return this.assertActive(record);
   }
 
+  /**
+   * The user as `req.user` and their current sign-in version (what an access token must carry),
+   * or 401 as `requireActive`.
+   */
+  async requireActiveSignIn(userId: string): Promise<{ user: RequestUser; signInVersion: number }> {
+    const record = await this.findById(userId);
+    return { user: this.assertActive(record), signInVersion: signInVersionOf(record?.[SIGN_IN_VERSION]) };
+  }
+
+  /** The user's current sign-in version (0 for an unknown user: nothing to sign in to anyway). */
+  async currentSignInVersion(userId: string): Promise<number> {
+    return signInVersionOf((await this.findById(userId))?.[SIGN_IN_VERSION]);
+  }
+
+  /**
+   * Ends every sign-in of the user at once: access tokens issued before are refused from the
+   * next request on (their version is now behind). Written past the schema's strictness, so a
+   * user model without baseUserPlugin's hidden field still gets it.
+   */
+  async endSignIns(userId: string): Promise<void> {
+    await this.model.updateOne({ _id: userId }, { $inc: { [SIGN_IN_VERSION]: 1 } }, { strict: false });
+  }
+
   /** Refuses missing, deleted (`deleted: true`) and disabled users with 401. */
   assertActive(record: UserRecord | null): RequestUser {
     if (!record || record.deleted === true) throw AuthErrors.USER_NOT_FOUND();
@@ -53,7 +80,7 @@ export class UserDirectory {
     try {
       // isDeletedPlugin hides deleted users from findOne; the `deleted` check above covers
       // models without it.
-      return (await this.model.findOne({ _id: userId }).select("-__v").lean()) as UserRecord | null;
+      return (await this.model.findOne({ _id: userId }).select(USER_FIELDS).lean()) as UserRecord | null;
     } catch (error) {
       // A token whose subject is not a valid id for this model is simply not a user.
       if (error instanceof mongoose.Error.CastError) return null;
@@ -62,7 +89,7 @@ export class UserDirectory {
   }
 
   async findOne(filter: Record<string, unknown>): Promise<UserRecord | null> {
-    return (await this.model.findOne(filter).select("-__v").lean()) as UserRecord | null;
+    return (await this.model.findOne(filter).select(USER_FIELDS).lean()) as UserRecord | null;
   }
 
   /**
