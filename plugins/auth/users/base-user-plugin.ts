@@ -10,7 +10,7 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * so unique case-insensitively — and indexed) and `admin` (default false). The unique index is
  * partial, so users without an email (e.g. from a GitHub account with no public email) do not
  * collide with each other. Beside them, the auth plugin's hidden `signInVersion` (`select:
- * false`, so no route, admin screen or schema shows or accepts it): `setPassword` bumps it, which
+ * false` and `readOnly`, so no route, admin screen or schema shows or accepts it): `setPassword` bumps it, which
  * ends the access tokens issued before.
  *
  * @example
@@ -31,7 +31,9 @@ export function baseUserPlugin(schema: Schema): void {
     admin: { type: Boolean, default: false, description: "Whether the user is an administrator (Permissions.IsAdmin)" },
     [SIGN_IN_VERSION]: {
       type: Number,
+      // Hidden from every read, and never written through a route (REST, admin, sync).
       select: false,
+      readOnly: true,
       description: "Bumped when every sign-in of the user ends (setPassword); an access token issued under an older version is refused",
     },
   });

@@ -14,9 +14,6 @@ type StoredUserModel = Model<UserRecord>;
 /** Keys never returned to clients nor put on `req.user`, even if a legacy document still has them. */
 const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v", SIGN_IN_VERSION];
 
-/** What auth reads of a user: everything but the version key, and the hidden sign-in version. */
-const USER_FIELDS = `-__v +${SIGN_IN_VERSION}`;
-
 /**
  * Reads users for authentication: one indexed lookup per request, lean, refusing users who are
  * disabled or deleted at this moment (not when their token was issued).
@@ -26,10 +23,17 @@ const USER_FIELDS = `-__v +${SIGN_IN_VERSION}`;
  */
 export class UserDirectory {
   readonly model: StoredUserModel;
+  /**
+   * What auth reads of a user: everything but the version key, and the hidden sign-in version
+   * (asked for by name where baseUserPlugin declared it `select: false`; a model without the
+   * path returns it with the rest).
+   */
+  private readonly fields: string;
 
   constructor(model: UserModel) {
     // The host's document type stays the host's: auth reads and writes only its own fields.
     this.model = model as unknown as StoredUserModel;
+    this.fields = this.model.schema.path(SIGN_IN_VERSION) ? `-__v +${SIGN_IN_VERSION}` : "-__v";
   }
 
   /**
@@ -80,7 +84,7 @@ export class UserDirectory {
     try {
       // isDeletedPlugin hides deleted users from findOne; the `deleted` check above covers
       // models without it.
-      return (await this.model.findOne({ _id: userId }).select(USER_FIELDS).lean()) as UserRecord | null;
+      return (await this.model.findOne({ _id: userId }).select(this.fields).lean()) as UserRecord | null;
     } catch (error) {
       // A token whose subject is not a valid id for this model is simply not a user.
       if (error instanceof mongoose.Error.CastError) return null;
@@ -89,7 +93,7 @@ export class UserDirectory {
   }
 
   async findOne(filter: Record<string, unknown>): Promise<UserRecord | null> {
-    return (await this.model.findOne(filter).select(USER_FIELDS).lean()) as UserRecord | null;
+    return (await this.model.findOne(filter).select(this.fields).lean()) as UserRecord | null;
   }
 
   /**

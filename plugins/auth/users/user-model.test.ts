@@ -2,6 +2,7 @@ import test from "ava";
 import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import {
+  ACCOUNTS,
   AuthErrors,
   authPlugin,
   baseUserPlugin,
@@ -9,6 +10,8 @@ import {
   githubUserPlugin,
   isDeletedPlugin,
   isDisabledPlugin,
+  modelRouter,
+  Permissions,
   requireUser,
   type AuthUserFields,
   type RequestUser,
@@ -84,4 +87,54 @@ test("a schema-inferred model without baseUserPlugin compiles and fails the star
   t.teardown(() => app.stop());
   const error = (await t.throwsAsync(app.build())) as { code?: string };
   t.is(error.code, AuthErrors.USER_MODEL_FIELD_MISSING.code);
+});
+
+test("the user's sign-in version stays hidden: no model route shows or accepts it, nor does PATCH /auth/me or the OpenAPI document", async (t) => {
+  const app = (await createTestApp({ env: JWT_ENV }))
+    .register(authPlugin({ userModel: User, profileFields: ["name"] }))
+    .register(modelRouter("/users", User, { permissions: { list: [Permissions.IsAdmin], read: [Permissions.IsAdmin], update: [Permissions.IsAdmin] } }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const accounts = app.resolve(ACCOUNTS);
+  const admin = await accounts.createPasswordUser({ email: uniqueEmail("admin"), admin: true }, "correct horse battery");
+  const ada = await accounts.createPasswordUser({ email: uniqueEmail("ada"), name: "Ada" }, "correct horse battery");
+  await accounts.setPassword(ada.id, "another horse battery");
+  const login = await request(http).post("/auth/login").send({ email: admin.email, password: "correct horse battery" }).expect(200);
+  const auth = { Authorization: `Bearer ${login.body.data.token as string}` };
+
+  const shown = await request(http).get(`/users/${ada.id}`).set(auth).expect(200);
+  t.is(shown.body.data.name, "Ada");
+  t.false("signInVersion" in shown.body.data);
+  const listed = await request(http).get("/users").set(auth).expect(200);
+  t.false(JSON.stringify(listed.body).includes("signInVersion"));
+  for (const body of [{ signInVersion: 0 }, { name: "Ada", signInVersion: 5 }]) {
+    const refused = await request(http).patch(`/users/${ada.id}`).set(auth).send(body).expect(400);
+    t.regex(refused.body.errors[0].code, /^VALIDATION_/);
+  }
+  await request(http).patch("/auth/me").set(auth).send({ signInVersion: 0 }).expect(400);
+  t.is((await User.findById(ada.id).select("+signInVersion").lean<{ signInVersion?: number }>())?.signInVersion, 1);
+  t.false(JSON.stringify((await request(http).get("/openapi.json").expect(200)).body).includes("signInVersion"));
+});
+
+test("a user model that declares email and admin itself, without baseUserPlugin, still has its access tokens ended by setPassword", async (t) => {
+  const schema = new Schema(
+    {
+      email: { type: String, lowercase: true, trim: true, description: "Sign-in email" },
+      admin: { type: Boolean, default: false, description: "Administrator" },
+    },
+    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+  );
+  const HandMade = mongoose.model("HandMadeUser", schema);
+  const app = (await createTestApp({ env: JWT_ENV })).register(authPlugin({ userModel: HandMade }));
+  const http = await app.build();
+  t.teardown(() => app.stop());
+  const email = uniqueEmail("hand");
+  const signup = await request(http).post("/auth/signup").send({ email, password: "correct horse battery" }).expect(201);
+  await app.resolve(ACCOUNTS).setPassword(signup.body.data.userId as string, "another horse battery");
+  const refused = await request(http).get("/auth/me").set("Authorization", `Bearer ${signup.body.data.token as string}`).expect(401);
+  t.is(refused.body.errors[0].code, AuthErrors.TOKEN_REVOKED.code);
+  const again = await request(http).post("/auth/login").send({ email, password: "another horse battery" }).expect(200);
+  const me = await request(http).get("/auth/me").set("Authorization", `Bearer ${again.body.data.token as string}`).expect(200);
+  t.is(me.body.data.email, email);
+  t.false("signInVersion" in me.body.data);
 });
