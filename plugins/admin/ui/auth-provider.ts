@@ -12,6 +12,20 @@ export type AdminAccess = { readonly kind: "granted"; readonly config: AdminConf
 export const SIGN_IN_ENDED = "Your sign-in has ended. Please sign in again.";
 
 export function authProvider(api: ApiClient): AuthProvider {
+  // ra-core asks for the permissions more than once after a sign-in (its routes, then each
+  // usePermissions): one request per access token answers them all. A refreshed token asks
+  // again, and so does a reload, so a change of roles shows within one token's life; a failed
+  // ask is not kept.
+  let asked: { readonly token: string; readonly answer: Promise<AdminAccess> } | undefined;
+  const access = async (): Promise<AdminAccess> => {
+    try {
+      const body = await api.request<{ data: AdminConfig }>(`${api.settings.basePath}/config`);
+      return { kind: "granted", config: body.data };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) return { kind: "denied", message: error.message };
+      throw error;
+    }
+  };
   return {
     async login({ email, password }: { email: string; password: string }) {
       await api.signIn(email, password);
@@ -38,14 +52,15 @@ export function authProvider(api: ApiClient): AuthProvider {
     /** Why the last sign-in ended, for the sign-in page (not part of ra-core's interface). */
     endedBecause: (): string | null => api.endedBecause,
     async getPermissions(): Promise<AdminAccess | null> {
-      if (!api.token) return null;
-      try {
-        const body = await api.request<{ data: AdminConfig }>(`${api.settings.basePath}/config`);
-        return { kind: "granted", config: body.data };
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 403) return { kind: "denied", message: error.message };
-        throw error;
-      }
+      const token = api.token;
+      if (!token) return null;
+      if (asked?.token === token) return asked.answer;
+      const answer = access();
+      asked = { token, answer };
+      answer.catch(() => {
+        if (asked?.answer === answer) asked = undefined;
+      });
+      return answer;
     },
   };
 }
