@@ -28,6 +28,11 @@ export const AuthErrors = defineErrors("AUTH", {
   USER_DISABLED: { status: 401, title: "User is disabled" },
   /** The user was deleted (or never existed) since the credential was issued. */
   USER_NOT_FOUND: { status: 401, title: "User no longer exists" },
+  /**
+   * `POST /auth/change_password`: the current password given is wrong, or the account has none
+   * (a GitHub-only account): a stolen access token alone cannot change the password.
+   */
+  CURRENT_PASSWORD_INVALID: { status: 403, title: "The current password is not correct" },
   /** The password is outside the host's policy (length); `meta` carries the bounds. */
   WEAK_PASSWORD: { status: 400, title: "Password does not meet the policy" },
   /** `SIGNUP_DISABLED=true`: no new accounts, by email or socially. */

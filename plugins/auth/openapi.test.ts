@@ -32,6 +32,10 @@ test("JWT and GitHub routes carry stable operation ids and the one auth tag", as
     "POST /auth/signup": "signUp",
     "POST /auth/login": "logIn",
     "POST /auth/refresh_token": "refreshToken",
+    // The same id as session auth's sign-out: clients sign out of either provider alike.
+    "POST /auth/logout": "logOut",
+    "POST /auth/logout_all": "logOutEverywhere",
+    "POST /auth/change_password": "changePassword",
     "GET /auth/me": "readMe",
     "PATCH /auth/me": "updateMe",
     "GET /auth/github": "startGitHubSignIn",

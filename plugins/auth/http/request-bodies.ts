@@ -213,6 +213,35 @@ export const refreshTokenBody: BodyCheck<{ refreshToken: string }> = bodyCheck(
   (body) => ({ refreshToken: body.refreshToken as string }),
 );
 
+/** What `POST /auth/change_password` takes. */
+export interface PasswordChange {
+  readonly currentPassword: string;
+  readonly newPassword: string;
+}
+
+/** The JSON schema of the `POST /auth/change_password` body (validation and OpenAPI). */
+export const PASSWORD_CHANGE_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: {
+    currentPassword: { ...PASSWORD, format: "password", description: "The password the account has now" },
+    newPassword: { ...NEW_PASSWORD, format: "password", description: "The new password (the app's password policy applies)" },
+  },
+  required: ["currentPassword", "newPassword"],
+  additionalProperties: false,
+};
+
+/**
+ * `{currentPassword, newPassword}` and nothing else (a stray field is `VALIDATION_UNKNOWN_FIELD`);
+ * the new password's policy is the service's (`AUTH_WEAK_PASSWORD`).
+ *
+ * @example
+ * const { currentPassword, newPassword } = passwordChangeBody(req.body);
+ */
+export const passwordChangeBody: BodyCheck<PasswordChange> = bodyCheck(PASSWORD_CHANGE_SCHEMA, [], (body) => ({
+  currentPassword: body.currentPassword as string,
+  newPassword: body.newPassword as string,
+}));
+
 /**
  * Any JSON object without `$`-keys, for bodies whose values are checked where they are used
  * (one-time codes answer `AUTH_OAUTH_CODE_INVALID` whatever is wrong with them).

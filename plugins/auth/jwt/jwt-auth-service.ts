@@ -4,7 +4,7 @@ import type { PasswordHasher } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
-import type { Credentials, SignupBody } from "../http/request-bodies.js";
+import type { Credentials, PasswordChange, SignupBody } from "../http/request-bodies.js";
 import { SIGN_IN_VERSION, signInVersionOf } from "../users/sign-in-version.js";
 import { toRequestUser, type UserDirectory, type UserRecord } from "../users/user-directory.js";
 import type { PasswordCredentials } from "./password-credentials.js";
@@ -121,6 +121,62 @@ export class JwtAuthService implements Accounts {
     return { token, refreshToken };
   }
 
+  /**
+   * Ends the sign-in a refresh token belongs to (`POST /auth/logout`): its refresh tokens are
+   * revoked, whichever of them this is. A token that does not verify (forged, expired, not a
+   * refresh token) belongs to no sign-in that could still be used, so it ends nothing and is no
+   * error: signing out is safe to repeat. The sign-in's access token is the client's to forget;
+   * it lapses within its lifetime.
+   */
+  async logout(presented: string): Promise<void> {
+    let familyId: string;
+    try {
+      ({ familyId } = await this.options.tokens.verifyRefreshToken(presented));
+    } catch {
+      return;
+    }
+    await this.options.refreshTokens.revokeFamily(familyId);
+  }
+
+  /**
+   * Ends every sign-in of the user, on every device (`POST /auth/logout_all`): their refresh
+   * tokens are revoked and their access tokens refused from the next request on.
+   */
+  async logoutEverywhere(user: RequestUser): Promise<void> {
+    await this.endSignIns(user.id);
+  }
+
+  /**
+   * Refresh tokens first, then the version: a refresh under way either read the version before
+   * the bump (its access token is refused) or after the revocation (its rotation fails), so none
+   * hands out a token that outlives this.
+   */
+  private async endSignIns(userId: string): Promise<void> {
+    await this.options.refreshTokens.revokeUser(userId);
+    await this.options.users.endSignIns(userId);
+  }
+
+  /**
+   * Changes the signed-in user's password after checking the current one
+   * (`POST /auth/change_password`): wrong guesses spend the account's login budget, the new
+   * password meets the policy, every sign-in of the user ends (other devices, and this one's old
+   * tokens), and a new sign-in is returned so the device that changed it stays signed in.
+   */
+  async changePassword(user: RequestUser, { currentPassword, newPassword }: PasswordChange, ip: string): Promise<SignInResult> {
+    const { credentials, hasher, limiter, dummyHash } = this.options;
+    checkPasswordPolicy(newPassword, this.options.passwordPolicy);
+    // The account's budget is keyed as login's (by email), so guesses through either route add up.
+    const account = typeof user.email === "string" ? user.email : user.id;
+    await limiter.consumeLoginAttempt(account, ip);
+    const storedHash = await credentials.hashFor(user.id);
+    const matches = await hasher.verify(currentPassword, storedHash ?? dummyHash);
+    if (!matches || storedHash === undefined) throw AuthErrors.CURRENT_PASSWORD_INVALID();
+    await limiter.recordSuccess(account, ip);
+    await credentials.set(user.id, await hasher.hash(newPassword));
+    await this.endSignIns(user.id);
+    return this.issue(user);
+  }
+
   /** Applies checked profile changes (host-allowed fields only) to the user. */
   async updateProfile(user: RequestUser, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { users } = this.options;
@@ -157,12 +213,11 @@ export class JwtAuthService implements Accounts {
    * would be silently kept.
    */
   async setPassword(userId: string, password: string): Promise<void> {
-    const { users, credentials, hasher, refreshTokens } = this.options;
+    const { users, credentials, hasher } = this.options;
     checkPasswordPolicy(password, this.options.passwordPolicy);
     if (!(await users.findById(userId))) throw AuthErrors.USER_NOT_FOUND({ detail: `No user with id ${JSON.stringify(userId)}` });
     await credentials.set(userId, await hasher.hash(password));
-    await users.endSignIns(userId);
-    await refreshTokens.revokeUser(userId);
+    await this.endSignIns(userId);
   }
 
   /** Issues an access token and a refresh token: a new sign-in, under the user's current sign-in version. */

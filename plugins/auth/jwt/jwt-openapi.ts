@@ -1,5 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { PASSWORD_CHANGE_SCHEMA, profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
@@ -38,6 +38,33 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
       body: { type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] },
       ok: { 200: answer("Rotated", dataOf(rotated)) },
       refusals: { 400: invalid("No refreshToken string"), 401: "Invalid, expired, revoked or reused refresh token; disabled user" },
+    }],
+    ["post", "/auth/logout", {
+      operationId: "logOut",
+      summary: "End the sign-in a refresh token belongs to (its refresh tokens are revoked); safe to repeat",
+      body: { type: "object", properties: { refreshToken: { type: "string" } }, required: ["refreshToken"] },
+      ok: { 204: answer("Signed out (also when the token was already unusable)") },
+      refusals: { 400: invalid("No refreshToken string") },
+    }],
+    ["post", "/auth/logout_all", {
+      operationId: "logOutEverywhere",
+      summary: "End every sign-in of the signed-in user, on every device (access tokens included)",
+      security: BEARER_SECURITY,
+      ok: { 204: answer("Every sign-in ended") },
+      refusals: { 401: "Not signed in" },
+    }],
+    ["post", "/auth/change_password", {
+      operationId: "changePassword",
+      summary: "Change the signed-in user's password; every other sign-in ends, and this device gets a new one",
+      security: BEARER_SECURITY,
+      body: PASSWORD_CHANGE_SCHEMA,
+      ok: { 200: answer("Changed; the new sign-in", tokens) },
+      refusals: {
+        400: "Malformed body, or a new password outside the policy (AUTH_WEAK_PASSWORD)",
+        401: "Not signed in",
+        403: "The current password is not correct",
+        429: "Too many wrong current passwords (see Retry-After)",
+      },
     }],
     ["get", "/auth/me", {
       operationId: "readMe",

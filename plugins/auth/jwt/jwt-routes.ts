@@ -1,17 +1,23 @@
 import type { Router } from "express";
 import { requireUser } from "../../../contracts/request-user.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
-import { credentialsBody, profileBody, refreshTokenBody, signupBody, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { credentialsBody, passwordChangeBody, profileBody, refreshTokenBody, signupBody, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 
-/** The JWT provider's public paths: credentials sent to them are not checked by the middleware. */
-export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token"];
+/**
+ * The JWT provider's public paths: credentials sent to them are not checked by the middleware (a
+ * stale access token must never stop a client from signing in, refreshing or signing out).
+ */
+export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout"];
 
 /**
  * Mounts SPEC §4.2's JWT routes with ARCHITECTURE §4's bodies:
  * `POST /auth/signup` (201) and `POST /auth/login` (200) → `{data: {token, refreshToken, userId}}`;
  * `POST /auth/refresh_token {refreshToken}` → `{data: {token, refreshToken}}`;
- * `GET /auth/me` and `PATCH /auth/me` → `{data: user}`. Bodies are checked by the shared
+ * `GET /auth/me` and `PATCH /auth/me` → `{data: user}`. Beyond the spec, what every account
+ * needs: `POST /auth/logout {refreshToken}` (204: that sign-in ends), `POST /auth/logout_all`
+ * (204: every sign-in of the caller ends) and `POST /auth/change_password {currentPassword,
+ * newPassword}` (200 with a new sign-in; the others end). Bodies are checked by the shared
  * validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
@@ -36,6 +42,27 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
     "/auth/refresh_token",
     authRoute(async (req, res) => {
       res.json({ data: await service.refresh(refreshTokenBody(req.body).refreshToken) });
+    }),
+  );
+  router.post(
+    "/auth/logout",
+    authRoute(async (req, res) => {
+      await service.logout(refreshTokenBody(req.body).refreshToken);
+      res.status(204).end();
+    }),
+  );
+  router.post(
+    "/auth/logout_all",
+    authRoute(async (req, res) => {
+      await service.logoutEverywhere(requireUser(req));
+      res.status(204).end();
+    }),
+  );
+  router.post(
+    "/auth/change_password",
+    authRoute(async (req, res) => {
+      const user = requireUser(req);
+      res.json({ data: await service.changePassword(user, passwordChangeBody(req.body), clientIp(req)) });
     }),
   );
   router.get(
