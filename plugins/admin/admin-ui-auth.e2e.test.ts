@@ -102,6 +102,17 @@ test("JWT: an expired access token is refreshed once for requests made together,
   t.deepEqual(refreshes, []);
   t.is(await page.getByRole("alert").textContent(), "Your sign-in has ended. Please sign in again.");
   t.is(await storedToken(page), null);
+
+  // Signing out ends the sign-in on the server: its refresh token is refused afterwards.
+  await signIn(page, admin.email, "another correct horse battery");
+  await nav.getByRole("link", { name: "Version" }).waitFor();
+  const refreshToken = (await page.evaluate('sessionStorage.getItem("svc-admin.refreshToken")')) as string;
+  const signedOut = page.waitForResponse((response) => response.url().endsWith("/auth/logout"));
+  await page.getByRole("button", { name: "Sign out" }).click();
+  t.is((await signedOut).status(), 204);
+  await page.getByRole("button", { name: "Sign in" }).waitFor();
+  const refused = await fetch(`${url}/auth/refresh_token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refreshToken }) });
+  t.is(refused.status, 401);
 });
 
 const sessionUserSchema = new Schema(

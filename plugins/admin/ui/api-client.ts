@@ -86,12 +86,18 @@ export class ApiClient {
     else sessionStorage.removeItem(NAME_KEY);
   }
 
-  /** Forgets the tokens; with session sign-in also ends the server's session (best effort). */
+  /**
+   * Forgets the tokens and ends the sign-in on the server too (best effort: the tab forgets it
+   * whatever the server says): JWT sign-in revokes its refresh token, session sign-in its session.
+   */
   async signOut(): Promise<void> {
     const token = this.token;
+    const refreshToken = sessionStorage.getItem(REFRESH_KEY);
     this.forget();
     if (this.settings.signIn === "session" && token) {
       await this.send("/api/auth/signout", { method: "POST", body: {} }, token).catch(() => undefined);
+    } else if (this.settings.signIn === "jwt" && refreshToken) {
+      await this.send("/auth/logout", { method: "POST", body: { refreshToken } }, null).catch(() => undefined);
     }
   }
 
