@@ -5,7 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
 import { browser, inputValue } from "./browser.js";
-import { forgetSession, loadSession, sessionAuth, signIn, type Session } from "./session.js";
+import { loadSession, sessionAuth, signIn, signOut, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
 
@@ -116,7 +116,7 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
         email={session.email}
         onSignOut={() => {
           void db.signOut();
-          forgetSession();
+          void signOut(session);
           onSignOut();
         }}
       />

@@ -35,8 +35,17 @@ export async function signIn(mode: "login" | "signup", email: string, password: 
   return session;
 }
 
-export function forgetSession(): void {
+/**
+ * Signs out: the device forgets the session at once, and the server ends that sign-in (its
+ * refresh token revoked; best effort, the device forgets it either way).
+ */
+export async function signOut(session: Session): Promise<void> {
   saveSession(undefined);
+  await fetch(`${browser.location.origin}/auth/logout`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ refreshToken: session.refreshToken }),
+  }).catch(() => undefined);
 }
 
 /** The sync client's auth provider over a session: refreshes the access token when the server refuses it. */

@@ -146,26 +146,49 @@ test.serial("two devices: A edits offline, B edits the same todo and another; A 
   await todoRow(a.page, "Other (B2)").waitFor({ timeout: 20_000 });
 });
 
-test.serial("a lapsed sign-in (refresh refused) is said in the status bar, and edits wait for the next sign-in", async (t) => {
+test.serial("a password changed on another device ends this one's sign-in: said in the status bar, and edits wait for the next sign-in", async (t) => {
   const { browser, url } = await shared;
   const { context, page } = await openDevice(browser, url);
   t.teardown(() => context.close());
-  await signInOn(page, "signup", uniqueTestEmail("lapsed"));
+  const email = uniqueTestEmail("lapsed");
+  await signInOn(page, "signup", email);
   await addTodo(page, "Before");
   await statusShows(page, "queued", "0 queued");
-  // Both tokens no longer valid, as after a password reset that ended every sign-in.
-  await page.evaluate(() => {
-    // Runs in the page (the tests' types have no DOM).
-    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void } }).localStorage;
-    const key = "svc-web-demo-session";
-    const session = JSON.parse(storage.getItem(key)!) as Record<string, string>;
-    storage.setItem(key, JSON.stringify({ ...session, token: "expired", refreshToken: "revoked" }));
+  // Another device signs in and changes the password: every other sign-in ends, this one's too.
+  const json = { "content-type": "application/json" };
+  const other = await fetch(`${url}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password: "correct horse battery staple" }) });
+  const { token } = ((await other.json()) as { data: { token: string } }).data;
+  const changed = await fetch(`${url}/auth/change_password`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ currentPassword: "correct horse battery staple", newPassword: "a new horse battery staple" }),
   });
+  t.is(changed.status, 200);
+  // Reopened, the app finds its sign-in ended (AUTH_TOKEN_REVOKED) and its refresh refused.
   await page.reload();
   await page.getByTestId("auth-paused").waitFor({ timeout: 20_000 });
   await addTodo(page, "While signed out");
   await statusShows(page, "queued", "1 queued");
   t.is(await Todo.countDocuments({ title: "While signed out" }), 0, "nothing sent without a valid sign-in");
+});
+
+test.serial("signing out ends the sign-in on the server too: its refresh token is refused afterwards", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", uniqueTestEmail("signout"));
+  await page.getByTestId("status").waitFor();
+  // Runs in the page (the tests' types have no DOM).
+  const session = JSON.parse(
+    (await page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem("svc-web-demo-session"))) ?? "{}",
+  ) as { refreshToken?: string };
+  t.is(typeof session.refreshToken, "string");
+  const signedOut = page.waitForResponse((response) => response.url().endsWith("/auth/logout"));
+  await page.getByTestId("sign-out").click();
+  t.is((await signedOut).status(), 204);
+  await page.getByTestId("sign-in").waitFor();
+  const refused = await fetch(`${url}/auth/refresh_token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refreshToken: session.refreshToken }) });
+  t.is(refused.status, 401);
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {
