@@ -15,6 +15,7 @@ import type { GitHubAuthOptions } from "./github/github-auth-options.js";
 import type { LoginRateLimiterStores, LoginRateLimits } from "./http/login-rate-limiter.js";
 import type { GenerateJWTPayload } from "./jwt/jwt-auth-service.js";
 import type { PasswordPolicy } from "./jwt/password-policy.js";
+import type { PasswordResetOptions } from "./jwt/password-reset.js";
 import { startJwtAuth } from "./jwt/start-jwt-auth.js";
 import type { SessionAuthOptions } from "./session/session-auth-options.js";
 import type { ProfileFieldSchemas } from "./http/request-bodies.js";
@@ -61,6 +62,12 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
    * and a throw or rejection is logged, never answered.
    */
   onSignup?: (user: RequestUser) => unknown;
+  /**
+   * "Forgot your password?" by mail (JWT provider): mounts `POST /auth/password_reset` and
+   * `POST /auth/password_reset/confirm`; `send` mails the link the app builds from the token.
+   * Off by default: svc cannot know how the app sends mail nor where its reset page is.
+   */
+  passwordReset?: PasswordResetOptions;
   /** Overrides `AUTH_PROVIDER`. */
   provider?: AuthProvider;
   /** The clock tokens are issued and checked against (tests). */
@@ -123,6 +130,8 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
       // Wait for the user model's indexes (the unique email index enforces case-insensitive uniqueness).
       await options.userModel.init();
       if (env!.provider === "session-auth") {
+        // better-auth has its own reset flow; a JWT-only option must not look like it works.
+        if (options.passwordReset) throw AuthErrors.PASSWORD_RESET_OPTION_INVALID("it needs the JWT provider (under session auth, better-auth resets passwords)");
         // Loaded only when used: better-auth is large.
         const { startSessionAuth } = await import("./session/session-auth.js");
         runtime = await startSessionAuth(ctx, {
@@ -144,11 +153,13 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
           rateLimiterStores: options.rateLimiterStores,
           githubAuth: options.githubAuth,
           onSignup: options.onSignup,
+          passwordReset: options.passwordReset,
           now: options.now,
         });
       }
     },
     async stop() {
+      await runtime?.stop?.();
       runtime = undefined;
     },
   };

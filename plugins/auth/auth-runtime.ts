@@ -17,4 +17,6 @@ export interface AuthRuntime {
   readonly authenticator: Authenticator;
   /** Behind `ACCOUNTS` (JWT only: under session auth better-auth owns passwords). */
   readonly accounts?: Accounts;
+  /** Waits for work the provider does off the request path (password-reset mails under way). */
+  readonly stop?: () => Promise<void>;
 }

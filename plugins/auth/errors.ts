@@ -51,6 +51,8 @@ export const AuthErrors = defineErrors("AUTH", {
   OAUTH_STATE_INVALID: { status: 400, title: "Invalid or expired OAuth state" },
   /** A one-time code that is used, expired, for another user or fails its PKCE verifier. */
   OAUTH_CODE_INVALID: { status: 400, title: "Invalid or expired authorization code" },
+  /** A password-reset token that is unknown, used, replaced by a newer one, expired, or whose account is disabled or gone. */
+  RESET_TOKEN_INVALID: { status: 400, title: "The password-reset link is invalid or has expired; ask for a new one" },
   /** `returnTo`/`callbackURL` is not on an allowed origin (open-redirect protection). */
   RETURN_TO_NOT_ALLOWED: { status: 400, title: "returnTo is not an allowed destination" },
   /** Session auth: the social provider in the path is not configured. */
@@ -88,6 +90,10 @@ export const AuthErrors = defineErrors("AUTH", {
   OAUTH_OPTION_INVALID: {
     message: (option: string, got: unknown) =>
       `${option} must be a non-empty string (got ${typeof got === "string" ? JSON.stringify(got) : String(got)}); is the variable it comes from set?`,
+  },
+  /** `passwordReset` is given without a `send` function, or with an `expiresIn` that is no duration. */
+  PASSWORD_RESET_OPTION_INVALID: {
+    message: (detail: string) => `authPlugin passwordReset: ${detail}`,
   },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {

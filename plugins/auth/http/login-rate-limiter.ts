@@ -16,6 +16,10 @@ export interface LoginRateLimits {
   perIp?: FailureLimit;
   /** Sign-ups per client IP (each costs a password hash). Default 30 per hour. */
   signupPerIp?: FailureLimit;
+  /** Password-reset mails asked for per account (email), so nobody floods an inbox. Default 5 per hour. */
+  resetPerAccount?: FailureLimit;
+  /** Password-reset mails asked for per client IP, whatever the account. Default 30 per hour. */
+  resetPerIp?: FailureLimit;
 }
 
 /**
@@ -27,6 +31,8 @@ export interface LoginRateLimiterStores {
   perAccount?: RateLimiterAbstract;
   perIp?: RateLimiterAbstract;
   signupPerIp?: RateLimiterAbstract;
+  resetPerAccount?: RateLimiterAbstract;
+  resetPerIp?: RateLimiterAbstract;
 }
 
 /**
@@ -46,33 +52,35 @@ export class LoginRateLimiter {
   private readonly perAccount: RateLimiterAbstract;
   private readonly perIp: RateLimiterAbstract;
   private readonly signupPerIp: RateLimiterAbstract;
+  private readonly resetPerAccount: RateLimiterAbstract;
+  private readonly resetPerIp: RateLimiterAbstract;
 
   constructor(limits: LoginRateLimits = {}, stores: LoginRateLimiterStores = {}) {
     this.perAccount = stores.perAccount ?? memory("login-account", limits.perAccount ?? { points: 10, durationSeconds: 15 * 60 });
     this.perIp = stores.perIp ?? memory("login-ip", limits.perIp ?? { points: 50, durationSeconds: 15 * 60 });
     this.signupPerIp = stores.signupPerIp ?? memory("signup-ip", limits.signupPerIp ?? { points: 30, durationSeconds: 3600 });
+    this.resetPerAccount = stores.resetPerAccount ?? memory("reset-account", limits.resetPerAccount ?? { points: 5, durationSeconds: 3600 });
+    this.resetPerIp = stores.resetPerIp ?? memory("reset-ip", limits.resetPerIp ?? { points: 30, durationSeconds: 3600 });
   }
 
   /** Spends one attempt of the account's and the IP's budgets; throws 429 when either is spent. */
   async consumeLoginAttempt(account: string, ip: string): Promise<void> {
-    const key = accountKey(account);
-    const [byAccount, byIp] = await Promise.allSettled([this.perAccount.consume(key), this.perIp.consume(ip)]);
-    const refused: RateLimiterRes[] = [];
-    for (const result of [byAccount, byIp]) {
-      if (result.status === "fulfilled") continue;
-      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
-      refused.push(result.reason);
-    }
-    if (refused.length === 0) return;
-    // A refused attempt verifies nothing, so it costs nothing of a budget that still had room.
-    if (byAccount.status === "fulfilled") await this.perAccount.reward(key);
-    if (byIp.status === "fulfilled") await this.perIp.reward(ip);
-    throw tooMany(Math.max(...refused.map((state) => state.msBeforeNext)));
+    await consumeBoth(this.perAccount, accountKey(account), this.perIp, ip);
+  }
+
+  /** Counts a password-reset request of the account's and the IP's budgets; throws 429 when either is spent. */
+  async consumeResetRequest(account: string, ip: string): Promise<void> {
+    await consumeBoth(this.resetPerAccount, accountKey(account), this.resetPerIp, ip);
   }
 
   /** The right password: clears the account's failures and returns the IP's point (its failures stay: it may be spraying). */
   async recordSuccess(account: string, ip: string): Promise<void> {
     await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(ip)]);
+  }
+
+  /** Clears the account's failed logins (its password was just reset by mail: the owner is back). */
+  async forgiveAccount(account: string): Promise<void> {
+    await this.perAccount.delete(accountKey(account));
   }
 
   /** An attempt that ended without a verdict on the password (e.g. the provider failed): both points are returned. */
@@ -98,6 +106,22 @@ function memory(keyPrefix: string, limit: FailureLimit): RateLimiterAbstract {
     duration: limit.durationSeconds,
     blockDuration: limit.blockSeconds ?? limit.durationSeconds,
   });
+}
+
+/** Spends a point of both budgets; when either is spent, gives back the other's and throws 429. */
+async function consumeBoth(byAccountLimiter: RateLimiterAbstract, key: string, byIpLimiter: RateLimiterAbstract, ip: string): Promise<void> {
+  const [byAccount, byIp] = await Promise.allSettled([byAccountLimiter.consume(key), byIpLimiter.consume(ip)]);
+  const refused: RateLimiterRes[] = [];
+  for (const result of [byAccount, byIp]) {
+    if (result.status === "fulfilled") continue;
+    if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+    refused.push(result.reason);
+  }
+  if (refused.length === 0) return;
+  // A refused attempt verifies nothing, so it costs nothing of a budget that still had room.
+  if (byAccount.status === "fulfilled") await byAccountLimiter.reward(key);
+  if (byIp.status === "fulfilled") await byIpLimiter.reward(ip);
+  throw tooMany(Math.max(...refused.map((state) => state.msBeforeNext)));
 }
 
 // Accounts are keyed by normalised email so "A@x.io" and "a@x.io " share one budget.

@@ -242,6 +242,47 @@ export const passwordChangeBody: BodyCheck<PasswordChange> = bodyCheck(PASSWORD_
   newPassword: body.newPassword as string,
 }));
 
+/** The JSON schema of the `POST /auth/password_reset` body (validation and OpenAPI). */
+export const PASSWORD_RESET_REQUEST_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: { email: { ...EMAIL, description: "The account's sign-in email" } },
+  required: ["email"],
+  additionalProperties: false,
+};
+
+/**
+ * `{email}` and nothing else: who asks for a password-reset mail.
+ *
+ * @example
+ * const { email } = passwordResetRequestBody(req.body); // trimmed and lower-cased
+ */
+export const passwordResetRequestBody: BodyCheck<{ email: string }> = bodyCheck(PASSWORD_RESET_REQUEST_SCHEMA, [], (body) => ({
+  email: (body.email as string).trim().toLowerCase(),
+}));
+
+/** The JSON schema of the `POST /auth/password_reset/confirm` body (validation and OpenAPI). */
+export const PASSWORD_RESET_CONFIRM_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: {
+    token: { type: "string", maxLength: 256, description: "The token from the reset link" },
+    newPassword: { ...NEW_PASSWORD, format: "password", description: "The new password (the app's password policy applies)" },
+  },
+  required: ["token", "newPassword"],
+  additionalProperties: false,
+};
+
+/**
+ * `{token, newPassword}` and nothing else; the token itself is judged by the reset service
+ * (`AUTH_RESET_TOKEN_INVALID`), the password by the policy (`AUTH_WEAK_PASSWORD`).
+ *
+ * @example
+ * const { token, newPassword } = passwordResetConfirmBody(req.body);
+ */
+export const passwordResetConfirmBody: BodyCheck<{ token: string; newPassword: string }> = bodyCheck(PASSWORD_RESET_CONFIRM_SCHEMA, [], (body) => ({
+  token: body.token as string,
+  newPassword: body.newPassword as string,
+}));
+
 /**
  * Any JSON object without `$`-keys, for bodies whose values are checked where they are used
  * (one-time codes answer `AUTH_OAUTH_CODE_INVALID` whatever is wrong with them).

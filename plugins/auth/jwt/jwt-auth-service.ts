@@ -9,6 +9,7 @@ import { SIGN_IN_VERSION, signInVersionOf } from "../users/sign-in-version.js";
 import { toRequestUser, type UserDirectory, type UserRecord } from "../users/user-directory.js";
 import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
+import type { PasswordResetTokens } from "./password-reset-tokens.js";
 import type { RefreshTokenStore } from "./refresh-token-store.js";
 import type { TokenService } from "./token-service.js";
 
@@ -34,6 +35,8 @@ export interface JwtAuthServiceOptions {
   generateJWTPayload: GenerateJWTPayload;
   signupDisabled: boolean;
   passwordPolicy: PasswordPolicy;
+  /** The password-reset links, when the app mails them: a password set another way ends them. */
+  resets?: PasswordResetTokens;
   /** Told about each new account once it exists (never awaited by the sign-up; see `AuthPluginOptions.onSignup`). */
   onSignup?: (user: RequestUser) => void;
 }
@@ -146,6 +149,12 @@ export class JwtAuthService implements Accounts {
     await this.endSignIns(user.id);
   }
 
+  /** After a new password: reset links mailed for the old one stop working, and every sign-in ends. */
+  private async passwordChanged(userId: string): Promise<void> {
+    await this.options.resets?.revokeUser(userId);
+    await this.endSignIns(userId);
+  }
+
   /**
    * Refresh tokens first, then the version: a refresh under way either read the version before
    * the bump (its access token is refused) or after the revocation (its rotation fails), so none
@@ -173,7 +182,7 @@ export class JwtAuthService implements Accounts {
     if (!matches || storedHash === undefined) throw AuthErrors.CURRENT_PASSWORD_INVALID();
     await limiter.recordSuccess(account, ip);
     await credentials.set(user.id, await hasher.hash(newPassword));
-    await this.endSignIns(user.id);
+    await this.passwordChanged(user.id);
     return this.issue(user);
   }
 
@@ -217,7 +226,7 @@ export class JwtAuthService implements Accounts {
     checkPasswordPolicy(password, this.options.passwordPolicy);
     if (!(await users.findById(userId))) throw AuthErrors.USER_NOT_FOUND({ detail: `No user with id ${JSON.stringify(userId)}` });
     await credentials.set(userId, await hasher.hash(password));
-    await this.endSignIns(userId);
+    await this.passwordChanged(userId);
   }
 
   /** Issues an access token and a refresh token: a new sign-in, under the user's current sign-in version. */

@@ -1,6 +1,6 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { PASSWORD_CHANGE_SCHEMA, profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
-import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef } from "../openapi.js";
+import { PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
 const user = dataOf(schemaRef("AuthUser"));
@@ -27,7 +27,7 @@ const rotated: SchemaObject = {
  * @example
  * documentJwtRoutes(ctx.openapi, { name: { type: "string", maxLength: 100 } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean } = {}): void {
   documentAuthComponents(openapi);
   const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profileFields }, additionalProperties: false };
   addAuthOperations(openapi, [
@@ -81,5 +81,23 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
       ok: { 200: answer("Updated user", user) },
       refusals: { 400: invalid("A field that may not be set"), 401: "Not signed in" },
     }],
+    ...(features.passwordReset ? passwordResetRoutes : []),
   ]);
 }
+
+const passwordResetRoutes: AuthRoute[] = [
+  ["post", "/auth/password_reset", {
+    operationId: "requestPasswordReset",
+    summary: "Ask for a password-reset mail; the answer is the same whether or not the email has an account",
+    body: PASSWORD_RESET_REQUEST_SCHEMA,
+    ok: { 202: answer("Accepted: if the email has an account, a link is on its way", dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] })) },
+    refusals: { 400: invalid("Malformed email"), 429: "Too many reset requests for this email or from this IP (see Retry-After)" },
+  }],
+  ["post", "/auth/password_reset/confirm", {
+    operationId: "confirmPasswordReset",
+    summary: "Set a new password with the token from the reset mail; every sign-in of the account ends",
+    body: PASSWORD_RESET_CONFIRM_SCHEMA,
+    ok: { 204: answer("Password set; sign in with it") },
+    refusals: { 400: "Malformed body, a token that is invalid, used or expired (AUTH_RESET_TOKEN_INVALID), or a new password outside the policy (AUTH_WEAK_PASSWORD)" },
+  }],
+];

@@ -1,14 +1,24 @@
 import type { Router } from "express";
 import { requireUser } from "../../../contracts/request-user.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
-import { credentialsBody, passwordChangeBody, profileBody, refreshTokenBody, signupBody, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import {
+  credentialsBody,
+  passwordChangeBody,
+  passwordResetConfirmBody,
+  passwordResetRequestBody,
+  profileBody,
+  refreshTokenBody,
+  signupBody,
+  type ProfileFieldSchemas,
+} from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
+import type { PasswordReset } from "./password-reset.js";
 
 /**
  * The JWT provider's public paths: credentials sent to them are not checked by the middleware (a
  * stale access token must never stop a client from signing in, refreshing or signing out).
  */
-export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout"];
+export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout", "/auth/password_reset", "/auth/password_reset/confirm"];
 
 /**
  * Mounts SPEC §4.2's JWT routes with ARCHITECTURE §4's bodies:
@@ -17,13 +27,15 @@ export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_t
  * `GET /auth/me` and `PATCH /auth/me` → `{data: user}`. Beyond the spec, what every account
  * needs: `POST /auth/logout {refreshToken}` (204: that sign-in ends), `POST /auth/logout_all`
  * (204: every sign-in of the caller ends) and `POST /auth/change_password {currentPassword,
- * newPassword}` (200 with a new sign-in; the others end). Bodies are checked by the shared
- * validator before the service sees them (400 `VALIDATION_*`).
+ * newPassword}` (200 with a new sign-in; the others end); with `reset` (the `passwordReset`
+ * option), `POST /auth/password_reset {email}` (202, the same for every email) and
+ * `POST /auth/password_reset/confirm {token, newPassword}` (204). Bodies are checked by the
+ * shared validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
  * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, { name: { type: "string" } });
  */
-export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas): void {
+export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, reset?: PasswordReset): void {
   const checkSignup = signupBody(profileFields);
   const checkProfile = profileBody(profileFields);
   router.post(
@@ -78,4 +90,20 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       res.json({ data: await service.updateProfile(user, checkProfile(req.body)) });
     }),
   );
+  if (reset) {
+    router.post(
+      "/auth/password_reset",
+      authRoute(async (req, res) => {
+        await reset.request(passwordResetRequestBody(req.body).email, clientIp(req));
+        res.status(202).json({ data: { accepted: true } });
+      }),
+    );
+    router.post(
+      "/auth/password_reset/confirm",
+      authRoute(async (req, res) => {
+        await reset.confirm(passwordResetConfirmBody(req.body));
+        res.status(204).end();
+      }),
+    );
+  }
 }

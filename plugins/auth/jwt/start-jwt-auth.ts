@@ -17,8 +17,11 @@ import type { UserDirectory } from "../users/user-directory.js";
 import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jwt-auth-service.js";
 import { documentJwtRoutes } from "./jwt-openapi.js";
 import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
+import { parseDurationSeconds } from "../duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
+import { PasswordReset, type PasswordResetOptions } from "./password-reset.js";
+import { PasswordResetTokens } from "./password-reset-tokens.js";
 import { RefreshTokenStore } from "./refresh-token-store.js";
 import { TokenService } from "./token-service.js";
 
@@ -34,6 +37,7 @@ export interface JwtAuthStart {
   rateLimiterStores?: LoginRateLimiterStores;
   githubAuth?: GitHubAuthOptions;
   onSignup?: (user: RequestUser) => unknown;
+  passwordReset?: PasswordResetOptions;
   now?: () => Date;
 }
 
@@ -61,7 +65,9 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   });
   const credentials = new PasswordCredentials(connection);
   const refreshTokens = new RefreshTokenStore(connection, tokens, now);
-  await Promise.all([credentials.init(), refreshTokens.init()]);
+  const resets = start.passwordReset ? new PasswordResetTokens(connection, resetLinkSeconds(start.passwordReset), now) : undefined;
+  await Promise.all([credentials.init(), refreshTokens.init(), resets?.init()]);
+  const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores);
 
   const service = new JwtAuthService({
     users,
@@ -69,7 +75,8 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     refreshTokens,
     tokens,
     hasher,
-    limiter: new LoginRateLimiter(start.rateLimits, start.rateLimiterStores),
+    limiter,
+    resets,
     // Same KDF parameters as real hashes, so a lookup miss costs what a wrong password costs.
     dummyHash: await hasher.hash(randomBytes(32).toString("base64url")),
     generateJWTPayload: start.generateJWTPayload ?? defaultJWTPayload,
@@ -78,8 +85,11 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     onSignup: start.onSignup ? signupNotifier(ctx, start.onSignup) : undefined,
   });
 
-  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields);
-  documentJwtRoutes(ctx.openapi, start.profileFields);
+  const reset =
+    resets &&
+    new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger });
+  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, reset);
+  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined });
   const publicPaths = new Set(JWT_PUBLIC_PATHS.map(routedPath));
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
@@ -113,7 +123,15 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     },
     (path) => publicPaths.has(routedPath(path)),
   );
-  return { authenticator, accounts: service, middleware };
+  return { authenticator, accounts: service, middleware, stop: async () => reset?.settled() };
+}
+
+/** How long a reset link works, from the option (checked: a wrong one fails the start). */
+function resetLinkSeconds(options: PasswordResetOptions): number {
+  if (typeof options.send !== "function") throw AuthErrors.PASSWORD_RESET_OPTION_INVALID("send must be a function that mails the link");
+  const seconds = parseDurationSeconds(options.expiresIn ?? "1h");
+  if (seconds === undefined) throw AuthErrors.PASSWORD_RESET_OPTION_INVALID(`expiresIn must be a duration like 30m or 1h, got ${JSON.stringify(options.expiresIn)}`);
+  return seconds;
 }
 
 /**

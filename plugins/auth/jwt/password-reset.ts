@@ -1,0 +1,111 @@
+import type { RequestUser } from "../../../contracts/request-user.js";
+import type { SvcLogger } from "../../../kernel/logger.js";
+import { AuthErrors } from "../errors.js";
+import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
+import type { UserDirectory } from "../users/user-directory.js";
+import type { JwtAuthService } from "./jwt-auth-service.js";
+import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
+import type { PasswordResetTokens } from "./password-reset-tokens.js";
+
+/** What the app is handed to send one password-reset mail. */
+export interface PasswordResetMail {
+  /** The account (as `req.user` would be). */
+  readonly user: RequestUser;
+  /** Where to send it: the account's sign-in email. */
+  readonly email: string;
+  /** The single-use token for the link; the app's reset page sends it back with the new password. */
+  readonly token: string;
+  /** When the link stops working. */
+  readonly expiresAt: Date;
+}
+
+/**
+ * `authPlugin`'s `passwordReset` option (JWT provider): turns on `POST /auth/password_reset` and
+ * `POST /auth/password_reset/confirm`. svc sends no mail itself: `send` does, with whatever the app
+ * uses (the comms plugin's `sendMail`, a provider's SDK), and builds the link to its own page.
+ *
+ * @example
+ * passwordReset: {
+ *   send: ({ email, token }) => comms.sendMail({ to: email, subject: "Reset your password", text: `https://app.example.com/reset?token=${token}` }),
+ * }
+ */
+export interface PasswordResetOptions {
+  /** Sends the mail. Runs after the request was answered; a throw or rejection is logged, never answered. */
+  send(mail: PasswordResetMail): unknown;
+  /** How long a link works: a duration like `30m` or `1h` (default `1h`). */
+  expiresIn?: string;
+}
+
+export interface PasswordResetDependencies {
+  readonly users: UserDirectory;
+  readonly tokens: PasswordResetTokens;
+  readonly accounts: JwtAuthService;
+  readonly limiter: LoginRateLimiter;
+  readonly passwordPolicy: PasswordPolicy;
+  readonly send: PasswordResetOptions["send"];
+  readonly logger: SvcLogger;
+}
+
+/**
+ * "Forgot your password?" by mail. Asking answers the same whether or not the email has an
+ * account (no account discovery), and the mail goes out after the answer, so its timing tells
+ * nothing either. Confirming sets the password through `ACCOUNTS.setPassword` (the policy, every
+ * sign-in ended) and uses the token up; a token whose account was disabled or deleted meanwhile
+ * is refused like an unknown one.
+ *
+ * @example
+ * await reset.request("ada@example.com", req.ip); // the app's `send` gets the token
+ * await reset.confirm({ token, newPassword: "a new horse battery" });
+ */
+export class PasswordReset {
+  /** Mails being prepared or sent, so a stop can wait for them. */
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: PasswordResetDependencies) {}
+
+  /** `POST /auth/password_reset`: counts the request (429 over the limits), then mails in the background. */
+  async request(email: string, ip: string): Promise<void> {
+    await this.deps.limiter.consumeResetRequest(email, ip);
+    const sent = this.mail(email).catch((error: unknown) => {
+      this.deps.logger.error(`Password-reset mail failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    });
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+
+  /** `POST /auth/password_reset/confirm`: 400 `AUTH_RESET_TOKEN_INVALID` or `AUTH_WEAK_PASSWORD`. */
+  async confirm({ token, newPassword }: { token: string; newPassword: string }): Promise<void> {
+    const { users, tokens, accounts, limiter } = this.deps;
+    // The policy before the token is used up, so a refused password leaves the link working.
+    if ((await tokens.peek(token)) === undefined) throw AuthErrors.RESET_TOKEN_INVALID();
+    checkPasswordPolicy(newPassword, this.deps.passwordPolicy);
+    const userId = await tokens.consume(token);
+    if (userId === undefined) throw AuthErrors.RESET_TOKEN_INVALID();
+    let user: RequestUser;
+    try {
+      user = await users.requireActive(userId);
+    } catch {
+      throw AuthErrors.RESET_TOKEN_INVALID();
+    }
+    await accounts.setPassword(userId, newPassword);
+    // Whoever read the mail owns the account: failed logins of a guesser no longer lock it.
+    if (typeof user.email === "string") await limiter.forgiveAccount(user.email);
+  }
+
+  /** Resolves once every mail under way has been handed to `send` (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.sending]);
+  }
+
+  private async mail(email: string): Promise<void> {
+    const { users, tokens, send } = this.deps;
+    const record = await users.findOne({ email });
+    // No account, or one that may not sign in: nothing is sent, and the asker cannot tell.
+    if (!record || record.deleted === true || record.disabled === true) return;
+    const user = users.assertActive(record);
+    const { token, expiresAt } = await tokens.issue(user.id);
+    await send({ user, email, token, expiresAt });
+  }
+}
