@@ -1,15 +1,20 @@
 // Auth for the demo: JWT sign-up/login, and an admin user seeded on first start. The secrets
 // need no set-up in development: the auth plugin generates them once into .svc/secrets.json.
 import { randomBytes } from "node:crypto";
-import { ACCOUNTS, authPlugin, type RequestUser, type SvcPlugin } from "../../index.js";
+import { ACCOUNTS, authPlugin, type PasswordResetOptions, type RequestUser, type SvcPlugin } from "../../index.js";
 import { User } from "./user.js";
 
 /**
  * The demo's auth plugin (a new instance per app: plugins hold per-app state); `onSignup` is
- * told about each new account (the demo mails a welcome).
+ * told about each new account (the demo mails a welcome), `sendPasswordReset` mails reset links.
  */
-export function demoAuth(options: { onSignup?: (user: RequestUser) => unknown } = {}): SvcPlugin {
-  return authPlugin({ userModel: User, profileFields: ["name"], onSignup: options.onSignup });
+export function demoAuth(options: { onSignup?: (user: RequestUser) => unknown; sendPasswordReset?: PasswordResetOptions["send"] } = {}): SvcPlugin {
+  return authPlugin({
+    userModel: User,
+    profileFields: ["name"],
+    onSignup: options.onSignup,
+    passwordReset: options.sendPasswordReset ? { send: options.sendPasswordReset, expiresIn: "1h" } : undefined,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Communications for the demo: every channel on its console adapter (messages are logged, never
 // sent), and a welcome mail for each sign-up. A real app passes provider adapters instead (see
 // docs/comms.md); the console ones log through the framework's logger.
-import { logger, type RequestUser } from "../../index.js";
+import { logger, type PasswordResetMail, type RequestUser } from "../../index.js";
 import {
   commsPlugin,
   ConsoleMailer,
@@ -19,6 +19,12 @@ const WELCOME = {
   html: "<p>Hello {{name}},</p><p>your account is ready. Your todos sync across your devices.</p>",
 };
 
+const PASSWORD_RESET = {
+  subject: "Reset your svc demo password",
+  text: "Someone asked to reset the password of this account. If it was you, choose a new one here (the link works once, until {{expires}}):\n\n{{link}}\n\nIf it was not you, ignore this mail: nothing changes.\n",
+  html: '<p>Someone asked to reset the password of this account. If it was you, <a href="{{link}}">choose a new one</a> (the link works once, until {{expires}}).</p><p>If it was not you, ignore this mail: nothing changes.</p>',
+};
+
 /** The demo's comms plugin (a new instance per app: it holds the app's service). */
 export function demoComms(): CommsPlugin {
   return commsPlugin({
@@ -28,7 +34,23 @@ export function demoComms(): CommsPlugin {
     verification: new ConsoleVerificationSender({ logger }),
     defaultFrom: "demo@example.com",
     retainPayloadDays: 7,
+    // A reset link is a credential: its mail's body stays out of the delivery log (admins read it).
+    redactPayload: (context, payload) => ("subject" in context.message && context.message.subject === PASSWORD_RESET.subject ? { ...payload, text: "[redacted]", html: "[redacted]" } : payload),
   });
+}
+
+/**
+ * The auth plugin's `passwordReset.send`: mails the link to the web demo's reset page
+ * (`{appUrl}/app/?reset=<token>`). The console mailer sends nothing and logs no body, so the demo
+ * also prints the link on the server's terminal, as it prints the first admin's password.
+ */
+export function passwordResetMail(comms: CommsPlugin, appUrl: string): (mail: PasswordResetMail) => Promise<void> {
+  return async ({ email, token, expiresAt }) => {
+    const link = `${appUrl.replace(/\/+$/, "")}/app/?reset=${encodeURIComponent(token)}`;
+    await comms.getCommsService().sendMail({ to: email, ...renderTemplate({ data: { link, expires: expiresAt.toISOString() }, template: PASSWORD_RESET }) });
+    // Deliberately on stdout, not through the logger: log lines are shipped and kept.
+    process.stdout.write(`\nPassword-reset link for ${email} (the demo's console mailer sends no mail): ${link}\n\n`);
+  };
 }
 
 /**

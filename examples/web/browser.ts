@@ -8,7 +8,8 @@ interface BrowserStorage {
 }
 
 interface BrowserGlobals {
-  readonly location: { readonly origin: string };
+  readonly location: { readonly origin: string; readonly pathname: string; readonly search: string };
+  readonly history: { replaceState(state: unknown, unused: string, url: string): void };
   readonly localStorage: BrowserStorage;
   readonly document: { getElementById(id: string): Element | null };
 }

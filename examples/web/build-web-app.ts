@@ -47,6 +47,8 @@ button:disabled { opacity: .6; cursor: progress; }
 .sign-in label { display: grid; gap: .25rem; font-weight: 600; }
 .sign-in input { font-weight: normal; }
 .sign-in .actions { display: flex; gap: .5rem; }
+.notice { background: #f3f8f6; border-left: 4px solid var(--accent); padding: .5rem .75rem; border-radius: .4rem; }
+button.link { background: none; border: none; padding: 0; color: var(--accent); text-decoration: underline; justify-self: start; }
 .error, .warning { background: #fdecea; color: #8a1c1c; border-left: 4px solid #c62828; padding: .5rem .75rem; border-radius: .4rem; }
 header { display: flex; gap: .5rem 1rem; align-items: center; flex-wrap: wrap; }
 header h1 { margin: 0; margin-right: auto; }

@@ -5,7 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
 import { browser, inputValue } from "./browser.js";
-import { loadSession, sessionAuth, signIn, signOut, type Session } from "./session.js";
+import { loadSession, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
 
@@ -19,11 +19,35 @@ function AboutLinks() {
   );
 }
 
-function SignIn({ onSession }: { onSession: (session: Session) => void }) {
+/** Said once on the sign-in page (a reset link was sent, the password was changed). */
+function Notice({ text }: { text: string | undefined }) {
+  return text ? (
+    <p data-testid="notice" role="status" className="notice">
+      {text}
+    </p>
+  ) : null;
+}
+
+function SignIn({ onSession, notice: initialNotice }: { onSession: (session: Session) => void; notice?: string }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(initialNotice);
   const [busy, setBusy] = useState(false);
+  const forgot = () => {
+    if (email.trim() === "") {
+      setError("Enter your email above first: the reset link goes there.");
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    void requestPasswordReset(email)
+      .then(
+        () => setNotice(`If ${email.trim()} has an account, a reset link is on its way. (This demo sends no mail: the server prints the link in its terminal.)`),
+        (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+      )
+      .finally(() => setBusy(false));
+  };
   // Which button submitted: set by its click, which runs before the form's submit (Enter in a
   // field clicks the first one, Sign in). The submit comes only once the browser's own checks
   // (required, type="email") pass.
@@ -69,6 +93,55 @@ function SignIn({ onSession }: { onSession: (session: Session) => void }) {
           </button>
           <button data-testid="signup" className="secondary" disabled={busy} onClick={() => (mode.current = "signup")}>
             Sign up
+          </button>
+        </div>
+        <button data-testid="forgot" type="button" className="link" disabled={busy} onClick={forgot}>
+          Forgot your password?
+        </button>
+      </form>
+      <Notice text={notice} />
+      {error ? (
+        <p data-testid="error" role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </main>
+  );
+}
+
+/** The page a reset link opens: choose a new password, then sign in with it. */
+function ResetPassword({ token, onDone }: { token: string; onDone: (notice: string) => void }) {
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main>
+      <h1>Choose a new password</h1>
+      <form
+        data-testid="reset"
+        className="sign-in"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          void resetPassword(token, password)
+            .then(
+              () => onDone("Your password is changed, and every device was signed out: sign in with the new one."),
+              (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+            )
+            .finally(() => setBusy(false));
+        }}
+      >
+        <label>
+          New password
+          <input data-testid="new-password" type="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(inputValue(event))} />
+        </label>
+        <div className="actions">
+          <button data-testid="set-password" disabled={busy}>
+            Set the password
+          </button>
+          <button type="button" className="secondary" disabled={busy} onClick={() => onDone("")}>
+            Cancel
           </button>
         </div>
       </form>
@@ -126,9 +199,26 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
 
 function App() {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
+  // A reset link opens /app/?reset=<token>: that page first, whoever is signed in here.
+  const [resetToken, setResetToken] = useState<string | undefined>(() => new URLSearchParams(browser.location.search).get("reset") ?? undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const resetDone = (text: string) => {
+    // The token leaves the address bar (and the history) once used or abandoned.
+    browser.history.replaceState(null, "", browser.location.pathname);
+    setResetToken(undefined);
+    if (text === "") return;
+    // A new password ended every sign-in, this device's included.
+    if (session) void signOut(session);
+    setSession(undefined);
+    setNotice(text);
+  };
+  let page;
+  if (resetToken) page = <ResetPassword token={resetToken} onDone={resetDone} />;
+  else if (session) page = <SignedIn session={session} onSignOut={() => setSession(undefined)} />;
+  else page = <SignIn onSession={setSession} notice={notice} />;
   return (
     <>
-      {session ? <SignedIn session={session} onSignOut={() => setSession(undefined)} /> : <SignIn onSession={setSession} />}
+      {page}
       <AboutLinks />
     </>
   );

@@ -35,6 +35,24 @@ export async function signIn(mode: "login" | "signup", email: string, password: 
   return session;
 }
 
+/** Sends a JSON body to one of the demo's auth routes; resolves when answered 2xx, else throws the server's message. */
+async function post(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${browser.location.origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (response.ok) return;
+  const answer = (await response.json().catch(() => undefined)) as { errors?: Array<{ detail?: string; title?: string }> } | undefined;
+  throw new Error(answer?.errors?.[0]?.detail ?? answer?.errors?.[0]?.title ?? `The server answered ${response.status}`);
+}
+
+/** Asks for a password-reset mail (the answer is the same whether or not the email has an account). */
+export function requestPasswordReset(email: string): Promise<void> {
+  return post("/auth/password_reset", { email });
+}
+
+/** Sets a new password with the token from a reset link. */
+export function resetPassword(token: string, newPassword: string): Promise<void> {
+  return post("/auth/password_reset/confirm", { token, newPassword });
+}
+
 /**
  * Signs out: the device forgets the session at once, and the server ends that sign-in (its
  * refresh token revoked; best effort, the device forgets it either way).

@@ -3,6 +3,7 @@ import type { Page, WebSocket } from "playwright-core";
 import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
 import { assertAccessible as accessible } from "../../test/support/chromium.js";
+import { ConsoleMailer, MAILERS } from "../../plugins/comms/index.js";
 import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
 
 // The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
@@ -189,6 +190,44 @@ test.serial("signing out ends the sign-in on the server too: its refresh token i
   await page.getByTestId("sign-in").waitFor();
   const refused = await fetch(`${url}/auth/refresh_token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refreshToken: session.refreshToken }) });
   t.is(refused.status, 401);
+});
+
+test.serial("forgot password: the page asks for a link, the link opens the reset page, the new password signs in; axe finds nothing serious", async (t) => {
+  const { app, browser, url } = await shared;
+  const email = uniqueTestEmail("forgot");
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", email);
+  await page.getByTestId("sign-out").click();
+
+  await page.getByTestId("forgot").click();
+  t.regex((await page.getByRole("alert").textContent()) ?? "", /Enter your email/);
+  await page.getByTestId("email").fill(email);
+  await page.getByTestId("forgot").click();
+  t.regex((await page.getByTestId("notice").textContent()) ?? "", /a reset link is on its way/);
+
+  // The demo's console mailer keeps what it "sent": the test reads the mail as its recipient would.
+  let link: string | undefined;
+  for (let tries = 0; tries < 200 && !link; tries++) {
+    const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === "Reset your svc demo password");
+    link = /\/app\/\?reset=[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.truthy(link, "the reset mail was sent");
+  await page.goto(`${url}${link!}`);
+  await page.getByTestId("reset").waitFor();
+  await accessible(t, page, "the reset page");
+  await page.getByTestId("new-password").fill("a brand new horse battery");
+  await page.getByTestId("set-password").click();
+  t.regex((await page.getByTestId("notice").textContent()) ?? "", /password is changed/);
+  t.false(page.url().includes("reset="), "the used token left the address bar");
+  await screenshot(page, "07-password-reset");
+
+  await signInOn(page, "login", email, "a brand new horse battery");
+  await page.getByTestId("status").waitFor();
+  // The link worked once.
+  const again = await fetch(`${url}/auth/password_reset/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link!.split("=")[1], newPassword: "one more horse battery" }) });
+  t.is(again.status, 400);
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {

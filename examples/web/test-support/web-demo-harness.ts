@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createScryptHasher, PASSWORD_HASHER } from "../../../index.js";
+import { createScryptHasher, PASSWORD_HASHER, type SvcApp } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
 import { launchChromium } from "../../../test/support/chromium.js";
 import { tempDir } from "../../../test/support/temp-dir.js";
@@ -12,7 +12,7 @@ import { webAppPlugin } from "../web-app-plugin.js";
 export const ARTEFACTS = path.resolve(".svc/artefacts/web-demo");
 
 /** The demo app (with the web app at /app) on a free port, and a headless Chromium. */
-export async function startWebDemo(t: { teardown(fn: () => void): void }): Promise<{ url: string; browser: Browser; stop: () => Promise<void> }> {
+export async function startWebDemo(t: { teardown(fn: () => void): void }): Promise<{ url: string; app: SvcApp; browser: Browser; stop: () => Promise<void> }> {
   const app = withDemoPlugins(await createTestApp({ port: 0, host: "127.0.0.1" }))
     // Under a dot-directory, as `npm start`'s .svc/web is.
     .register(webAppPlugin(tempDir(t, ".svc-web-")))
@@ -22,6 +22,7 @@ export async function startWebDemo(t: { teardown(fn: () => void): void }): Promi
   await mkdir(ARTEFACTS, { recursive: true });
   return {
     url: running.url!,
+    app,
     browser,
     stop: async () => {
       await browser.close();
