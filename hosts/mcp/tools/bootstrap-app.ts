@@ -96,7 +96,7 @@ import { User } from "./models/user.js";
  */
 export function createApp(): SvcApp {
   return new SvcApp()
-    // POST /auth/signup, /auth/login, /auth/refresh_token; GET and PATCH /auth/me.
+    // POST /auth/signup, /auth/login, /auth/refresh_token, /auth/logout, /auth/change_password; GET and PATCH /auth/me.
     .register(authPlugin({ userModel: User }));
 }
 `,
