@@ -12,6 +12,7 @@ import type { RequestUser } from "./request-user.js";
  * const accounts = ctx.resolve(ACCOUNTS);
  * await accounts.createPasswordUser({ email: "admin@example.com", admin: true }, password);
  * await accounts.setPassword(userId, newPassword); // also ends the user's sign-ins
+ * await accounts.endSignIns(userId); // "sign out everywhere", e.g. for an account taken over
  */
 export interface Accounts {
   /**
@@ -24,6 +25,12 @@ export interface Accounts {
    * (`AUTH_WEAK_PASSWORD`); an unknown, deleted or malformed id is `AUTH_USER_NOT_FOUND`.
    */
   setPassword(userId: string, password: string): Promise<void>;
+  /**
+   * Ends every sign-in of the user at once: refresh tokens revoked, access tokens refused from
+   * the next request on (`AUTH_TOKEN_REVOKED`), sockets told `sync:auth-expired`. The password is
+   * kept; an unknown id ends nothing.
+   */
+  endSignIns(userId: string): Promise<void>;
 }
 
 export const ACCOUNTS = token<Accounts>("auth.Accounts");

@@ -149,21 +149,24 @@ export class JwtAuthService implements Accounts {
     await this.endSignIns(user.id);
   }
 
+  /**
+   * `ACCOUNTS.endSignIns`: what `logout_all` does, for server code. Refresh tokens first, then the
+   * version: a refresh under way either read the version before the bump (its access token is
+   * refused) or after the revocation (its rotation fails), so none hands out a token that
+   * outlives this.
+   */
+  async endSignIns(userId: string): Promise<void> {
+    await this.options.refreshTokens.revokeUser(userId);
+    await this.options.users.endSignIns(userId);
+  }
+
   /** After a new password: reset links mailed for the old one stop working, and every sign-in ends. */
   private async passwordChanged(userId: string): Promise<void> {
     await this.options.resets?.revokeUser(userId);
     await this.endSignIns(userId);
   }
 
-  /**
-   * Refresh tokens first, then the version: a refresh under way either read the version before
-   * the bump (its access token is refused) or after the revocation (its rotation fails), so none
-   * hands out a token that outlives this.
-   */
-  private async endSignIns(userId: string): Promise<void> {
-    await this.options.refreshTokens.revokeUser(userId);
-    await this.options.users.endSignIns(userId);
-  }
+
 
   /**
    * Changes the signed-in user's password after checking the current one

@@ -459,6 +459,13 @@ test("setPassword ends the user's access tokens at once (AUTH_TOKEN_REVOKED); la
   // Hidden from every ordinary read of the user; stored for the check.
   t.false("signInVersion" in ((await TestUser.findById(alice.userId).lean()) ?? {}));
   t.is((await TestUser.findById(alice.userId).select("+signInVersion").lean())?.signInVersion, 2);
+
+  // Server code ends the sign-ins without touching the password.
+  await accounts.endSignIns(alice.userId);
+  t.is(code(await me(third.token).expect(401)), AuthErrors.TOKEN_REVOKED.code);
+  await request(http).post("/auth/refresh_token").send({ refreshToken: third.refreshToken }).expect(401);
+  await request(http).post("/auth/login").send({ email: alice.email, password: "and another new one" }).expect(200);
+  await me(bob.token).expect(200);
 });
 
 test("under session auth nothing binds ACCOUNTS (better-auth owns passwords)", async (t) => {
