@@ -166,8 +166,6 @@ export class JwtAuthService implements Accounts {
     await this.endSignIns(userId);
   }
 
-
-
   /**
    * Changes the signed-in user's password after checking the current one
    * (`POST /auth/change_password`): wrong guesses spend the account's login budget, the new

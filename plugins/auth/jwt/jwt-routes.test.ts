@@ -466,6 +466,7 @@ test("setPassword ends the user's access tokens at once (AUTH_TOKEN_REVOKED); la
   await request(http).post("/auth/refresh_token").send({ refreshToken: third.refreshToken }).expect(401);
   await request(http).post("/auth/login").send({ email: alice.email, password: "and another new one" }).expect(200);
   await me(bob.token).expect(200);
+  for (const nobody of ["66f000000000000000000001", "not-an-id", ""]) await t.notThrowsAsync(accounts.endSignIns(nobody), nobody);
 });
 
 test("under session auth nothing binds ACCOUNTS (better-auth owns passwords)", async (t) => {

@@ -107,7 +107,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     async authenticateToken(token) {
       const verified = await tokens.verifyAccessToken(token);
       const { user, signInVersion } = await users.requireActiveSignIn(verified.userId);
-      // The user's sign-ins ended (setPassword) after this token was issued.
+      // The user's sign-ins ended (a new password, logout_all) after this token was issued.
       if (verified.signInVersion !== signInVersion) throw AuthErrors.TOKEN_REVOKED();
       return user;
     },

@@ -70,7 +70,12 @@ export class UserDirectory {
    * user model without baseUserPlugin's hidden field still gets it.
    */
   async endSignIns(userId: string): Promise<void> {
-    await this.model.updateOne({ _id: userId }, { $inc: { [SIGN_IN_VERSION]: 1 } }, { strict: false });
+    try {
+      await this.model.updateOne({ _id: userId }, { $inc: { [SIGN_IN_VERSION]: 1 } }, { strict: false });
+    } catch (error) {
+      // An id that is not one of this model's is nobody's: there is nothing to end.
+      if (!(error instanceof mongoose.Error.CastError)) throw error;
+    }
   }
 
   /** Refuses missing, deleted (`deleted: true`) and disabled users with 401. */
