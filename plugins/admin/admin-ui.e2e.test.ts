@@ -351,12 +351,51 @@ test.serial("set password: the policy's refusal is said on the field, a good one
   t.deepEqual([...problems, ...other.problems], []);
 });
 
+test.serial("change password: the person's own, from the header; a wrong current one and a mismatch are said on their fields; afterwards this tab goes on and the old password is refused; axe finds nothing serious", async (t) => {
+  const { url } = await shared;
+  const me = await user({ roles: ["support"] });
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, me.email);
+  await page.getByRole("link", { name: "Change password" }).click();
+  await page.getByRole("heading", { name: "Change password" }).waitFor();
+  t.is(await page.getByLabel("Current password").getAttribute("autocomplete"), "current-password");
+  const fresh = "my own fresh horse battery";
+  const fill = async (current: string, next: string, again: string) => {
+    await page.getByLabel("Current password").fill(current);
+    await page.getByLabel("New password", { exact: true }).fill(next);
+    await page.getByLabel("New password, again").fill(again);
+    await page.getByRole("button", { name: "Change password" }).click();
+  };
+
+  await fill(PASSWORD, fresh, "something else entirely");
+  await page.getByText("The two new passwords differ").waitFor();
+  t.is(await page.getByLabel("New password, again").getAttribute("aria-invalid"), "true");
+  await fill("not my password", fresh, fresh);
+  await page.getByText("The current password is not correct").waitFor();
+  t.is(await page.getByLabel("Current password").getAttribute("aria-invalid"), "true");
+  t.is(await page.getByLabel("Current password").inputValue(), "", "passwords are cleared once sent");
+  await accessible(t, page, "the change-password page with errors");
+
+  await fill(PASSWORD, fresh, fresh);
+  await page.getByRole("status").filter({ hasText: "Password changed" }).waitFor();
+  await screenshot(page, "04-change-password");
+  // This tab is on the new sign-in: it still lists records.
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
+  await page.getByTestId("list-row").first().waitFor();
+  t.is(await page.getByRole("button", { name: "Sign in" }).count(), 0);
+  const login = (password: string) => fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: me.email, password }) });
+  t.is((await login(PASSWORD)).status, 401);
+  t.is((await login(fresh)).status, 200);
+  t.deepEqual(problems, []);
+});
+
 test.serial("a plain user is told their account cannot open the admin, and can sign out", async (t) => {
   const plain = await user();
   const { page, problems } = await openAdmin(t);
   await signIn(page, plain.email);
   await page.getByRole("heading", { name: "Your account cannot open the admin" }).waitFor();
   t.is(await page.getByRole("navigation", { name: "Admin" }).count(), 0);
+  t.is(await page.getByRole("link", { name: "Change password" }).count(), 0);
   await accessible(t, page, "the refusal page");
   await screenshot(page, "04-denied");
   await page.getByRole("button", { name: "Sign out" }).first().click();

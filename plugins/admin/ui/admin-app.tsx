@@ -17,6 +17,7 @@ import type { AdminSettings } from "./settings";
 import { SignInPage } from "./sign-in-page";
 import { TOOL_ROUTES } from "./routes";
 import { NotFoundPage, LoadingPage } from "./status-pages";
+import { ChangePasswordPage } from "./change-password-page";
 import { ConfigurationPage } from "./tools/configuration-page";
 import { RolesPage } from "./tools/roles-page";
 import { ScriptsPage } from "./tools/scripts-page";
@@ -77,6 +78,7 @@ export function AdminApp({ settings, screens }: { settings: AdminSettings; scree
                   {tools.version.visible ? <Route path={TOOL_ROUTES.version} element={<VersionPage />} /> : null}
                   {tools.configuration.visible ? <Route path={TOOL_ROUTES.configuration} element={<ConfigurationPage />} /> : null}
                   {config.customScreens.length > 0 ? <Route path={`${TOOL_ROUTES.screens}/:name`} element={<CustomScreenPage />} /> : null}
+                  {settings.signIn === "jwt" ? <Route path={TOOL_ROUTES.password} element={<ChangePasswordPage />} /> : null}
                 </CustomRoutes>,
               ];
             }}

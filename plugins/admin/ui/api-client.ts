@@ -87,6 +87,17 @@ export class ApiClient {
   }
 
   /**
+   * Changes the signed-in person's password (JWT sign-in) and keeps this tab signed in with the
+   * new sign-in the server answers with; every other sign-in of the account has ended.
+   */
+  async changePassword(currentPassword: string, newPassword: string): Promise<void> {
+    const answer = await this.request<{ data?: { token?: unknown; refreshToken?: unknown } }>("/auth/change_password", { method: "POST", body: { currentPassword, newPassword } });
+    if (typeof answer?.data?.token !== "string" || typeof answer.data.refreshToken !== "string") throw new ApiError("The answer had no new sign-in", 500, []);
+    sessionStorage.setItem(TOKEN_KEY, answer.data.token);
+    sessionStorage.setItem(REFRESH_KEY, answer.data.refreshToken);
+  }
+
+  /**
    * Forgets the tokens and ends the sign-in on the server too (best effort: the tab forgets it
    * whatever the server says): JWT sign-in revokes its refresh token, session sign-in its session.
    */

@@ -23,8 +23,9 @@ function SkipLink() {
 }
 
 function Header({ menuOpen, onMenu }: { menuOpen?: boolean; onMenu?: () => void }) {
-  const { appName } = useSettings();
+  const { appName, signIn } = useSettings();
   const { identity } = useGetIdentity();
+  const access = useAdminAccess();
   return (
     <header className="app-header">
       {onMenu ? (
@@ -41,6 +42,8 @@ function Header({ menuOpen, onMenu }: { menuOpen?: boolean; onMenu?: () => void 
             {identity.fullName}
           </span>
         ) : null}
+        {/* Session sign-in: better-auth owns passwords, so there is no route to change one here. */}
+        {signIn === "jwt" && access?.kind === "granted" ? <LinkBase to={TOOL_ROUTES.password}>Change password</LinkBase> : null}
         <SignOutButton />
       </div>
     </header>
