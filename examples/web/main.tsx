@@ -19,6 +19,15 @@ function AboutLinks() {
   );
 }
 
+/** What went wrong, announced at once. */
+function ErrorAlert({ text }: { text: string | undefined }) {
+  return text ? (
+    <p data-testid="error" role="alert" className="error">
+      {text}
+    </p>
+  ) : null;
+}
+
 /** Said once on the sign-in page (a reset link was sent, the password was changed). */
 function Notice({ text }: { text: string | undefined }) {
   return text ? (
@@ -100,11 +109,7 @@ function SignIn({ onSession, notice: initialNotice }: { onSession: (session: Ses
         </button>
       </form>
       <Notice text={notice} />
-      {error ? (
-        <p data-testid="error" role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
     </main>
   );
 }
@@ -145,11 +150,7 @@ function ResetPassword({ token, onDone }: { token: string; onDone: (notice: stri
           </button>
         </div>
       </form>
-      {error ? (
-        <p data-testid="error" role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
     </main>
   );
 }
@@ -172,9 +173,7 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
   if (failure)
     return (
       <main>
-        <p data-testid="error" role="alert" className="error">
-          {failure}
-        </p>
+        <ErrorAlert text={failure} />
       </main>
     );
   if (!db)

@@ -3,7 +3,8 @@
 import type { TestFn } from "ava";
 import mongoose, { Schema } from "mongoose";
 import nock from "nock";
-import { createTestApp } from "../../hosts/testing.js";
+import request from "supertest";
+import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import type { SvcApp, SvcAppOptions } from "../../hosts/svc-app.js";
 import { createSvcLogger } from "../../plugins/logging/create-logger.js";
 import { LogCapture } from "../../plugins/logging/log-capture.js";
@@ -99,6 +100,42 @@ export async function authTestApp(
   const http = await app.build();
   t.teardown(() => app.stop());
   return { app, http, hasher, logs };
+}
+
+/**
+ * One auth test app for a whole test file, with its OpenAPI document (to check answers against):
+ * stopped after the file's tests, and the test database with it.
+ *
+ * @example
+ * const shared = sharedAuthTestApp(test, { passwordPolicy: { minLength: 10 } });
+ * const { http, document } = await shared;
+ */
+export function sharedAuthTestApp(test: TestFn, options: Partial<AuthPluginOptions> = {}): Promise<AuthTestApp & { document: { paths: Record<string, Record<string, unknown>> } }> {
+  let stopApp: (() => Promise<void> | void) | undefined;
+  test.after.always(async () => {
+    await stopApp?.();
+    await stopTestDatabase();
+  });
+  return (async () => {
+    const built = await authTestApp({ teardown: (fn) => void (stopApp = fn) }, options);
+    const document = (await request(built.http).get("/openapi.json").expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    return { ...built, document };
+  })();
+}
+
+/** The password `signUpThroughApi` gives its users. */
+export const TEST_USER_PASSWORD = "correct horse battery staple";
+
+/**
+ * Signs a new user up through `POST /auth/signup` (expects 201): their email, tokens and id.
+ *
+ * @example
+ * const { email, token, refreshToken, userId } = await signUpThroughApi(http, "alice");
+ */
+export async function signUpThroughApi(http: Parameters<typeof request>[0], prefix = "user"): Promise<{ email: string; token: string; refreshToken: string; userId: string }> {
+  const email = uniqueEmail(prefix);
+  const response = await request(http).post("/auth/signup").send({ email, password: TEST_USER_PASSWORD }).expect(201);
+  return { email, ...(response.body.data as { token: string; refreshToken: string; userId: string }) };
 }
 
 let counter = 0;

@@ -1,34 +1,19 @@
 import test from "ava";
 import request from "supertest";
-import { stopTestDatabase } from "../../../hosts/testing.js";
-import { authTestApp, errorCode as code, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { errorCode as code, sharedAuthTestApp, signUpThroughApi, TEST_USER_PASSWORD } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { AuthErrors } from "../errors.js";
 
 // POST /auth/change_password under the JWT provider: the signed-in user changes their own
 // password by giving the current one. Through the real routes, on one app per file.
 
-const PASSWORD = "correct horse battery staple";
+const PASSWORD = TEST_USER_PASSWORD;
 const NEW_PASSWORD = "a different horse entirely";
 type Http = Parameters<typeof request>[0];
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const shared = (async () => {
-  // A small account budget, so the rate-limit case stays short.
-  const built = await authTestApp({ teardown: (fn) => void (stopApp = fn) }, { rateLimits: { perAccount: { points: 3, durationSeconds: 60 } }, passwordPolicy: { minLength: 10 } });
-  const document = (await request(built.http).get("/openapi.json").expect(200)).body;
-  return { ...built, document };
-})();
-test.after.always(async () => {
-  await stopApp?.();
-  await stopTestDatabase();
-});
-
-async function signUp(http: Http) {
-  const email = uniqueEmail("change");
-  const response = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
-  return { email, ...(response.body.data as { token: string; refreshToken: string; userId: string }) };
-}
+// A small account budget, so the rate-limit case stays short.
+const shared = sharedAuthTestApp(test, { rateLimits: { perAccount: { points: 3, durationSeconds: 60 } }, passwordPolicy: { minLength: 10 } });
+const signUp = (http: Http) => signUpThroughApi(http, "change");
 
 const change = (http: Http, token: string | undefined, body: unknown) => {
   const call = request(http).post("/auth/change_password");

@@ -1,8 +1,8 @@
 import test from "ava";
 import request from "supertest";
 import { ACCOUNTS, type PasswordResetMail } from "../../../index.js";
-import { createTestApp, stopTestDatabase } from "../../../hosts/testing.js";
-import { authTestApp, errorCode as code, JWT_ENV, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { createTestApp } from "../../../hosts/testing.js";
+import { authTestApp, errorCode as code, JWT_ENV, sharedAuthTestApp, signUpThroughApi, TEST_USER_PASSWORD, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { authPlugin } from "../auth-plugin.js";
 import { AuthErrors } from "../errors.js";
@@ -11,7 +11,7 @@ import { AuthErrors } from "../errors.js";
 // each mail (here: into a list), the test follows the link as a user would. One app per file,
 // with a clock the tests move to expire links.
 
-const PASSWORD = "correct horse battery staple";
+const PASSWORD = TEST_USER_PASSWORD;
 const NEW_PASSWORD = "a brand new horse battery";
 type Http = Parameters<typeof request>[0];
 
@@ -19,38 +19,21 @@ const mails: PasswordResetMail[] = [];
 const clock = { offsetMs: 0 };
 let failNextSend = false;
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const shared = (async () => {
-  const built = await authTestApp(
-    { teardown: (fn) => void (stopApp = fn) },
-    {
-      passwordReset: {
-        expiresIn: "30m",
-        send: async (mail) => {
-          if (failNextSend) {
-            failNextSend = false;
-            throw new Error("the mail provider is down");
-          }
-          mails.push(mail);
-        },
-      },
-      rateLimits: { resetPerAccount: { points: 3, durationSeconds: 3600 } },
-      now: () => new Date(Date.now() + clock.offsetMs),
+const shared = sharedAuthTestApp(test, {
+  passwordReset: {
+    expiresIn: "30m",
+    send: async (mail) => {
+      if (failNextSend) {
+        failNextSend = false;
+        throw new Error("the mail provider is down");
+      }
+      mails.push(mail);
     },
-  );
-  const document = (await request(built.http).get("/openapi.json").expect(200)).body;
-  return { ...built, document };
-})();
-test.after.always(async () => {
-  await stopApp?.();
-  await stopTestDatabase();
+  },
+  rateLimits: { resetPerAccount: { points: 3, durationSeconds: 3600 } },
+  now: () => new Date(Date.now() + clock.offsetMs),
 });
-
-async function signUp(http: Http) {
-  const email = uniqueEmail("reset");
-  const response = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
-  return { email, ...(response.body.data as { token: string; refreshToken: string; userId: string }) };
-}
+const signUp = (http: Http) => signUpThroughApi(http, "reset");
 
 const ask = (http: Http, email: unknown) => request(http).post("/auth/password_reset").send({ email });
 const confirm = (http: Http, body: unknown) => request(http).post("/auth/password_reset/confirm").send(body as object);

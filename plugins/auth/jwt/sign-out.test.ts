@@ -1,32 +1,17 @@
 import test from "ava";
 import request from "supertest";
-import { stopTestDatabase } from "../../../hosts/testing.js";
-import { authTestApp, errorCode as code, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { errorCode as code, sharedAuthTestApp, signUpThroughApi, TEST_USER_PASSWORD } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { AuthErrors } from "../errors.js";
 
 // Signing out under the JWT provider: POST /auth/logout ends one sign-in (a device), POST
 // /auth/logout_all every sign-in of the caller. Through the real routes, on one app per file.
 
-const PASSWORD = "correct horse battery staple";
+const PASSWORD = TEST_USER_PASSWORD;
 type Http = Parameters<typeof request>[0];
 
-let stopApp: (() => Promise<void> | void) | undefined;
-const shared = (async () => {
-  const built = await authTestApp({ teardown: (fn) => void (stopApp = fn) });
-  const document = (await request(built.http).get("/openapi.json").expect(200)).body;
-  return { ...built, document };
-})();
-test.after.always(async () => {
-  await stopApp?.();
-  await stopTestDatabase();
-});
-
-async function signUp(http: Http) {
-  const email = uniqueEmail("signout");
-  const response = await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201);
-  return { email, ...(response.body.data as { token: string; refreshToken: string; userId: string }) };
-}
+const shared = sharedAuthTestApp(test);
+const signUp = (http: Http) => signUpThroughApi(http, "signout");
 
 async function logIn(http: Http, email: string) {
   return (await request(http).post("/auth/login").send({ email, password: PASSWORD }).expect(200)).body.data as { token: string; refreshToken: string };
