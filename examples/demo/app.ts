@@ -56,6 +56,6 @@ export function withDemoPlugins(app: SvcApp): SvcApp {
   // Where links in the demo's mails point: APP_URL, else this machine on the app's port.
   const env = app.config.env;
   const appUrl = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || "3000"}`;
-  const auth = demoAuth({ onSignup: welcomeMail(comms), sendPasswordReset: passwordResetMail(comms, appUrl) });
+  const auth = demoAuth({ onSignup: welcomeMail(comms), sendPasswordReset: passwordResetMail(comms, appUrl, app.config.nodeEnv !== "test") });
   return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(auth).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles).register(todoStatsScreen);
 }

@@ -42,14 +42,15 @@ export function demoComms(): CommsPlugin {
 /**
  * The auth plugin's `passwordReset.send`: mails the link to the web demo's reset page
  * (`{appUrl}/app/?reset=<token>`). The console mailer sends nothing and logs no body, so the demo
- * also prints the link on the server's terminal, as it prints the first admin's password.
+ * also prints the link on the server's terminal (`printLink`, off in tests), as it prints the
+ * first admin's password.
  */
-export function passwordResetMail(comms: CommsPlugin, appUrl: string): (mail: PasswordResetMail) => Promise<void> {
+export function passwordResetMail(comms: CommsPlugin, appUrl: string, printLink = true): (mail: PasswordResetMail) => Promise<void> {
   return async ({ email, token, expiresAt }) => {
     const link = `${appUrl.replace(/\/+$/, "")}/app/?reset=${encodeURIComponent(token)}`;
     await comms.getCommsService().sendMail({ to: email, ...renderTemplate({ data: { link, expires: expiresAt.toISOString() }, template: PASSWORD_RESET }) });
     // Deliberately on stdout, not through the logger: log lines are shipped and kept.
-    process.stdout.write(`\nPassword-reset link for ${email} (the demo's console mailer sends no mail): ${link}\n\n`);
+    if (printLink) process.stdout.write(`\nPassword-reset link for ${email} (the demo's console mailer sends no mail): ${link}\n\n`);
   };
 }
 
