@@ -229,7 +229,8 @@ test.serial("create, edit (only the changed field is sent), a server 400 on its 
 
   await page.getByRole("button", { name: "Delete this record" }).click();
   await page.getByRole("button", { name: "Yes, delete it" }).click();
-  await page.getByRole("heading", { name: "Gadgets", level: 1 }).waitFor();
+  // Exactly the list's heading: the record page's own h1 ("Gadgets: <title>") contains it too.
+  await page.getByRole("heading", { name: "Gadgets", level: 1, exact: true }).waitFor();
   t.is(await Gadget.countDocuments({ title, deleted: { $ne: true } }), 0);
   t.deepEqual(problems, []);
 });
