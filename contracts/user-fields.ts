@@ -21,6 +21,8 @@ export const MANAGED_USER_FIELDS: readonly string[] = [
   "deleted",
   "email",
   "password",
+  // The auth plugin's count of ended sign-ins (baseUserPlugin, hidden).
+  "signInVersion",
   "passwordHash",
   "hash",
   "salt",

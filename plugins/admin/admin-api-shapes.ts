@@ -49,6 +49,8 @@ export interface AdminConfigModel {
      * `POST {routePath}/:id/password`, for callers holding `<resource>:write`.
      */
     readonly setPassword?: AdminControl;
+    /** User models, as `setPassword`: `POST {routePath}/:id/end-sign-ins` (every sign-in of the user ends). */
+    readonly endSignIns?: AdminControl;
   };
 }
 

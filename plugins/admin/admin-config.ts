@@ -20,7 +20,7 @@ export function adminConfigFor(
   basePath: string,
   access: AdminAccessPolicy,
   readOnlyPaths: (entry: AdminEntry) => ReadonlySet<string> = () => new Set(),
-  setsPassword: (entry: AdminEntry) => boolean = () => false,
+  administersAccounts: (entry: AdminEntry) => boolean = () => false,
 ): (user: RequestUser) => Promise<AdminConfig> {
   const statics = entries.map((entry) => ({
     entry,
@@ -43,8 +43,9 @@ export function adminConfigFor(
         access.writesProtected(entry, user),
       ]);
       const actions = { create: { disabled: !create }, update: { disabled: !update }, delete: { disabled: !remove }, bulkUpdate: { disabled: !update }, bulkDelete: { disabled: !remove } };
-      // A password is a protected field: updating the record is not enough, `write` is needed too.
-      models.push({ ...model, actions: setsPassword(entry) ? { ...actions, setPassword: { disabled: !(update && protectedFields) } } : actions });
+      // The account actions are protected: updating the record is not enough, `write` is needed too.
+      const account = { disabled: !(update && protectedFields) };
+      models.push({ ...model, actions: administersAccounts(entry) ? { ...actions, setPassword: account, endSignIns: account } : actions });
     }
     const customScreens: AdminCustomScreen[] = [];
     for (const screen of screens) if (await access.holds(user, `${screen.adminAccess.resource}:${screen.adminAccess.action}`)) customScreens.push(screen);

@@ -21,7 +21,7 @@ import { bulkSchemas, mountBulkRoutes } from "./bulk-routes.js";
 import { AdminErrors } from "./errors.js";
 import { documentAdmin } from "./openapi.js";
 import { ScriptTasks } from "./script-tasks.js";
-import { mountSetPasswordRoute, setsPasswords } from "./set-password-route.js";
+import { administersAccounts, mountUserAccountRoutes } from "./user-account-routes.js";
 
 const BASE_PATH = /^\/[A-Za-z0-9/_.-]*[A-Za-z0-9_.-]$/;
 
@@ -103,11 +103,11 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
       permissions = adminPermissions(access);
       // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
       const accountsBound = ctx.container.isBound(ACCOUNTS);
-      const setsPassword = (entry: AdminEntry) => setsPasswords(entry, accountsBound);
+      const hasAccountRoutes = (entry: AdminEntry) => administersAccounts(entry, accountsBound);
       mountAdminRoutes(http, {
         basePath,
         permissions,
-        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths, setsPassword),
+        describe: adminConfigFor(entries, options.customScreens ?? [], basePath, access, (entry) => routers.get(entry)!.analysis.readOnlyPaths, hasAccountRoutes),
         tasks,
         roles: resolver ?? rolesCollectionResolver(),
         config: ctx.config,
@@ -120,21 +120,21 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
         mountAdminUi(http, { basePath, signIn, appName, screenScripts: options.ui?.screenScripts ?? [] }, () => ctx.logger);
       }
       const bulk: { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[] = [];
-      const passwords: AdminEntry[] = [];
+      const accounts: AdminEntry[] = [];
       for (const [entry, router] of routers) {
-        // Bulk and password routes first: they sit beside the router's `/:id` routes.
+        // Bulk and account routes first: they sit beside the router's `/:id` routes.
         if (!entry.readOnly) {
           mountBulkRoutes(http, entry, router, access, audit);
           bulk.push({ entry, ...bulkSchemas(entry, router) });
         }
-        if (setsPassword(entry)) {
+        if (hasAccountRoutes(entry)) {
           // Resolved per request: the auth plugin may start after this one.
-          mountSetPasswordRoute(http, entry, router, access, audit, () => ctx.resolve(ACCOUNTS));
-          passwords.push(entry);
+          mountUserAccountRoutes(http, entry, router, access, audit, () => ctx.resolve(ACCOUNTS));
+          accounts.push(entry);
         }
         await router.start?.(ctx);
       }
-      documentAdmin(ctx.openapi, basePath, bulk, passwords);
+      documentAdmin(ctx.openapi, basePath, bulk, accounts);
     },
     async stop() {
       await tasks?.stop();

@@ -317,7 +317,7 @@ test.serial("a support user: others' records have Save and Delete disabled with 
   t.deepEqual(problems, []);
 });
 
-test.serial("set password: the policy's refusal is said on the field, a good one is set and the user signs in with it; support sees the control disabled with the reason; axe finds nothing serious", async (t) => {
+test.serial("set password and end sign-ins: the policy's refusal is said on the field, a good one is set and the user signs in with it, ending their sign-ins refuses their token; support sees both controls disabled with the reason; axe finds nothing serious", async (t) => {
   const { url } = await shared;
   const [admin, support, target] = await Promise.all([user({ roles: ["full"] }), user({ roles: ["support"] }), user()]);
   const { page, problems } = await openAdmin(t);
@@ -339,8 +339,17 @@ test.serial("set password: the policy's refusal is said on the field, a good one
   await accessible(t, page, "a user's record page");
   await screenshot(page, "04-set-password");
   const login = (password: string) => fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: target.email, password }) });
-  t.is((await login(fresh)).status, 200);
+  const signedIn = await login(fresh);
+  t.is(signedIn.status, 200);
   t.is((await login(PASSWORD)).status, 401);
+
+  // End all sign-ins: asked twice, then the target's token is refused; the password stays.
+  const { token } = ((await signedIn.json()) as { data: { token: string } }).data;
+  await page.getByRole("button", { name: "End all sign-ins" }).click();
+  await page.getByRole("button", { name: "Yes, end them" }).click();
+  await page.getByRole("status").filter({ hasText: "has ended" }).waitFor();
+  t.is((await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status, 401);
+  t.is((await login(fresh)).status, 200);
 
   // writeOwned is not enough, even for one's own record.
   const other = await openAdmin(t);
@@ -349,6 +358,8 @@ test.serial("set password: the policy's refusal is said on the field, a good one
   await goto(other.page, `/AdminTestUser/${support.id}`);
   t.true(await other.page.getByRole("button", { name: "Set password" }).isDisabled());
   await other.page.getByText("Your account may not set passwords of users").waitFor();
+  t.true(await other.page.getByRole("button", { name: "End all sign-ins" }).isDisabled());
+  await other.page.getByText("Your account may not end sign-ins of users").waitFor();
   t.deepEqual([...problems, ...other.problems], []);
 });
 

@@ -4,7 +4,7 @@ import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kerne
 import type { AdminEntry } from "./admin-entry.js";
 import { adminOperationName } from "./admin-model-router.js";
 import { ADMIN_TAG } from "./admin-tag.js";
-import { SET_PASSWORD_BODY } from "./set-password-route.js";
+import { SET_PASSWORD_BODY } from "./user-account-routes.js";
 
 // What a route that takes a JSON body may answer besides its own refusals.
 const BODY_ERRORS: SharedResponse[] = ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"];
@@ -54,7 +54,7 @@ const results: SchemaObject = {
 
 /**
  * Documents the admin's own routes: the config, the platform tools, each model's bulk operations
- * and the user models' set-password routes (the per-model CRUD is documented by its model
+ * and the user models' account routes (set password, end sign-ins) (the per-model CRUD is documented by its model
  * router, under the same `admin` tag).
  *
  * @example
@@ -64,7 +64,7 @@ export function documentAdmin(
   openapi: OpenApiRegistry,
   basePath: string,
   bulk: readonly { entry: AdminEntry; update: SchemaObject; remove: SchemaObject }[],
-  passwords: readonly AdminEntry[] = [],
+  accounts: readonly AdminEntry[] = [],
 ): void {
   openapi.addTag({ name: ADMIN_TAG.name, description: ADMIN_TAG.description });
   openapi.addOperation(
@@ -104,7 +104,7 @@ export function documentAdmin(
       }),
     );
   }
-  for (const entry of passwords) {
+  for (const entry of accounts) {
     const recordId: ParameterObject = { name: "id", in: "path", required: true, description: `The ${entry.modelName}'s id`, schema: { type: "string" } };
     openapi.addOperation("post", `${entry.fullPath}/:id/password`, {
       operationId: `set${adminOperationName(entry.modelName)}Password`,
@@ -118,6 +118,17 @@ export function documentAdmin(
       parameters: [recordId],
       requestBody: { required: true, content: { "application/json": { schema: SET_PASSWORD_BODY } } },
       responses: { 204: { description: "Password set; the user's sign-ins are ended" }, ...sharedResponses(["Unauthorized", "Forbidden", ...BODY_ERRORS, "NotFound"]) },
+    });
+    openapi.addOperation("post", `${entry.fullPath}/:id/end-sign-ins`, {
+      operationId: `end${adminOperationName(entry.modelName)}SignIns`,
+      summary: `End every sign-in of a ${entry.modelName}`,
+      description:
+        "Ends every sign-in of the user at once (JWT provider only): refresh tokens revoked, access tokens refused from the next request on (AUTH_TOKEN_REVOKED). " +
+        "The password stays. Needs what setting the password needs. No body (or `{}`). Audited as an update of `signInVersion`.",
+      tags: [ADMIN_TAG.name],
+      security: [{ [BEARER_SCHEME]: [] }],
+      parameters: [recordId],
+      responses: { 204: { description: "The user's sign-ins are ended" }, ...sharedResponses(["Unauthorized", "Forbidden", ...BODY_ERRORS, "NotFound"]) },
     });
   }
 }

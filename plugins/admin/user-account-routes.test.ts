@@ -7,9 +7,10 @@ import { documentedAnswerProblem } from "../../test/support/documented-answer.js
 import { adminTestApp, Gadget, testAdminOptions, type AdminTestApp } from "../../test/support/admin-test-app.js";
 import { adminPlugin, auditLogModel } from "./index.js";
 
-// The admin sets a user's password (POST {basePath}/users/:id/password) through the real HTTP
-// stack: who may (only `<resource>:write`), what it does (a new password, every sign-in ended),
-// what it refuses, what it records, and where it does not exist (non-user models, session auth).
+// The admin's account actions on a user record through the real HTTP stack — set the password
+// (POST {basePath}/users/:id/password) and end every sign-in (POST .../:id/end-sign-ins): who may
+// (only `<resource>:write`), what they do, what they refuse, what they record, and where they do
+// not exist (non-user models, session auth).
 
 test.after.always(() => stopTestDatabase());
 
@@ -93,15 +94,53 @@ test("refusals: weak password, writeOwned (even on oneself), plain user, anonymo
   await refuse(admin.token, { password: NEW_PASSWORD }, 404, "REST_NOT_FOUND");
 });
 
+test("an admin ends a user's sign-ins: their tokens are refused at once, the password stays, the audit log names signInVersion; the same refusals as set password", async (t) => {
+  const app = await appOf();
+  const [admin, support] = await Promise.all([app.user({ roles: ["full"] }), app.user({ roles: ["support"] })]);
+  const account = await createUser(app.app, {});
+  const login = (await request(app.http).post("/auth/login").send({ email: account.email, password: account.password }).expect(200)).body.data as { token: string; refreshToken: string };
+  const path = `/pw/users/${account.id}/end-sign-ins`;
+  const document = (await request(app.http).get("/openapi.json").expect(200)).body;
+
+  for (const [token, body, status, code, url] of [
+    [support.token, {}, 403, "ADMIN_FIELD_NOT_PERMITTED", path],
+    [support.token, {}, 403, "ADMIN_FIELD_NOT_PERMITTED", `/pw/users/${support.id}/end-sign-ins`],
+    [undefined, {}, 401, "HTTP_UNAUTHENTICATED", path],
+    [admin.token, { userId: "someone" }, 400, "VALIDATION_UNKNOWN_FIELD", path],
+    [admin.token, { $set: { signInVersion: 0 } }, 400, "VALIDATION_OPERATOR_IN_BODY", path],
+    [admin.token, ["x"], 400, "VALIDATION_INVALID_BODY", path],
+    [admin.token, {}, 404, "REST_NOT_FOUND", "/pw/users/not-an-id/end-sign-ins"],
+  ] as const) {
+    const call = request(app.http).post(url);
+    if (token) call.set(auth(token));
+    const refused = await call.send(body as object).expect(status);
+    t.is(refused.body.errors[0].code, code, `${url} ${JSON.stringify(body)}`);
+    if (url === path) t.is(documentedAnswerProblem(document, "post", "/pw/users/{id}/end-sign-ins", refused), undefined);
+  }
+  await request(app.http).get("/auth/me").set(auth(login.token)).expect(200);
+
+  // No body at all, as a button sends it.
+  const ended = await request(app.http).post(path).set(auth(admin.token)).expect(204);
+  t.is(documentedAnswerProblem(document, "post", "/pw/users/{id}/end-sign-ins", ended), undefined);
+  t.is((await request(app.http).get("/auth/me").set(auth(login.token)).expect(401)).body.errors[0].code, "AUTH_TOKEN_REVOKED");
+  await request(app.http).post("/auth/refresh_token").send({ refreshToken: login.refreshToken }).expect(401);
+  await request(app.http).post("/auth/login").send({ email: account.email, password: account.password }).expect(200);
+  const entries = await auditLogModel().find({ recordId: account.id }).lean();
+  t.deepEqual(entries.map((entry) => [entry.action, entry.fields, entry.userId]), [["update", ["signInVersion"], admin.id]]);
+});
+
 test("the config offers setPassword on the users model only: enabled for write, disabled for writeOwned", async (t) => {
   const app = await appOf();
   const [admin, support] = await Promise.all([app.user({ roles: ["full"] }), app.user({ roles: ["support"] })]);
   const models = async (token: string) => (await request(app.http).get("/pw/config").set(auth(token)).expect(200)).body.data.models as { name: string; actions: Record<string, unknown> }[];
   const adminModels = await models(admin.token);
   t.deepEqual(adminModels.find((model) => model.name === "AdminTestUser")?.actions.setPassword, { disabled: false });
+  t.deepEqual(adminModels.find((model) => model.name === "AdminTestUser")?.actions.endSignIns, { disabled: false });
   t.is(adminModels.find((model) => model.name === "Gadget")?.actions.setPassword, undefined);
   t.is(adminModels.find((model) => model.name === "AdminAuditLogEntry")?.actions.setPassword, undefined);
   t.deepEqual((await models(support.token)).find((model) => model.name === "AdminTestUser")?.actions.setPassword, { disabled: true });
+  t.deepEqual((await models(support.token)).find((model) => model.name === "AdminTestUser")?.actions.endSignIns, { disabled: true });
+  t.is(adminModels.find((model) => model.name === "Gadget")?.actions.endSignIns, undefined);
 });
 
 const sessionUserSchema = new Schema({ name: { type: String } }, { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } });
@@ -127,8 +166,11 @@ test("under session auth (no ACCOUNTS) there is no set-password route, and the c
   const users = config.models.find((model: { name: string }) => model.name === "SetPasswordSessionUser");
   t.is(users.actions.update.disabled, false);
   t.false("setPassword" in users.actions);
+  t.false("endSignIns" in users.actions);
   const user = await SetPasswordSessionUser.findOne({ email }).lean<{ _id: unknown }>();
   await request(http).post(`/admin/users/${String(user!._id)}/password`).set(auth(token)).send({ password: "another horse battery" }).expect(404);
   const document = (await request(http).get("/openapi.json").expect(200)).body;
   t.is(document.paths["/admin/users/{id}/password"], undefined);
+  t.is(document.paths["/admin/users/{id}/end-sign-ins"], undefined);
+  await request(http).post(`/admin/users/${String(user!._id)}/end-sign-ins`).set(auth(token)).expect(404);
 });
