@@ -23,6 +23,7 @@ export const MANAGED_USER_FIELDS: readonly string[] = [
   "password",
   // The auth plugin's count of ended sign-ins (baseUserPlugin, hidden).
   "signInVersion",
+  "emailVerifiedAt",
   "passwordHash",
   "hash",
   "salt",

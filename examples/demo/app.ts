@@ -3,7 +3,7 @@
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
 import { demoAdmin, seedRoles, todoStatsScreen } from "./admin.js";
 import { demoAuth } from "./auth-setup.js";
-import { demoComms, passwordResetMail, welcomeMail } from "./comms.js";
+import { demoComms, passwordResetMail, verificationMail, welcomeMail } from "./comms.js";
 import { demoFeatureFlags } from "./feature-flags.js";
 import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
 import { todoRouter, todoSummaryTool } from "./todo.js";
@@ -56,6 +56,11 @@ export function withDemoPlugins(app: SvcApp): SvcApp {
   // Where links in the demo's mails point: APP_URL, else this machine on the app's port.
   const env = app.config.env;
   const appUrl = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || "3000"}`;
-  const auth = demoAuth({ onSignup: welcomeMail(comms), sendPasswordReset: passwordResetMail(comms, appUrl, app.config.nodeEnv !== "test") });
+  const printLinks = app.config.nodeEnv !== "test";
+  const auth = demoAuth({
+    onSignup: welcomeMail(comms),
+    sendPasswordReset: passwordResetMail(comms, appUrl, printLinks),
+    sendVerification: verificationMail(comms, appUrl, printLinks),
+  });
   return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(auth).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles).register(todoStatsScreen);
 }

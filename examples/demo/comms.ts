@@ -1,7 +1,7 @@
 // Communications for the demo: every channel on its console adapter (messages are logged, never
 // sent), and a welcome mail for each sign-up. A real app passes provider adapters instead (see
 // docs/comms.md); the console ones log through the framework's logger.
-import { logger, type PasswordResetMail, type RequestUser } from "../../index.js";
+import { logger, type EmailVerificationMail, type PasswordResetMail, type RequestUser } from "../../index.js";
 import {
   commsPlugin,
   ConsoleMailer,
@@ -25,6 +25,15 @@ const PASSWORD_RESET = {
   html: '<p>Someone asked to reset the password of this account. If it was you, <a href="{{link}}">choose a new one</a> (the link works once, until {{expires}}).</p><p>If it was not you, ignore this mail: nothing changes.</p>',
 };
 
+const VERIFY_EMAIL = {
+  subject: "Confirm your svc demo email",
+  text: "Confirm that this address is yours (the link works once, until {{expires}}):\n\n{{link}}\n",
+  html: '<p><a href="{{link}}">Confirm that this address is yours</a> (the link works once, until {{expires}}).</p>',
+};
+
+/** Mails whose bodies hold a one-time link: a credential, kept out of the delivery log. */
+const LINK_MAILS = new Set([PASSWORD_RESET.subject, VERIFY_EMAIL.subject]);
+
 /** The demo's comms plugin (a new instance per app: it holds the app's service). */
 export function demoComms(): CommsPlugin {
   return commsPlugin({
@@ -35,7 +44,7 @@ export function demoComms(): CommsPlugin {
     defaultFrom: "demo@example.com",
     retainPayloadDays: 7,
     // A reset link is a credential: its mail's body stays out of the delivery log (admins read it).
-    redactPayload: (context, payload) => ("subject" in context.message && context.message.subject === PASSWORD_RESET.subject ? { ...payload, text: "[redacted]", html: "[redacted]" } : payload),
+    redactPayload: (context, payload) => ("subject" in context.message && LINK_MAILS.has(context.message.subject ?? "") ? { ...payload, text: "[redacted]", html: "[redacted]" } : payload),
   });
 }
 
@@ -63,5 +72,18 @@ export function welcomeMail(comms: CommsPlugin): (user: RequestUser) => Promise<
     if (typeof user.email !== "string") return;
     const name = typeof user.name === "string" && user.name !== "" ? user.name : user.email.split("@")[0]!;
     await comms.getCommsService().sendMail({ to: user.email, ...renderTemplate({ data: { name }, template: WELCOME }) });
+  };
+}
+
+/**
+ * The auth plugin's `emailVerification.send`: mails the link to the web demo
+ * (`{appUrl}/app/?verify=<token>`), and prints it on the terminal outside tests, as the reset
+ * link is.
+ */
+export function verificationMail(comms: CommsPlugin, appUrl: string, printLink = true): (mail: EmailVerificationMail) => Promise<void> {
+  return async ({ email, token, expiresAt }) => {
+    const link = `${appUrl.replace(/\/+$/, "")}/app/?verify=${encodeURIComponent(token)}`;
+    await comms.getCommsService().sendMail({ to: email, ...renderTemplate({ data: { link, expires: expiresAt.toISOString() }, template: VERIFY_EMAIL }) });
+    if (printLink) process.stdout.write(`\nEmail-verification link for ${email} (the demo's console mailer sends no mail): ${link}\n\n`);
   };
 }

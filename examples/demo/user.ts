@@ -1,6 +1,6 @@
 // The demo's user model: the auth plugin's schema plugins plus a display name.
 import mongoose, { Schema } from "mongoose";
-import { baseUserPlugin, githubUserPlugin, isDisabledPlugin } from "../../index.js";
+import { baseUserPlugin, emailVerificationPlugin, githubUserPlugin, isDisabledPlugin } from "../../index.js";
 
 const userSchema = new Schema(
   {
@@ -12,5 +12,6 @@ const userSchema = new Schema(
 userSchema.plugin(baseUserPlugin);
 userSchema.plugin(isDisabledPlugin);
 userSchema.plugin(githubUserPlugin);
+userSchema.plugin(emailVerificationPlugin);
 
 export const User = mongoose.models.User ?? mongoose.model("User", userSchema);

@@ -5,7 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
 import { browser, inputValue } from "./browser.js";
-import { loadSession, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, type Session } from "./session.js";
+import { loadSession, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
 
@@ -201,6 +201,17 @@ function App() {
   // A reset link opens /app/?reset=<token>: that page first, whoever is signed in here.
   const [resetToken, setResetToken] = useState<string | undefined>(() => new URLSearchParams(browser.location.search).get("reset") ?? undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
+  // A verification link opens /app/?verify=<token>: confirmed at once, then said on whichever page shows.
+  const [verified, setVerified] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const token = new URLSearchParams(browser.location.search).get("verify");
+    if (!token) return;
+    browser.history.replaceState(null, "", browser.location.pathname);
+    void verifyEmail(token).then(
+      () => setVerified("Your email is confirmed. Thank you!"),
+      (failure: unknown) => setVerified(failure instanceof Error ? failure.message : String(failure)),
+    );
+  }, []);
   const resetDone = (text: string) => {
     // The token leaves the address bar (and the history) once used or abandoned.
     browser.history.replaceState(null, "", browser.location.pathname);
@@ -217,6 +228,11 @@ function App() {
   else page = <SignIn onSession={setSession} notice={notice} />;
   return (
     <>
+      {verified ? (
+        <section data-testid="verified" aria-label="Email confirmation">
+          <Notice text={verified} />
+        </section>
+      ) : null}
       {page}
       <AboutLinks />
     </>

@@ -48,6 +48,11 @@ export function requestPasswordReset(email: string): Promise<void> {
   return post("/auth/password_reset", { email });
 }
 
+/** Confirms the account's email with the token from a verification link. */
+export function verifyEmail(token: string): Promise<void> {
+  return post("/auth/verify_email", { token });
+}
+
 /** Sets a new password with the token from a reset link. */
 export function resetPassword(token: string, newPassword: string): Promise<void> {
   return post("/auth/password_reset/confirm", { token, newPassword });

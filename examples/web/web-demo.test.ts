@@ -2,6 +2,7 @@ import test from "ava";
 import type { Page, WebSocket } from "playwright-core";
 import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
+import { User } from "../demo/user.js";
 import { assertAccessible as accessible } from "../../test/support/chromium.js";
 import { ConsoleMailer, MAILERS } from "../../plugins/comms/index.js";
 import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
@@ -228,6 +229,26 @@ test.serial("forgot password: the page asks for a link, the link opens the reset
   // The link worked once.
   const again = await fetch(`${url}/auth/password_reset/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link!.split("=")[1], newPassword: "one more horse battery" }) });
   t.is(again.status, 400);
+});
+
+test.serial("email verification: the link from the sign-up mail confirms the address; axe finds nothing serious", async (t) => {
+  const { app, browser, url } = await shared;
+  const email = uniqueTestEmail("verify");
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", email);
+  let link: string | undefined;
+  for (let tries = 0; tries < 200 && !link; tries++) {
+    const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === "Confirm your svc demo email");
+    link = /\/app\/\?verify=[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.truthy(link, "the verification mail was sent");
+  await page.goto(`${url}${link!}`);
+  t.regex((await page.getByTestId("verified").textContent()) ?? "", /email is confirmed/);
+  t.false(page.url().includes("verify="), "the used token left the address bar");
+  await accessible(t, page, "the todo app with the confirmation");
+  t.truthy((await User.findOne({ email }).lean<{ emailVerifiedAt?: Date }>())?.emailVerifiedAt);
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {

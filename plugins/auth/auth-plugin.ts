@@ -15,6 +15,7 @@ import type { GitHubAuthOptions } from "./github/github-auth-options.js";
 import type { LoginRateLimiterStores, LoginRateLimits } from "./http/login-rate-limiter.js";
 import type { GenerateJWTPayload } from "./jwt/jwt-auth-service.js";
 import type { PasswordPolicy } from "./jwt/password-policy.js";
+import type { EmailVerificationOptions } from "./jwt/email-verification.js";
 import type { PasswordResetOptions } from "./jwt/password-reset.js";
 import { startJwtAuth } from "./jwt/start-jwt-auth.js";
 import type { SessionAuthOptions } from "./session/session-auth-options.js";
@@ -68,6 +69,12 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
    * Off by default: svc cannot know how the app sends mail nor where its reset page is.
    */
   passwordReset?: PasswordResetOptions;
+  /**
+   * Email verification (JWT provider; the user model needs `emailVerificationPlugin`): a link is
+   * mailed at sign-up and on `POST /auth/verify_email/resend`; `POST /auth/verify_email {token}`
+   * stamps `emailVerifiedAt`. Off by default, like `passwordReset`.
+   */
+  emailVerification?: EmailVerificationOptions;
   /** Overrides `AUTH_PROVIDER`. */
   provider?: AuthProvider;
   /** The clock tokens are issued and checked against (tests). */
@@ -131,7 +138,8 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
       await options.userModel.init();
       if (env!.provider === "session-auth") {
         // better-auth has its own reset flow; a JWT-only option must not look like it works.
-        if (options.passwordReset) throw AuthErrors.PASSWORD_RESET_OPTION_INVALID("it needs the JWT provider (under session auth, better-auth resets passwords)");
+        if (options.passwordReset) throw AuthErrors.MAIL_LINK_OPTION_INVALID("passwordReset", "it needs the JWT provider (under session auth, better-auth resets passwords)");
+        if (options.emailVerification) throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailVerification", "it needs the JWT provider (under session auth, better-auth verifies emails)");
         // Loaded only when used: better-auth is large.
         const { startSessionAuth } = await import("./session/session-auth.js");
         runtime = await startSessionAuth(ctx, {
@@ -154,6 +162,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
           githubAuth: options.githubAuth,
           onSignup: options.onSignup,
           passwordReset: options.passwordReset,
+          emailVerification: options.emailVerification,
           now: options.now,
         });
       }

@@ -53,6 +53,10 @@ export const AuthErrors = defineErrors("AUTH", {
   OAUTH_CODE_INVALID: { status: 400, title: "Invalid or expired authorization code" },
   /** A password-reset token that is unknown, used, replaced by a newer one, expired, or whose account is disabled or gone. */
   RESET_TOKEN_INVALID: { status: 400, title: "The password-reset link is invalid or has expired; ask for a new one" },
+  /** An email-verification token that is unknown, used, replaced by a newer one, expired, or whose account is disabled or deleted. */
+  VERIFY_TOKEN_INVALID: { status: 400, title: "The verification link is invalid or has expired; ask for a new one" },
+  /** `POST /auth/verify_email/resend` for an account whose email is verified already. */
+  EMAIL_ALREADY_VERIFIED: { status: 409, title: "This email is verified already" },
   /** `returnTo`/`callbackURL` is not on an allowed origin (open-redirect protection). */
   RETURN_TO_NOT_ALLOWED: { status: 400, title: "returnTo is not an allowed destination" },
   /** Session auth: the social provider in the path is not configured. */
@@ -91,9 +95,9 @@ export const AuthErrors = defineErrors("AUTH", {
     message: (option: string, got: unknown) =>
       `${option} must be a non-empty string (got ${typeof got === "string" ? JSON.stringify(got) : String(got)}); is the variable it comes from set?`,
   },
-  /** `passwordReset` is given without a `send` function, or with an `expiresIn` that is no duration. */
-  PASSWORD_RESET_OPTION_INVALID: {
-    message: (detail: string) => `authPlugin passwordReset: ${detail}`,
+  /** `passwordReset` or `emailVerification` without a `send` function, with an `expiresIn` that is no duration, or under session auth. */
+  MAIL_LINK_OPTION_INVALID: {
+    message: (option: string, detail: string) => `authPlugin ${option}: ${detail}`,
   },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {

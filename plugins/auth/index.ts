@@ -24,6 +24,8 @@ export type { GitHubAuthOptions } from "./github/github-auth-options.js";
 export type { SessionAuthOptions, OAuthClientCredentials } from "./session/session-auth-options.js";
 export type { PasswordPolicy } from "./jwt/password-policy.js";
 export type { PasswordResetMail, PasswordResetOptions } from "./jwt/password-reset.js";
+export type { EmailVerificationMail, EmailVerificationOptions } from "./jwt/email-verification.js";
+export { emailVerificationPlugin } from "./users/email-verification-plugin.js";
 export { TokenService, type TokenServiceOptions, type TokenUse } from "./jwt/token-service.js";
 export { defaultJWTPayload, type GenerateJWTPayload, type SignInResult } from "./jwt/jwt-auth-service.js";
 export { LoginRateLimiter, type FailureLimit, type LoginRateLimits, type LoginRateLimiterStores } from "./http/login-rate-limiter.js";

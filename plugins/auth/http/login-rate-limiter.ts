@@ -20,6 +20,8 @@ export interface LoginRateLimits {
   resetPerAccount?: FailureLimit;
   /** Password-reset mails asked for per client IP, whatever the account. Default 30 per hour. */
   resetPerIp?: FailureLimit;
+  /** Verification mails asked for again per account (`POST /auth/verify_email/resend`). Default 5 per hour. */
+  verifyPerAccount?: FailureLimit;
 }
 
 /**
@@ -33,6 +35,7 @@ export interface LoginRateLimiterStores {
   signupPerIp?: RateLimiterAbstract;
   resetPerAccount?: RateLimiterAbstract;
   resetPerIp?: RateLimiterAbstract;
+  verifyPerAccount?: RateLimiterAbstract;
 }
 
 /**
@@ -54,6 +57,7 @@ export class LoginRateLimiter {
   private readonly signupPerIp: RateLimiterAbstract;
   private readonly resetPerAccount: RateLimiterAbstract;
   private readonly resetPerIp: RateLimiterAbstract;
+  private readonly verifyPerAccount: RateLimiterAbstract;
 
   constructor(limits: LoginRateLimits = {}, stores: LoginRateLimiterStores = {}) {
     this.perAccount = stores.perAccount ?? memory("login-account", limits.perAccount ?? { points: 10, durationSeconds: 15 * 60 });
@@ -61,6 +65,7 @@ export class LoginRateLimiter {
     this.signupPerIp = stores.signupPerIp ?? memory("signup-ip", limits.signupPerIp ?? { points: 30, durationSeconds: 3600 });
     this.resetPerAccount = stores.resetPerAccount ?? memory("reset-account", limits.resetPerAccount ?? { points: 5, durationSeconds: 3600 });
     this.resetPerIp = stores.resetPerIp ?? memory("reset-ip", limits.resetPerIp ?? { points: 30, durationSeconds: 3600 });
+    this.verifyPerAccount = stores.verifyPerAccount ?? memory("verify-account", limits.verifyPerAccount ?? { points: 5, durationSeconds: 3600 });
   }
 
   /** Spends one attempt of the account's and the IP's budgets; throws 429 when either is spent. */
@@ -76,6 +81,11 @@ export class LoginRateLimiter {
   /** The right password: clears the account's failures and returns the IP's point (its failures stay: it may be spraying). */
   async recordSuccess(account: string, ip: string): Promise<void> {
     await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(ip)]);
+  }
+
+  /** Counts a request for another verification mail (keyed by user id and IP, the IP on the reset budget); throws 429 when spent. */
+  async consumeVerificationRequest(userId: string, ip: string): Promise<void> {
+    await consumeBoth(this.verifyPerAccount, userId, this.resetPerIp, ip);
   }
 
   /** Clears the account's failed logins (its password was just reset by mail: the owner is back). */

@@ -283,6 +283,23 @@ export const passwordResetConfirmBody: BodyCheck<{ token: string; newPassword: s
   newPassword: body.newPassword as string,
 }));
 
+/** The JSON schema of the `POST /auth/verify_email` body (validation and OpenAPI). */
+export const VERIFY_EMAIL_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: { token: { type: "string", maxLength: 256, description: "The token from the verification link" } },
+  required: ["token"],
+  additionalProperties: false,
+};
+
+/**
+ * `{token}` and nothing else; the token itself is judged by the verification service
+ * (`AUTH_VERIFY_TOKEN_INVALID`).
+ *
+ * @example
+ * const { token } = verifyEmailBody(req.body);
+ */
+export const verifyEmailBody: BodyCheck<{ token: string }> = bodyCheck(VERIFY_EMAIL_SCHEMA, [], (body) => ({ token: body.token as string }));
+
 /**
  * Any JSON object without `$`-keys, for bodies whose values are checked where they are used
  * (one-time codes answer `AUTH_OAUTH_CODE_INVALID` whatever is wrong with them).

@@ -9,7 +9,7 @@ import { SIGN_IN_VERSION, signInVersionOf } from "../users/sign-in-version.js";
 import { toRequestUser, type UserDirectory, type UserRecord } from "../users/user-directory.js";
 import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
-import type { PasswordResetTokens } from "./password-reset-tokens.js";
+import type { LinkTokens } from "./link-tokens.js";
 import type { RefreshTokenStore } from "./refresh-token-store.js";
 import type { TokenService } from "./token-service.js";
 
@@ -36,7 +36,7 @@ export interface JwtAuthServiceOptions {
   signupDisabled: boolean;
   passwordPolicy: PasswordPolicy;
   /** The password-reset links, when the app mails them: a password set another way ends them. */
-  resets?: PasswordResetTokens;
+  resets?: LinkTokens;
   /** Told about each new account once it exists (never awaited by the sign-up; see `AuthPluginOptions.onSignup`). */
   onSignup?: (user: RequestUser) => void;
 }

@@ -1,5 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
@@ -27,7 +27,7 @@ const rotated: SchemaObject = {
  * @example
  * documentJwtRoutes(ctx.openapi, { name: { type: "string", maxLength: 100 } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean } = {}): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean; emailVerification?: boolean } = {}): void {
   documentAuthComponents(openapi);
   const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profileFields }, additionalProperties: false };
   addAuthOperations(openapi, [
@@ -82,6 +82,7 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
       refusals: { 400: invalid("A field that may not be set"), 401: "Not signed in" },
     }],
     ...(features.passwordReset ? passwordResetRoutes : []),
+    ...(features.emailVerification ? emailVerificationRoutes : []),
   ]);
 }
 
@@ -99,5 +100,22 @@ const passwordResetRoutes: AuthRoute[] = [
     body: PASSWORD_RESET_CONFIRM_SCHEMA,
     ok: { 204: answer("Password set; sign in with it") },
     refusals: { 400: "Malformed body, a token that is invalid, used or expired (AUTH_RESET_TOKEN_INVALID), or a new password outside the policy (AUTH_WEAK_PASSWORD)" },
+  }],
+];
+
+const emailVerificationRoutes: AuthRoute[] = [
+  ["post", "/auth/verify_email", {
+    operationId: "verifyEmail",
+    summary: "Confirm the account's email with the token from the verification mail (stamps emailVerifiedAt)",
+    body: VERIFY_EMAIL_SCHEMA,
+    ok: { 204: answer("Verified") },
+    refusals: { 400: "Malformed body, or a token that is invalid, used or expired (AUTH_VERIFY_TOKEN_INVALID)" },
+  }],
+  ["post", "/auth/verify_email/resend", {
+    operationId: "resendVerificationEmail",
+    summary: "Mail the signed-in user a new verification link (the older one stops working)",
+    security: BEARER_SECURITY,
+    ok: { 202: answer("A link is on its way", dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] })) },
+    refusals: { 401: "Not signed in", 409: "The email is verified already", 429: "Too many requests (see Retry-After)" },
   }],
 ];

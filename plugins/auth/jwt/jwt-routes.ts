@@ -7,18 +7,20 @@ import {
   passwordResetConfirmBody,
   passwordResetRequestBody,
   profileBody,
+  verifyEmailBody,
   refreshTokenBody,
   signupBody,
   type ProfileFieldSchemas,
 } from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
+import type { EmailVerification } from "./email-verification.js";
 import type { PasswordReset } from "./password-reset.js";
 
 /**
  * The JWT provider's public paths: credentials sent to them are not checked by the middleware (a
  * stale access token must never stop a client from signing in, refreshing or signing out).
  */
-export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout", "/auth/password_reset", "/auth/password_reset/confirm"];
+export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout", "/auth/password_reset", "/auth/password_reset/confirm", "/auth/verify_email"];
 
 /**
  * Mounts SPEC §4.2's JWT routes with ARCHITECTURE §4's bodies:
@@ -29,13 +31,15 @@ export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_t
  * (204: every sign-in of the caller ends) and `POST /auth/change_password {currentPassword,
  * newPassword}` (200 with a new sign-in; the others end); with `reset` (the `passwordReset`
  * option), `POST /auth/password_reset {email}` (202, the same for every email) and
- * `POST /auth/password_reset/confirm {token, newPassword}` (204). Bodies are checked by the
- * shared validator before the service sees them (400 `VALIDATION_*`).
+ * `POST /auth/password_reset/confirm {token, newPassword}` (204); with `verification`,
+ * `POST /auth/verify_email {token}` (204) and `POST /auth/verify_email/resend` (202, signed in).
+ * Bodies are checked by the shared validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
  * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, { name: { type: "string" } });
  */
-export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, reset?: PasswordReset): void {
+export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, mail: { reset?: PasswordReset; verification?: EmailVerification } = {}): void {
+  const { reset, verification } = mail;
   const checkSignup = signupBody(profileFields);
   const checkProfile = profileBody(profileFields);
   router.post(
@@ -103,6 +107,22 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       authRoute(async (req, res) => {
         await reset.confirm(passwordResetConfirmBody(req.body));
         res.status(204).end();
+      }),
+    );
+  }
+  if (verification) {
+    router.post(
+      "/auth/verify_email",
+      authRoute(async (req, res) => {
+        await verification.confirm(verifyEmailBody(req.body).token);
+        res.status(204).end();
+      }),
+    );
+    router.post(
+      "/auth/verify_email/resend",
+      authRoute(async (req, res) => {
+        await verification.resend(requireUser(req), clientIp(req));
+        res.status(202).json({ data: { accepted: true } });
       }),
     );
   }

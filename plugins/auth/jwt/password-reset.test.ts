@@ -185,7 +185,7 @@ test("without the option there are no reset routes; a wrong option fails the sta
     const app = (await createTestApp({ env: JWT_ENV })).register(authPlugin({ userModel: TestUser, passwordReset: passwordReset as never }));
     t.teardown(() => app.stop());
     const error = (await t.throwsAsync(app.build())) as { code?: string; message: string };
-    t.is(error.code, AuthErrors.PASSWORD_RESET_OPTION_INVALID.code);
+    t.is(error.code, AuthErrors.MAIL_LINK_OPTION_INVALID.code);
     t.regex(error.message, says);
   }
 });

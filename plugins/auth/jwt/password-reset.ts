@@ -5,7 +5,7 @@ import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { UserDirectory } from "../users/user-directory.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
-import type { PasswordResetTokens } from "./password-reset-tokens.js";
+import type { LinkTokens } from "./link-tokens.js";
 
 /** What the app is handed to send one password-reset mail. */
 export interface PasswordResetMail {
@@ -38,12 +38,13 @@ export interface PasswordResetOptions {
 
 export interface PasswordResetDependencies {
   readonly users: UserDirectory;
-  readonly tokens: PasswordResetTokens;
+  readonly tokens: LinkTokens;
   readonly accounts: JwtAuthService;
   readonly limiter: LoginRateLimiter;
   readonly passwordPolicy: PasswordPolicy;
   readonly send: PasswordResetOptions["send"];
   readonly logger: SvcLogger;
+  readonly now: () => Date;
 }
 
 /**
@@ -90,6 +91,8 @@ export class PasswordReset {
       throw AuthErrors.RESET_TOKEN_INVALID();
     }
     await accounts.setPassword(userId, newPassword);
+    // Following the mailed link proved the address too (a no-op without emailVerificationPlugin).
+    await users.markEmailVerified(userId, this.deps.now());
     // Whoever read the mail owns the account: failed logins of a guesser no longer lock it.
     if (typeof user.email === "string") await limiter.forgiveAccount(user.email);
   }

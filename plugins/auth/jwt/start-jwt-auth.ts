@@ -13,6 +13,7 @@ import { startGitHubSignIn } from "../github/start-github-sign-in.js";
 import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
 import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
 import type { ProfileFieldSchemas } from "../http/request-bodies.js";
+import { EMAIL_VERIFIED_AT } from "../users/email-verification-plugin.js";
 import type { UserDirectory } from "../users/user-directory.js";
 import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jwt-auth-service.js";
 import { documentJwtRoutes } from "./jwt-openapi.js";
@@ -20,8 +21,9 @@ import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
 import { parseDurationSeconds } from "../duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
+import { EmailVerification, type EmailVerificationOptions } from "./email-verification.js";
 import { PasswordReset, type PasswordResetOptions } from "./password-reset.js";
-import { PasswordResetTokens } from "./password-reset-tokens.js";
+import { EMAIL_VERIFICATION_LINKS, LinkTokens, PASSWORD_RESET_LINKS } from "./link-tokens.js";
 import { RefreshTokenStore } from "./refresh-token-store.js";
 import { TokenService } from "./token-service.js";
 
@@ -38,6 +40,7 @@ export interface JwtAuthStart {
   githubAuth?: GitHubAuthOptions;
   onSignup?: (user: RequestUser) => unknown;
   passwordReset?: PasswordResetOptions;
+  emailVerification?: EmailVerificationOptions;
   now?: () => Date;
 }
 
@@ -65,10 +68,15 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   });
   const credentials = new PasswordCredentials(connection);
   const refreshTokens = new RefreshTokenStore(connection, tokens, now);
-  const resets = start.passwordReset ? new PasswordResetTokens(connection, resetLinkSeconds(start.passwordReset), now) : undefined;
-  await Promise.all([credentials.init(), refreshTokens.init(), resets?.init()]);
+  const resets = start.passwordReset ? new LinkTokens(connection, PASSWORD_RESET_LINKS, linkSeconds("passwordReset", start.passwordReset, "1h"), now) : undefined;
+  const verifications = start.emailVerification ? new LinkTokens(connection, EMAIL_VERIFICATION_LINKS, linkSeconds("emailVerification", start.emailVerification, "24h"), now) : undefined;
+  if (verifications) users.requireField(EMAIL_VERIFIED_AT, "emailVerificationPlugin");
+  await Promise.all([credentials.init(), refreshTokens.init(), resets?.init(), verifications?.init()]);
   const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores);
 
+  const verification =
+    verifications && new EmailVerification({ users, links: verifications, limiter, send: start.emailVerification!.send, logger: ctx.logger, now });
+  const hostOnSignup = start.onSignup ? signupNotifier(ctx, start.onSignup) : undefined;
   const service = new JwtAuthService({
     users,
     credentials,
@@ -82,14 +90,21 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     generateJWTPayload: start.generateJWTPayload ?? defaultJWTPayload,
     signupDisabled: env.signupDisabled,
     passwordPolicy: start.passwordPolicy ?? {},
-    onSignup: start.onSignup ? signupNotifier(ctx, start.onSignup) : undefined,
+    // A new account gets its verification link, then the host hears of it: neither holds up the sign-up.
+    onSignup:
+      verification || hostOnSignup
+        ? (user) => {
+            verification?.mailLink(user);
+            hostOnSignup?.(user);
+          }
+        : undefined,
   });
 
   const reset =
     resets &&
-    new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger });
-  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, reset);
-  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined });
+    new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger, now });
+  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification });
+  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined, emailVerification: verification !== undefined });
   const publicPaths = new Set(JWT_PUBLIC_PATHS.map(routedPath));
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
@@ -123,14 +138,21 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     },
     (path) => publicPaths.has(routedPath(path)),
   );
-  return { authenticator, accounts: service, middleware, stop: async () => reset?.settled() };
+  return {
+    authenticator,
+    accounts: service,
+    middleware,
+    stop: async () => {
+      await Promise.all([reset?.settled(), verification?.settled()]);
+    },
+  };
 }
 
-/** How long a reset link works, from the option (checked: a wrong one fails the start). */
-function resetLinkSeconds(options: PasswordResetOptions): number {
-  if (typeof options.send !== "function") throw AuthErrors.PASSWORD_RESET_OPTION_INVALID("send must be a function that mails the link");
-  const seconds = parseDurationSeconds(options.expiresIn ?? "1h");
-  if (seconds === undefined) throw AuthErrors.PASSWORD_RESET_OPTION_INVALID(`expiresIn must be a duration like 30m or 1h, got ${JSON.stringify(options.expiresIn)}`);
+/** How long a mailed link works, from its option (checked: a wrong one fails the start). */
+function linkSeconds(option: string, options: { send?: unknown; expiresIn?: string }, fallback: string): number {
+  if (typeof options.send !== "function") throw AuthErrors.MAIL_LINK_OPTION_INVALID(option, "send must be a function that mails the link");
+  const seconds = parseDurationSeconds(options.expiresIn ?? fallback);
+  if (seconds === undefined) throw AuthErrors.MAIL_LINK_OPTION_INVALID(option, `expiresIn must be a duration like 30m or 1h, got ${JSON.stringify(options.expiresIn)}`);
   return seconds;
 }
 

@@ -2,6 +2,7 @@ import mongoose, { type Model } from "mongoose";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 
+import { EMAIL_VERIFIED_AT } from "./email-verification-plugin.js";
 import { SIGN_IN_VERSION, signInVersionOf } from "./sign-in-version.js";
 import type { UserModel } from "./user-model.js";
 
@@ -76,6 +77,12 @@ export class UserDirectory {
       // An id that is not one of this model's is nobody's: there is nothing to end.
       if (!(error instanceof mongoose.Error.CastError)) throw error;
     }
+  }
+
+  /** Stamps `emailVerifiedAt` (emailVerificationPlugin) once; a model without the field is left alone. */
+  async markEmailVerified(userId: string, at: Date): Promise<void> {
+    if (!this.model.schema.path(EMAIL_VERIFIED_AT)) return;
+    await this.model.updateOne({ _id: userId, [EMAIL_VERIFIED_AT]: { $exists: false } }, { $set: { [EMAIL_VERIFIED_AT]: at } });
   }
 
   /** Refuses missing, deleted (`deleted: true`) and disabled users with 401. */

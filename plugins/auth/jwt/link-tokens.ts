@@ -3,7 +3,7 @@ import { Schema, type Connection, type Model } from "mongoose";
 import { authCollection } from "./auth-collection.js";
 import { tokenDigest } from "./token-digest.js";
 
-interface ResetTokenRecord {
+interface LinkTokenRecord {
   /** SHA-256 of the token; the token itself is only in the mail. */
   _id: string;
   userId: string;
@@ -11,38 +11,49 @@ interface ResetTokenRecord {
   created: Date;
 }
 
-const resetTokenSchema = new Schema<ResetTokenRecord>(
-  {
-    _id: { type: String, required: true },
-    userId: { type: String, required: true, index: true },
-    // TTL: the database forgets a link once it could no longer be used.
-    expiresAt: { type: Date, required: true, expires: 0 },
-    created: { type: Date, required: true },
-  },
-  { collection: "svc_auth_password_resets", versionKey: false, strict: "throw" },
-);
+/** Which links a store keeps: its model name and collection (one per purpose). */
+export interface LinkKind {
+  readonly modelName: string;
+  readonly collection: string;
+}
+
+/** Password-reset links (`svc_auth_password_resets`). */
+export const PASSWORD_RESET_LINKS: LinkKind = { modelName: "SvcAuthPasswordReset", collection: "svc_auth_password_resets" };
+/** Email-verification links (`svc_auth_email_verifications`). */
+export const EMAIL_VERIFICATION_LINKS: LinkKind = { modelName: "SvcAuthEmailVerification", collection: "svc_auth_email_verifications" };
 
 /** A token's shape before any lookup: what `randomBytes(32)` gives in base64url, nothing else. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The single-use tokens of password-reset links: 256-bit random, stored hashed, valid for
- * `ttlSeconds`. A user has at most one: asking again replaces the link sent before, so only the
- * newest mail works.
+ * The single-use tokens of the links auth mails (password reset, email verification): 256-bit
+ * random, stored hashed, valid for `ttlSeconds`. A user has at most one of a kind: asking again
+ * replaces the link sent before, so only the newest mail works.
  *
  * @example
- * const { token, expiresAt } = await resets.issue(userId);
- * const userId = await resets.consume(token); // undefined when unknown, used or expired
+ * const { token, expiresAt } = await links.issue(userId);
+ * const userId = await links.consume(token); // undefined when unknown, used or expired
  */
-export class PasswordResetTokens {
-  private readonly model: Model<ResetTokenRecord>;
+export class LinkTokens {
+  private readonly model: Model<LinkTokenRecord>;
 
   constructor(
     connection: Connection,
+    kind: LinkKind,
     private readonly ttlSeconds: number,
     private readonly now: () => Date,
   ) {
-    this.model = authCollection(connection, "SvcAuthPasswordReset", resetTokenSchema);
+    const schema = new Schema<LinkTokenRecord>(
+      {
+        _id: { type: String, required: true },
+        userId: { type: String, required: true, index: true },
+        // TTL: the database forgets a link once it could no longer be used.
+        expiresAt: { type: Date, required: true, expires: 0 },
+        created: { type: Date, required: true },
+      },
+      { collection: kind.collection, versionKey: false, strict: "throw" },
+    );
+    this.model = authCollection(connection, kind.modelName, schema);
   }
 
   async init(): Promise<void> {
@@ -58,7 +69,7 @@ export class PasswordResetTokens {
     return { token, expiresAt };
   }
 
-  /** Whose a still-valid token is, without using it up (the new password is checked first). */
+  /** Whose a still-valid token is, without using it up (a new password is checked first). */
   async peek(token: string): Promise<string | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;
     const record = await this.model.findOne({ _id: tokenDigest(token), expiresAt: { $gt: this.now() } }).lean();
@@ -72,7 +83,7 @@ export class PasswordResetTokens {
     return record?.userId;
   }
 
-  /** Forgets the user's link (their password was set another way). */
+  /** Forgets the user's link (e.g. their password was set another way). */
   async revokeUser(userId: string): Promise<void> {
     await this.model.deleteMany({ userId });
   }

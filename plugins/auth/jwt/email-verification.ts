@@ -1,0 +1,103 @@
+import type { RequestUser } from "../../../contracts/request-user.js";
+import type { SvcLogger } from "../../../kernel/logger.js";
+import { AuthErrors } from "../errors.js";
+import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
+import { EMAIL_VERIFIED_AT } from "../users/email-verification-plugin.js";
+import type { UserDirectory } from "../users/user-directory.js";
+import type { LinkTokens } from "./link-tokens.js";
+
+/** What the app is handed to send one email-verification mail. */
+export interface EmailVerificationMail {
+  /** The account (as `req.user` would be). */
+  readonly user: RequestUser;
+  /** The address to verify: the account's sign-in email. */
+  readonly email: string;
+  /** The single-use token for the link; the app's page sends it to `POST /auth/verify_email`. */
+  readonly token: string;
+  /** When the link stops working. */
+  readonly expiresAt: Date;
+}
+
+/**
+ * `authPlugin`'s `emailVerification` option (JWT provider; the user model needs
+ * `emailVerificationPlugin`): a link is mailed at sign-up (and on `POST /auth/verify_email/resend`),
+ * and `POST /auth/verify_email {token}` records `emailVerifiedAt`. svc sends no mail itself: `send`
+ * does, and builds the link to the app's own page.
+ *
+ * @example
+ * emailVerification: {
+ *   send: ({ email, token }) => comms.sendMail({ to: email, subject: "Confirm your email", text: `https://app.example.com/verify?token=${token}` }),
+ * }
+ */
+export interface EmailVerificationOptions {
+  /** Sends the mail. Runs after the request was answered; a throw or rejection is logged, never answered. */
+  send(mail: EmailVerificationMail): unknown;
+  /** How long a link works: a duration like `24h` (default `24h`). */
+  expiresIn?: string;
+}
+
+export interface EmailVerificationDependencies {
+  readonly users: UserDirectory;
+  readonly links: LinkTokens;
+  readonly limiter: LoginRateLimiter;
+  readonly send: EmailVerificationOptions["send"];
+  readonly logger: SvcLogger;
+  readonly now: () => Date;
+}
+
+/**
+ * Verifying that a user reads mail at their sign-in email. Mails go out off the request path
+ * (a failing `send` is logged); a link is single use, one per user (a newer one replaces the
+ * older), and confirming it stamps `emailVerifiedAt` once.
+ *
+ * @example
+ * verification.mailLink(user); // after sign-up
+ * await verification.confirm(token); // POST /auth/verify_email
+ */
+export class EmailVerification {
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: EmailVerificationDependencies) {}
+
+  /** Mails a link to a user whose email is not verified yet (in the background). */
+  mailLink(user: RequestUser): void {
+    const sent = this.mail(user).catch((error: unknown) => {
+      this.deps.logger.error(`Email-verification mail failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+        userId: user.id,
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    });
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+
+  /** `POST /auth/verify_email/resend`: 409 when already verified, 429 over the account's limit. */
+  async resend(user: RequestUser, ip: string): Promise<void> {
+    if (user[EMAIL_VERIFIED_AT] !== undefined && user[EMAIL_VERIFIED_AT] !== null) throw AuthErrors.EMAIL_ALREADY_VERIFIED();
+    await this.deps.limiter.consumeVerificationRequest(user.id, ip);
+    this.mailLink(user);
+  }
+
+  /** `POST /auth/verify_email`: 400 `AUTH_VERIFY_TOKEN_INVALID` for an unknown, used, replaced or expired link, or a disabled or deleted account. */
+  async confirm(token: string): Promise<void> {
+    const userId = await this.deps.links.consume(token);
+    if (userId === undefined) throw AuthErrors.VERIFY_TOKEN_INVALID();
+    try {
+      await this.deps.users.requireActive(userId);
+    } catch {
+      throw AuthErrors.VERIFY_TOKEN_INVALID();
+    }
+    await this.deps.users.markEmailVerified(userId, this.deps.now());
+  }
+
+  /** Resolves once every mail under way has been handed to `send` (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.sending]);
+  }
+
+  private async mail(user: RequestUser): Promise<void> {
+    if (typeof user.email !== "string") return;
+    const { token, expiresAt } = await this.deps.links.issue(user.id);
+    await this.deps.send({ user, email: user.email, token, expiresAt });
+  }
+}
