@@ -4,8 +4,7 @@ import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
 import { User } from "../demo/user.js";
 import { assertAccessible as accessible } from "../../test/support/chromium.js";
-import { ConsoleMailer, MAILERS } from "../../plugins/comms/index.js";
-import { addTodo, INDEXED_DB_DUMP, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
+import { addTodo, INDEXED_DB_DUMP, mailedLink, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
 
 // The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
 // context is one device with its own IndexedDB. Serial: one app and one browser for the file.
@@ -208,14 +207,8 @@ test.serial("forgot password: the page asks for a link, the link opens the reset
   t.regex((await page.getByTestId("notice").textContent()) ?? "", /a reset link is on its way/);
 
   // The demo's console mailer keeps what it "sent": the test reads the mail as its recipient would.
-  let link: string | undefined;
-  for (let tries = 0; tries < 200 && !link; tries++) {
-    const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === "Reset your svc demo password");
-    link = /\/app\/\?reset=[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  t.truthy(link, "the reset mail was sent");
-  await page.goto(`${url}${link!}`);
+  const link = await mailedLink(app, email, "Reset your svc demo password", "reset");
+  await page.goto(`${url}${link}`);
   await page.getByTestId("reset").waitFor();
   await accessible(t, page, "the reset page");
   await page.getByTestId("new-password").fill("a brand new horse battery");
@@ -227,7 +220,7 @@ test.serial("forgot password: the page asks for a link, the link opens the reset
   await signInOn(page, "login", email, "a brand new horse battery");
   await page.getByTestId("status").waitFor();
   // The link worked once.
-  const again = await fetch(`${url}/auth/password_reset/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link!.split("=")[1], newPassword: "one more horse battery" }) });
+  const again = await fetch(`${url}/auth/password_reset/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link.split("=")[1], newPassword: "one more horse battery" }) });
   t.is(again.status, 400);
 });
 
@@ -237,14 +230,8 @@ test.serial("email verification: the link from the sign-up mail confirms the add
   const { context, page } = await openDevice(browser, url);
   t.teardown(() => context.close());
   await signInOn(page, "signup", email);
-  let link: string | undefined;
-  for (let tries = 0; tries < 200 && !link; tries++) {
-    const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === "Confirm your svc demo email");
-    link = /\/app\/\?verify=[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  t.truthy(link, "the verification mail was sent");
-  await page.goto(`${url}${link!}`);
+  const link = await mailedLink(app, email, "Confirm your svc demo email", "verify");
+  await page.goto(`${url}${link}`);
   t.regex((await page.getByTestId("verified").textContent()) ?? "", /email is confirmed/);
   t.false(page.url().includes("verify="), "the used token left the address bar");
   await accessible(t, page, "the todo app with the confirmation");

@@ -6,6 +6,7 @@ import { createTestApp } from "../../../hosts/testing.js";
 import { launchChromium } from "../../../test/support/chromium.js";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { withDemoPlugins } from "../../demo/app.js";
+import { ConsoleMailer, MAILERS } from "../../../plugins/comms/index.js";
 import { webAppPlugin } from "../web-app-plugin.js";
 
 /** Screenshots of the e2e tests go here (git-ignored: under .svc/). */
@@ -100,3 +101,21 @@ export const INDEXED_DB_DUMP = `(async () => {
   return { names, records, text };
 })()`;
 
+
+/**
+ * The `/app/?<param>=<token>` link in the newest mail to `email` with `subject`, as the demo's
+ * console mailer "sent" it (mails go out after the request answered: waits a bounded while).
+ *
+ * @example
+ * const link = await mailedLink(app, email, "Reset your svc demo password", "reset");
+ */
+export async function mailedLink(app: SvcApp, email: string, subject: string, param: string): Promise<string> {
+  const pattern = new RegExp(`/app/\\?${param}=[A-Za-z0-9_-]+`);
+  for (let tries = 0; tries < 200; tries++) {
+    const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === subject);
+    const link = pattern.exec(mail?.text ?? "")?.[0];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no "${subject}" mail with a link to ${email}`);
+}

@@ -4,6 +4,7 @@ import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import { EMAIL_VERIFIED_AT } from "../users/email-verification-plugin.js";
 import type { UserDirectory } from "../users/user-directory.js";
+import { BackgroundMails } from "./background-mails.js";
 import type { LinkTokens } from "./link-tokens.js";
 
 /** What the app is handed to send one email-verification mail. */
@@ -55,20 +56,15 @@ export interface EmailVerificationDependencies {
  * await verification.confirm(token); // POST /auth/verify_email
  */
 export class EmailVerification {
-  private readonly sending = new Set<Promise<void>>();
+  private readonly mails: BackgroundMails;
 
-  constructor(private readonly deps: EmailVerificationDependencies) {}
+  constructor(private readonly deps: EmailVerificationDependencies) {
+    this.mails = new BackgroundMails(deps.logger);
+  }
 
   /** Mails a link to a user whose email is not verified yet (in the background). */
   mailLink(user: RequestUser): void {
-    const sent = this.mail(user).catch((error: unknown) => {
-      this.deps.logger.error(`Email-verification mail failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
-        userId: user.id,
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-    });
-    this.sending.add(sent);
-    void sent.finally(() => this.sending.delete(sent));
+    this.mails.run("Email-verification mail", () => this.mail(user), { userId: user.id });
   }
 
   /** `POST /auth/verify_email/resend`: 409 when already verified, 429 over the account's limit. */
@@ -91,8 +87,8 @@ export class EmailVerification {
   }
 
   /** Resolves once every mail under way has been handed to `send` (or failed). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.sending]);
+  settled(): Promise<void> {
+    return this.mails.settled();
   }
 
   private async mail(user: RequestUser): Promise<void> {

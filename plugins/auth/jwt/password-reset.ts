@@ -3,6 +3,7 @@ import type { SvcLogger } from "../../../kernel/logger.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { UserDirectory } from "../users/user-directory.js";
+import { BackgroundMails } from "./background-mails.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { LinkTokens } from "./link-tokens.js";
@@ -59,21 +60,16 @@ export interface PasswordResetDependencies {
  * await reset.confirm({ token, newPassword: "a new horse battery" });
  */
 export class PasswordReset {
-  /** Mails being prepared or sent, so a stop can wait for them. */
-  private readonly sending = new Set<Promise<void>>();
+  private readonly mails: BackgroundMails;
 
-  constructor(private readonly deps: PasswordResetDependencies) {}
+  constructor(private readonly deps: PasswordResetDependencies) {
+    this.mails = new BackgroundMails(deps.logger);
+  }
 
   /** `POST /auth/password_reset`: counts the request (429 over the limits), then mails in the background. */
   async request(email: string, ip: string): Promise<void> {
     await this.deps.limiter.consumeResetRequest(email, ip);
-    const sent = this.mail(email).catch((error: unknown) => {
-      this.deps.logger.error(`Password-reset mail failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-    });
-    this.sending.add(sent);
-    void sent.finally(() => this.sending.delete(sent));
+    this.mails.run("Password-reset mail", () => this.mail(email));
   }
 
   /** `POST /auth/password_reset/confirm`: 400 `AUTH_RESET_TOKEN_INVALID` or `AUTH_WEAK_PASSWORD`. */
@@ -98,8 +94,8 @@ export class PasswordReset {
   }
 
   /** Resolves once every mail under way has been handed to `send` (or failed). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.sending]);
+  settled(): Promise<void> {
+    return this.mails.settled();
   }
 
   private async mail(email: string): Promise<void> {
