@@ -22,7 +22,8 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const port = /listening (\d+)/.exec(output)![1];
     const inFlight = fetch(`http://127.0.0.1:${port}/slow`).then((response) => response.json());
     await seen("in-flight");
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // "close", not "exit": the last lines can still be in the pipes when the process exits.
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     child.kill(signal);
     child.send("release");
     t.deepEqual(await inFlight, { data: "finished" });

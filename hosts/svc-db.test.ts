@@ -56,7 +56,8 @@ test("svc-db rejects a bad port with its usage", async (t) => {
   const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "nope"], { stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  const [code] = await once(child, "exit");
+  // "close", not "exit": the message can still be in the pipe when the process exits.
+  const [code] = await once(child, "close");
   t.is(code, 1);
   t.regex(errors, /invalid --port/);
   t.regex(errors, /usage: svc-db/);
@@ -133,7 +134,8 @@ test("svc-db rejects an unknown --journal-fsync mode", async (t) => {
   const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "0", "--journal-fsync", "sometimes"], { stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  const [code] = await once(child, "exit");
+  // "close", not "exit": the message can still be in the pipe when the process exits.
+  const [code] = await once(child, "close");
   t.is(code, 1);
   t.regex(errors, /invalid --journal-fsync/);
 });
@@ -152,7 +154,8 @@ test("svc-db reports a corrupt data directory with its error code, without the u
   const child = spawn(process.execPath, ["--import=tsx", "hosts/svc-db.ts", "--port", "0", "--dbpath", dbPath], { stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  const [code] = await once(child, "exit");
+  // "close", not "exit": the message can still be in the pipe when the process exits.
+  const [code] = await once(child, "close");
   t.is(code, 1);
   t.regex(errors, /^svc-db: SVC_DB_JOURNAL_CORRUPT: .*\.svcdb/m);
   t.notRegex(errors, /usage: svc-db/);

@@ -26,7 +26,8 @@ async function stopBySignal(graceMs: number, releaseRequest: boolean, secondApp 
       const check = () => (output.includes(text) ? resolve() : void waiting.push(check));
       check();
     });
-  const exited = new Promise<number | null>((resolve) => app.on("exit", (code) => resolve(code)));
+  // "close", not "exit": the last lines can still be in the pipes when the process exits.
+  const exited = new Promise<number | null>((resolve) => app.on("close", (code) => resolve(code)));
   await seen("listening ");
   const port = /listening (\d+)/.exec(output)![1];
   const request = fetch(`http://127.0.0.1:${port}/slow`).then(

@@ -27,7 +27,8 @@ export async function runBinToExit(
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const [code] = (await once(child, "exit")) as [number | null];
+  // "close", not "exit": a child's output can still be in its pipes when it exits.
+  const [code] = (await once(child, "close")) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
