@@ -108,6 +108,9 @@ test.serial("list: search, sort by a column, pages of 25; axe finds nothing seri
   const admin = await user({ roles: ["full"] });
   const prefix = `paged-${Date.now().toString(36)}`;
   await Gadget.create(Array.from({ length: 30 }, (_, index) => ({ title: `${prefix} ${String(index).padStart(2, "0")}`, done: index % 2 === 0 })));
+  // One more that the search leaves out, so "30 records" below proves the (debounced) search is
+  // applied: were it applied late, it would send the list back to page 1 after "Next page".
+  await Gadget.create({ title: `unlisted-${Date.now().toString(36)}` });
   const { page, problems } = await openAdmin(t);
   await signIn(page, admin.email);
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
