@@ -104,8 +104,8 @@ export class GitHubSignIn {
   /** `POST /auth/github/token`: a login code (and its verifier) → tokens. */
   async redeem(body: Record<string, unknown>): Promise<SignInResult> {
     const record = await this.options.codes.consume(body.authCode, "login", body.codeVerifier);
-    const user = await this.options.users.requireActive(record.userId);
-    return this.options.jwt.issue(user);
+    const { user, signInVersion } = await this.options.users.requireActiveSignIn(record.userId);
+    return this.options.jwt.issue(user, signInVersion);
   }
 
   /** `POST /auth/github/link`: completes a link for the user who started it. */

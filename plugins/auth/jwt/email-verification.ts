@@ -6,36 +6,23 @@ import { EMAIL_VERIFIED_AT } from "../users/email-verification-plugin.js";
 import type { UserDirectory } from "../users/user-directory.js";
 import { BackgroundMails } from "./background-mails.js";
 import type { LinkTokens } from "./link-tokens.js";
+import type { MailedLink, MailedLinkOptions } from "./mailed-link.js";
 
 /** What the app is handed to send one email-verification mail. */
-export interface EmailVerificationMail {
-  /** The account (as `req.user` would be). */
-  readonly user: RequestUser;
-  /** The address to verify: the account's sign-in email. */
-  readonly email: string;
-  /** The single-use token for the link; the app's page sends it to `POST /auth/verify_email`. */
-  readonly token: string;
-  /** When the link stops working. */
-  readonly expiresAt: Date;
-}
+export type EmailVerificationMail = MailedLink;
 
 /**
  * `authPlugin`'s `emailVerification` option (JWT provider; the user model needs
  * `emailVerificationPlugin`): a link is mailed at sign-up (and on `POST /auth/verify_email/resend`),
- * and `POST /auth/verify_email {token}` records `emailVerifiedAt`. svc sends no mail itself: `send`
- * does, and builds the link to the app's own page.
+ * and `POST /auth/verify_email {token}` records `emailVerifiedAt`; links work for `expiresIn`
+ * (default `24h`).
  *
  * @example
  * emailVerification: {
  *   send: ({ email, token }) => comms.sendMail({ to: email, subject: "Confirm your email", text: `https://app.example.com/verify?token=${token}` }),
  * }
  */
-export interface EmailVerificationOptions {
-  /** Sends the mail. Runs after the request was answered; a throw or rejection is logged, never answered. */
-  send(mail: EmailVerificationMail): unknown;
-  /** How long a link works: a duration like `24h` (default `24h`). */
-  expiresIn?: string;
-}
+export type EmailVerificationOptions = MailedLinkOptions;
 
 export interface EmailVerificationDependencies {
   readonly users: UserDirectory;

@@ -75,8 +75,8 @@ export class JwtAuthService implements Accounts {
       await users.model.deleteOne({ _id: created._id });
       throw error;
     }
-    const user = users.assertActive(await users.findById(userId));
-    const signedIn = await this.issue(user);
+    const { user, signInVersion } = await users.requireActiveSignIn(userId);
+    const signedIn = await this.issue(user, signInVersion);
     this.options.onSignup?.(user);
     return signedIn;
   }
@@ -230,9 +230,12 @@ export class JwtAuthService implements Accounts {
     await this.passwordChanged(userId);
   }
 
-  /** Issues an access token and a refresh token: a new sign-in, under the user's current sign-in version. */
-  async issue(user: RequestUser): Promise<SignInResult> {
-    return (await this.issueFamily(user, await this.options.users.currentSignInVersion(user.id))).signedIn;
+  /**
+   * Issues an access token and a refresh token: a new sign-in, under the user's current sign-in
+   * version (read unless the caller just read the user with it, `requireActiveSignIn`).
+   */
+  async issue(user: RequestUser, signInVersion?: number): Promise<SignInResult> {
+    return (await this.issueFamily(user, signInVersion ?? (await this.options.users.currentSignInVersion(user.id)))).signedIn;
   }
 
   private async issueFamily(user: RequestUser, signInVersion: number): Promise<{ signedIn: SignInResult; familyId: string }> {

@@ -14,6 +14,9 @@ const credentials: SchemaObject = {
   required: ["email", "password"],
 };
 
+/** `{data: {accepted: true}}`: a mail is on its way (or, for reset, may be). */
+const accepted = dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] });
+
 const rotated: SchemaObject = {
   type: "object",
   properties: { token: { type: "string" }, refreshToken: { type: "string" } },
@@ -91,7 +94,7 @@ const passwordResetRoutes: AuthRoute[] = [
     operationId: "requestPasswordReset",
     summary: "Ask for a password-reset mail; the answer is the same whether or not the email has an account",
     body: PASSWORD_RESET_REQUEST_SCHEMA,
-    ok: { 202: answer("Accepted: if the email has an account, a link is on its way", dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] })) },
+    ok: { 202: answer("Accepted: if the email has an account, a link is on its way", accepted) },
     refusals: { 400: invalid("Malformed email"), 429: "Too many reset requests for this email or from this IP (see Retry-After)" },
   }],
   ["post", "/auth/password_reset/confirm", {
@@ -115,7 +118,7 @@ const emailVerificationRoutes: AuthRoute[] = [
     operationId: "resendVerificationEmail",
     summary: "Mail the signed-in user a new verification link (the older one stops working)",
     security: BEARER_SECURITY,
-    ok: { 202: answer("A link is on its way", dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] })) },
+    ok: { 202: answer("A link is on its way", accepted) },
     refusals: { 401: "Not signed in", 409: "The email is verified already", 429: "Too many requests (see Retry-After)" },
   }],
 ];

@@ -69,13 +69,6 @@ export class LinkTokens {
     return { token, expiresAt };
   }
 
-  /** Whose a still-valid token is, without using it up (a new password is checked first). */
-  async peek(token: string): Promise<string | undefined> {
-    if (!TOKEN_SHAPE.test(token)) return undefined;
-    const record = await this.model.findOne({ _id: tokenDigest(token), expiresAt: { $gt: this.now() } }).lean();
-    return record?.userId;
-  }
-
   /** Uses a token up (deleting it): whose it was, or undefined when unknown, used or expired. */
   async consume(token: string): Promise<string | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;

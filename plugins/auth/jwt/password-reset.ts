@@ -7,35 +7,21 @@ import { BackgroundMails } from "./background-mails.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { LinkTokens } from "./link-tokens.js";
+import type { MailedLink, MailedLinkOptions } from "./mailed-link.js";
 
 /** What the app is handed to send one password-reset mail. */
-export interface PasswordResetMail {
-  /** The account (as `req.user` would be). */
-  readonly user: RequestUser;
-  /** Where to send it: the account's sign-in email. */
-  readonly email: string;
-  /** The single-use token for the link; the app's reset page sends it back with the new password. */
-  readonly token: string;
-  /** When the link stops working. */
-  readonly expiresAt: Date;
-}
+export type PasswordResetMail = MailedLink;
 
 /**
  * `authPlugin`'s `passwordReset` option (JWT provider): turns on `POST /auth/password_reset` and
- * `POST /auth/password_reset/confirm`. svc sends no mail itself: `send` does, with whatever the app
- * uses (the comms plugin's `sendMail`, a provider's SDK), and builds the link to its own page.
+ * `POST /auth/password_reset/confirm`; links work for `expiresIn` (default `1h`).
  *
  * @example
  * passwordReset: {
  *   send: ({ email, token }) => comms.sendMail({ to: email, subject: "Reset your password", text: `https://app.example.com/reset?token=${token}` }),
  * }
  */
-export interface PasswordResetOptions {
-  /** Sends the mail. Runs after the request was answered; a throw or rejection is logged, never answered. */
-  send(mail: PasswordResetMail): unknown;
-  /** How long a link works: a duration like `30m` or `1h` (default `1h`). */
-  expiresIn?: string;
-}
+export type PasswordResetOptions = MailedLinkOptions;
 
 export interface PasswordResetDependencies {
   readonly users: UserDirectory;
@@ -76,7 +62,6 @@ export class PasswordReset {
   async confirm({ token, newPassword }: { token: string; newPassword: string }): Promise<void> {
     const { users, tokens, accounts, limiter } = this.deps;
     // The policy before the token is used up, so a refused password leaves the link working.
-    if ((await tokens.peek(token)) === undefined) throw AuthErrors.RESET_TOKEN_INVALID();
     checkPasswordPolicy(newPassword, this.deps.passwordPolicy);
     const userId = await tokens.consume(token);
     if (userId === undefined) throw AuthErrors.RESET_TOKEN_INVALID();
