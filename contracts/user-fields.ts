@@ -23,6 +23,8 @@ export const MANAGED_USER_FIELDS: readonly string[] = [
   "password",
   // The auth plugin's count of ended sign-ins (baseUserPlugin, hidden).
   "signInVersion",
+  // Its sign-ins ended one by one (baseUserPlugin, hidden).
+  "endedSignIns",
   "emailVerifiedAt",
   "passwordHash",
   "hash",

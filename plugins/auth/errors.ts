@@ -17,7 +17,7 @@ export const AuthErrors = defineErrors("AUTH", {
   /** An access token that is malformed, tampered, `alg: none`, foreign or a refresh token. */
   TOKEN_INVALID: { status: 401, title: "Invalid token" },
   TOKEN_EXPIRED: { status: 401, title: "Token expired" },
-  /** An access token of a sign-in that has ended since it was issued (`setPassword`): sign in again. */
+  /** An access token of a sign-in that has ended since it was issued (a new password, a sign-out): sign in again. */
   TOKEN_REVOKED: { status: 401, title: "Token revoked; its sign-in has ended" },
   /** A refresh token that is unknown, revoked, forged or an access token. */
   REFRESH_TOKEN_INVALID: { status: 401, title: "Invalid refresh token" },
@@ -55,6 +55,8 @@ export const AuthErrors = defineErrors("AUTH", {
   RESET_TOKEN_INVALID: { status: 400, title: "The password-reset link is invalid or has expired; ask for a new one" },
   /** An email-verification token that is unknown, used, replaced by a newer one, expired, or whose account is disabled or deleted. */
   VERIFY_TOKEN_INVALID: { status: 400, title: "The verification link is invalid or has expired; ask for a new one" },
+  /** `DELETE /auth/sign_ins/{id}`: no sign-in of the caller with this id can still be used (unknown, ended, or another user's). */
+  SIGN_IN_NOT_FOUND: { status: 404, title: "No such sign-in" },
   /** `POST /auth/verify_email/resend` for an account whose email is verified already. */
   EMAIL_ALREADY_VERIFIED: { status: 409, title: "This email is verified already" },
   /** `returnTo`/`callbackURL` is not on an allowed origin (open-redirect protection). */

@@ -35,6 +35,8 @@ test("JWT and GitHub routes carry stable operation ids and the one auth tag", as
     // The same id as session auth's sign-out: clients sign out of either provider alike.
     "POST /auth/logout": "logOut",
     "POST /auth/logout_all": "logOutEverywhere",
+    "GET /auth/sign_ins": "listSignIns",
+    "DELETE /auth/sign_ins/{id}": "endSignIn",
     "POST /auth/change_password": "changePassword",
     "GET /auth/me": "readMe",
     "PATCH /auth/me": "updateMe",

@@ -201,6 +201,28 @@ test.serial("a user deleted while 10 of their sockets are connected: every one g
   t.true(await until(() => timers.live.size === 0), `sync timers still pending: ${timers.describe()}`);
 });
 
+test.serial("one device signed out from another: that sign-in's sockets get sync:auth-expired (expired), the other device's are still served", async (t) => {
+  const { http, socketUrl } = await shared;
+  const email = uniqueEmail("churn");
+  const first = (await request(http).post("/auth/signup").send({ email, password: PASSWORD }).expect(201)).body.data as { token: string; userId: string };
+  const second = (await request(http).post("/auth/login").send({ email, password: PASSWORD }).expect(200)).body.data as { token: string };
+  const kept = await recordingSocket(socketUrl, { token: first.token, teardown: (fn) => t.teardown(fn) });
+  const ended = await recordingSocket(socketUrl, { token: second.token, teardown: (fn) => t.teardown(fn) });
+  for (const client of [kept, ended]) await client.request("sync:subscribe", { collections: [COLLECTION] });
+
+  const signIns = (await request(http).get("/auth/sign_ins").set("authorization", `Bearer ${first.token}`).expect(200)).body.data as Array<{ id: string; current: boolean }>;
+  const other = signIns.find((signIn) => !signIn.current)!;
+  await request(http).delete(`/auth/sign_ins/${other.id}`).set("authorization", `Bearer ${first.token}`).expect(204);
+  // The periodic check (200 ms in this app) finds it, with no event from the client.
+  t.deepEqual(await ended.next("sync:auth-expired"), { reason: "expired" });
+  t.is(await ended.disconnected, "io server disconnect");
+
+  const mine = note();
+  t.true("ack" in (await kept.request<MutationOutcome>("sync:mutate", mine)));
+  await kept.next("sync:delta", (delta: SyncDelta) => delta.id === mine.id);
+  t.false(kept.events.some(([name]) => name === "sync:auth-expired"));
+});
+
 /** The database's change-stream cursor of this app (a database-level stream). */
 const streamNamespace = () => `${ChurnNote.db.name}.$cmd.aggregate`;
 

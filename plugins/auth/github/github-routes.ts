@@ -1,7 +1,7 @@
 import { parse as parseCookies } from "cookie";
 import type { Request, Response, Router } from "express";
 import { requireUser } from "../../../contracts/request-user.js";
-import { authRoute, queryObject } from "../http/auth-route.js";
+import { authRoute, queryObject, signInDevice } from "../http/auth-route.js";
 import { objectBody } from "../http/request-bodies.js";
 import type { GitHubSignIn } from "./github-sign-in.js";
 
@@ -47,7 +47,7 @@ export function mountGitHubRoutes(router: Router, github: GitHubSignIn, options:
   router.post(
     "/auth/github/token",
     authRoute(async (req, res) => {
-      res.json({ data: await github.redeem(objectBody(req.body)) });
+      res.json({ data: await github.redeem(objectBody(req.body), signInDevice(req)) });
     }),
   );
   router.get(

@@ -3,6 +3,7 @@ import type { RequestUser } from "../../../contracts/request-user.js";
 import { isAPIError } from "../../../kernel/api-error.js";
 import { requestValidationError } from "../../validation/index.js";
 import { AuthErrors } from "../errors.js";
+import type { SignInDevice } from "../http/auth-route.js";
 import { allowedReturnTo } from "../http/return-to.js";
 import type { JwtAuthService, SignInResult } from "../jwt/jwt-auth-service.js";
 import type { PasswordCredentials } from "../jwt/password-credentials.js";
@@ -101,11 +102,11 @@ export class GitHubSignIn {
     }
   }
 
-  /** `POST /auth/github/token`: a login code (and its verifier) → tokens. */
-  async redeem(body: Record<string, unknown>): Promise<SignInResult> {
+  /** `POST /auth/github/token`: a login code (and its verifier) → tokens for a sign-in from `device`. */
+  async redeem(body: Record<string, unknown>, device: SignInDevice): Promise<SignInResult> {
     const record = await this.options.codes.consume(body.authCode, "login", body.codeVerifier);
     const { user, signInVersion } = await this.options.users.requireActiveSignIn(record.userId);
-    return this.options.jwt.issue(user, signInVersion);
+    return this.options.jwt.issue(user, device, signInVersion);
   }
 
   /** `POST /auth/github/link`: completes a link for the user who started it. */

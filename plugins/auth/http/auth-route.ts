@@ -42,6 +42,24 @@ export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
+/** Where a sign-in (or its latest refresh) came from, as the sign-in list shows it. */
+export interface SignInDevice {
+  readonly ip: string;
+  /** The client's `User-Agent`, cut to 256 characters. */
+  readonly userAgent?: string;
+}
+
+/**
+ * Where a sign-in comes from, for the account's sign-in list: the client's IP and `User-Agent`.
+ *
+ * @example
+ * await service.login(credentials, signInDevice(req)); // { ip: "203.0.113.9", userAgent: "Mozilla/5.0 …" }
+ */
+export function signInDevice(req: Request): SignInDevice {
+  const userAgent = req.get("user-agent");
+  return { ip: clientIp(req), ...(userAgent ? { userAgent: userAgent.slice(0, 256) } : {}) };
+}
+
 /**
  * Query parameters as plain values (express 5's simple parser gives strings or arrays).
  *

@@ -10,11 +10,17 @@ import { toRequestUser, type UserDirectory, type UserRecord } from "../users/use
 import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { LinkTokens } from "./link-tokens.js";
-import type { RefreshTokenStore } from "./refresh-token-store.js";
+import type { SignInDevice } from "../http/auth-route.js";
+import type { LiveSignIn, RefreshTokenStore } from "./refresh-token-store.js";
 import type { TokenService } from "./token-service.js";
 
 /** Builds the host's access-token claims from the user (SPEC §2.5); reserved claims are ignored. */
 export type GenerateJWTPayload = (user: RequestUser) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/** A sign-in as `GET /auth/sign_ins` lists it: `current` marks the caller's own. */
+export interface SignInSummary extends LiveSignIn {
+  readonly current: boolean;
+}
 
 /** What signup, login and GitHub sign-in return (ARCHITECTURE §4). */
 export interface SignInResult {
@@ -46,17 +52,17 @@ export interface JwtAuthServiceOptions {
  * login, refresh-token rotation, profile updates, and the `ACCOUNTS` port for server code.
  *
  * @example
- * const { token, refreshToken, userId } = await service.login({ email, password }, req.ip);
+ * const { token, refreshToken, userId } = await service.login({ email, password }, signInDevice(req));
  */
 export class JwtAuthService implements Accounts {
   constructor(private readonly options: JwtAuthServiceOptions) {}
 
   /** A new account from a checked sign-up body (profile fields already limited to the host's). */
-  async signup({ email, password, profile }: SignupBody, ip: string): Promise<SignInResult> {
+  async signup({ email, password, profile }: SignupBody, device: SignInDevice): Promise<SignInResult> {
     const { users, credentials, hasher, limiter } = this.options;
     if (this.options.signupDisabled) throw AuthErrors.SIGNUP_DISABLED();
     checkPasswordPolicy(password, this.options.passwordPolicy);
-    await limiter.consumeSignup(ip);
+    await limiter.consumeSignup(device.ip);
 
     if (await users.findOneIncludingDeleted({ email })) throw AuthErrors.EMAIL_TAKEN();
     const passwordHash = await hasher.hash(password);
@@ -76,13 +82,14 @@ export class JwtAuthService implements Accounts {
       throw error;
     }
     const { user, signInVersion } = await users.requireActiveSignIn(userId);
-    const signedIn = await this.issue(user, signInVersion);
+    const signedIn = await this.issue(user, device, signInVersion);
     this.options.onSignup?.(user);
     return signedIn;
   }
 
-  async login({ email, password }: Credentials, ip: string): Promise<SignInResult> {
+  async login({ email, password }: Credentials, device: SignInDevice): Promise<SignInResult> {
     const { users, credentials, hasher, limiter, dummyHash } = this.options;
+    const { ip } = device;
     // Spent before the (slow) password check, so parallel guesses cannot outrun the counter.
     await limiter.consumeLoginAttempt(email, ip);
 
@@ -97,48 +104,70 @@ export class JwtAuthService implements Accounts {
     const user = users.assertActive(record);
     const rehashed = hasher.needsRehash(storedHash) ? await hasher.hash(password) : undefined;
     if (rehashed !== undefined) await credentials.replace(user.id, storedHash, rehashed);
-    const { signedIn, familyId } = await this.issueFamily(user, signInVersionOf(record[SIGN_IN_VERSION]));
+    const { signedIn, familyId } = await this.issueFamily(user, device, signInVersionOf(record[SIGN_IN_VERSION]));
     // A password change since the check ended every sign-in then stored: this one, stored after,
     // was made with the old password and ends too.
     const current = await credentials.hashFor(user.id);
     if (current !== storedHash && current !== rehashed) {
-      await this.options.refreshTokens.revokeFamily(familyId);
+      await this.options.refreshTokens.revokeFamily(user.id, familyId);
       throw AuthErrors.INVALID_CREDENTIALS();
     }
     return signedIn;
   }
 
-  /** Rotates a refresh token: `{token, refreshToken}` for the same sign-in (token family). */
-  async refresh(presented: string): Promise<{ token: string; refreshToken: string }> {
+  /**
+   * Rotates a refresh token: `{token, refreshToken}` for the same sign-in (token family); the
+   * device it came from becomes the sign-in's latest.
+   */
+  async refresh(presented: string, device: SignInDevice): Promise<{ token: string; refreshToken: string }> {
     const { refreshTokens, tokens } = this.options;
     const consumed = await refreshTokens.consume(presented);
     let active: { user: RequestUser; signInVersion: number };
     try {
       active = await this.options.users.requireActiveSignIn(consumed.userId);
     } catch (error) {
-      await refreshTokens.revokeFamily(consumed.familyId);
+      await refreshTokens.revokeFamily(consumed.userId, consumed.familyId);
       throw error;
     }
-    const token = await tokens.signAccessToken(active.user.id, await this.options.generateJWTPayload(active.user), active.signInVersion);
-    const { token: refreshToken } = await refreshTokens.rotate(consumed);
+    const claims = await this.options.generateJWTPayload(active.user);
+    const token = await tokens.signAccessToken(active.user.id, claims, { version: active.signInVersion, id: consumed.familyId });
+    const { token: refreshToken } = await refreshTokens.rotate(consumed, device);
     return { token, refreshToken };
   }
 
   /**
    * Ends the sign-in a refresh token belongs to (`POST /auth/logout`): its refresh tokens are
-   * revoked, whichever of them this is. A token that does not verify (forged, expired, not a
-   * refresh token) belongs to no sign-in that could still be used, so it ends nothing and is no
-   * error: signing out is safe to repeat. The sign-in's access token is the client's to forget;
-   * it lapses within its lifetime.
+   * revoked, whichever of them this is, and its access tokens refused from the next request on.
+   * A token that does not verify (forged, expired, not a refresh token) belongs to no sign-in
+   * that could still be used, so it ends nothing and is no error: signing out is safe to repeat.
    */
   async logout(presented: string): Promise<void> {
-    let familyId: string;
+    let verified: { userId: string; familyId: string };
     try {
-      ({ familyId } = await this.options.tokens.verifyRefreshToken(presented));
+      verified = await this.options.tokens.verifyRefreshToken(presented);
     } catch {
       return;
     }
-    await this.options.refreshTokens.revokeFamily(familyId);
+    await this.options.refreshTokens.revokeFamily(verified.userId, verified.familyId);
+  }
+
+  /**
+   * The user's sign-ins that can still be refreshed (`GET /auth/sign_ins`), newest activity
+   * first; the one `accessToken` (the caller's) belongs to is marked `current`.
+   */
+  async listSignIns(user: RequestUser, accessToken: string | undefined): Promise<SignInSummary[]> {
+    const currentId = accessToken === undefined ? undefined : (await this.options.tokens.verifyAccessToken(accessToken).catch(() => undefined))?.signInId;
+    const live = await this.options.refreshTokens.listLive(user.id);
+    return live.map((signIn) => ({ ...signIn, current: signIn.id === currentId }));
+  }
+
+  /**
+   * Ends one of the user's sign-ins (`DELETE /auth/sign_ins/{id}`), as signing out on that device
+   * would: refresh tokens revoked, access tokens refused from the next request on. Another
+   * user's sign-in, an unknown or an ended one is 404 `AUTH_SIGN_IN_NOT_FOUND`.
+   */
+  async endSignIn(user: RequestUser, signInId: string): Promise<void> {
+    if (!(await this.options.refreshTokens.revokeFamily(user.id, signInId))) throw AuthErrors.SIGN_IN_NOT_FOUND();
   }
 
   /**
@@ -172,7 +201,8 @@ export class JwtAuthService implements Accounts {
    * password meets the policy, every sign-in of the user ends (other devices, and this one's old
    * tokens), and a new sign-in is returned so the device that changed it stays signed in.
    */
-  async changePassword(user: RequestUser, { currentPassword, newPassword }: PasswordChange, ip: string): Promise<SignInResult> {
+  async changePassword(user: RequestUser, { currentPassword, newPassword }: PasswordChange, device: SignInDevice): Promise<SignInResult> {
+    const { ip } = device;
     const { credentials, hasher, limiter, dummyHash } = this.options;
     checkPasswordPolicy(newPassword, this.options.passwordPolicy);
     // The account's budget is keyed as login's (by email), so guesses through either route add up.
@@ -184,7 +214,7 @@ export class JwtAuthService implements Accounts {
     await limiter.recordSuccess(account, ip);
     await credentials.set(user.id, await hasher.hash(newPassword));
     await this.passwordChanged(user.id);
-    return this.issue(user);
+    return this.issue(user, device);
   }
 
   /** Applies checked profile changes (host-allowed fields only) to the user. */
@@ -231,17 +261,18 @@ export class JwtAuthService implements Accounts {
   }
 
   /**
-   * Issues an access token and a refresh token: a new sign-in, under the user's current sign-in
-   * version (read unless the caller just read the user with it, `requireActiveSignIn`).
+   * Issues an access token and a refresh token: a new sign-in from `device`, under the user's
+   * current sign-in version (read unless the caller just read the user with it,
+   * `requireActiveSignIn`).
    */
-  async issue(user: RequestUser, signInVersion?: number): Promise<SignInResult> {
-    return (await this.issueFamily(user, signInVersion ?? (await this.options.users.currentSignInVersion(user.id)))).signedIn;
+  async issue(user: RequestUser, device: SignInDevice, signInVersion?: number): Promise<SignInResult> {
+    return (await this.issueFamily(user, device, signInVersion ?? (await this.options.users.currentSignInVersion(user.id)))).signedIn;
   }
 
-  private async issueFamily(user: RequestUser, signInVersion: number): Promise<{ signedIn: SignInResult; familyId: string }> {
+  private async issueFamily(user: RequestUser, device: SignInDevice, signInVersion: number): Promise<{ signedIn: SignInResult; familyId: string }> {
     const claims = await this.options.generateJWTPayload(user);
-    const token = await this.options.tokens.signAccessToken(user.id, claims, signInVersion);
-    const refresh = await this.options.refreshTokens.issue(user.id);
+    const refresh = await this.options.refreshTokens.issue(user.id, device);
+    const token = await this.options.tokens.signAccessToken(user.id, claims, { version: signInVersion, id: refresh.familyId });
     return { signedIn: { token, refreshToken: refresh.token, userId: user.id }, familyId: refresh.familyId };
   }
 

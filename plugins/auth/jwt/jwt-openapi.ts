@@ -17,6 +17,20 @@ const credentials: SchemaObject = {
 /** `{data: {accepted: true}}`: a mail is on its way (or, for reset, may be). */
 const accepted = dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] });
 
+/** One of `GET /auth/sign_ins`' entries. */
+const signIn: SchemaObject = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "The sign-in's id (an access token's `sid` claim); `DELETE /auth/sign_ins/{id}` ends it" },
+    signedInAt: { type: "string", format: "date-time", description: "When the user signed in" },
+    lastActiveAt: { type: "string", format: "date-time", description: "When its tokens were last issued (the sign-in, or its latest refresh)" },
+    userAgent: { type: "string", description: "The User-Agent of the device, as it last refreshed (when it sent one)" },
+    ip: { type: "string", description: "The IP the device last refreshed from" },
+    current: { type: "boolean", description: "Whether this is the sign-in of the token making the request" },
+  },
+  required: ["id", "signedInAt", "lastActiveAt", "current"],
+};
+
 const rotated: SchemaObject = {
   type: "object",
   properties: { token: { type: "string" }, refreshToken: { type: "string" } },
@@ -55,6 +69,21 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
       security: BEARER_SECURITY,
       ok: { 204: answer("Every sign-in ended") },
       refusals: { 401: "Not signed in" },
+    }],
+    ["get", "/auth/sign_ins", {
+      operationId: "listSignIns",
+      summary: "The signed-in user's sign-ins that can still be refreshed (devices), newest activity first",
+      security: BEARER_SECURITY,
+      ok: { 200: answer("Sign-ins", dataOf({ type: "array", items: signIn, maxItems: 100 })) },
+      refusals: { 401: "Not signed in" },
+    }],
+    ["delete", "/auth/sign_ins/{id}", {
+      operationId: "endSignIn",
+      summary: "Sign out one device: that sign-in's refresh tokens are revoked and its access tokens refused from the next request on",
+      security: BEARER_SECURITY,
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", maxLength: 64 }, description: "A sign-in id from GET /auth/sign_ins" }],
+      ok: { 204: answer("Signed out there") },
+      refusals: { 401: "Not signed in", 404: "No sign-in of the caller with this id can still be used" },
     }],
     ["post", "/auth/change_password", {
       operationId: "changePassword",

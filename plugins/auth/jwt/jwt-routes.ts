@@ -1,6 +1,8 @@
 import type { Router } from "express";
 import { requireUser } from "../../../contracts/request-user.js";
-import { authRoute, clientIp } from "../http/auth-route.js";
+import { AuthErrors } from "../errors.js";
+import { authRoute, clientIp, signInDevice } from "../http/auth-route.js";
+import { bearerToken } from "../http/authentication-middleware.js";
 import {
   credentialsBody,
   passwordChangeBody,
@@ -45,19 +47,19 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
   router.post(
     "/auth/signup",
     authRoute(async (req, res) => {
-      res.status(201).json({ data: await service.signup(checkSignup(req.body), clientIp(req)) });
+      res.status(201).json({ data: await service.signup(checkSignup(req.body), signInDevice(req)) });
     }),
   );
   router.post(
     "/auth/login",
     authRoute(async (req, res) => {
-      res.json({ data: await service.login(credentialsBody(req.body), clientIp(req)) });
+      res.json({ data: await service.login(credentialsBody(req.body), signInDevice(req)) });
     }),
   );
   router.post(
     "/auth/refresh_token",
     authRoute(async (req, res) => {
-      res.json({ data: await service.refresh(refreshTokenBody(req.body).refreshToken) });
+      res.json({ data: await service.refresh(refreshTokenBody(req.body).refreshToken, signInDevice(req)) });
     }),
   );
   router.post(
@@ -74,11 +76,24 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       res.status(204).end();
     }),
   );
+  router.get(
+    "/auth/sign_ins",
+    authRoute(async (req, res) => {
+      res.json({ data: await service.listSignIns(requireUser(req), bearerToken(req)) });
+    }),
+  );
+  router.delete(
+    "/auth/sign_ins/:id",
+    authRoute(async (req, res) => {
+      await service.endSignIn(requireUser(req), signInIdParam(req.params.id));
+      res.status(204).end();
+    }),
+  );
   router.post(
     "/auth/change_password",
     authRoute(async (req, res) => {
       const user = requireUser(req);
-      res.json({ data: await service.changePassword(user, passwordChangeBody(req.body), clientIp(req)) });
+      res.json({ data: await service.changePassword(user, passwordChangeBody(req.body), signInDevice(req)) });
     }),
   );
   router.get(
@@ -126,4 +141,10 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       }),
     );
   }
+}
+
+/** A sign-in id from the path: a family id is a UUID, so anything much longer names none. */
+function signInIdParam(value: unknown): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64) throw AuthErrors.SIGN_IN_NOT_FOUND();
+  return value;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
 import { AuthErrors } from "../errors.js";
+import type { SignInDevice } from "../http/auth-route.js";
 import { authCollection } from "./auth-collection.js";
 import { safeEqual, tokenDigest } from "./token-digest.js";
 import type { TokenService } from "./token-service.js";
@@ -18,11 +19,30 @@ const refreshTokenSchema = new Schema(
     rotatedAt: { type: Date },
     revokedAt: { type: Date },
     created: { type: Date, required: true },
+    // The sign-in's start and device, copied to each successor: the sign-in list reads them off
+    // the family's live token. Where the token was last refreshed from replaces the device's.
+    signedInAt: { type: Date },
+    userAgent: { type: String },
+    ip: { type: String },
   },
   { collection: "svc_auth_refresh_tokens", versionKey: false, strict: "throw" },
 );
 
 type RefreshTokenRecord = InferSchemaType<typeof refreshTokenSchema>;
+
+/** One sign-in of a user that can still be refreshed: its family's live token. */
+export interface LiveSignIn {
+  /** The family id (an access token's `sid`). */
+  readonly id: string;
+  readonly signedInAt: Date;
+  /** When its latest token was issued (the sign-in, or its last refresh). */
+  readonly lastActiveAt: Date;
+  readonly userAgent?: string;
+  readonly ip?: string;
+}
+
+/** Told of each family revoked after its tokens were issued, so its access tokens end too. */
+export type FamilyRevoked = (userId: string, familyId: string) => Promise<void>;
 
 /** A freshly issued refresh token. */
 export interface IssuedRefreshToken {
@@ -30,22 +50,28 @@ export interface IssuedRefreshToken {
   readonly familyId: string;
 }
 
-/** A refresh token `consume` used up: whose it was, its family, and its own id (`jti`). */
+/** A refresh token `consume` used up: whose it was, its family, its own id (`jti`) and the sign-in's start. */
 export interface ConsumedRefreshToken {
   readonly userId: string;
   readonly familyId: string;
   readonly tokenId: string;
+  readonly signedInAt: Date;
 }
+
+/** The most sign-ins `listLive` returns (newest activity first). */
+const MAX_LISTED_SIGN_INS = 100;
 
 /**
  * Server-side refresh tokens with rotation and reuse detection. Every refresh token belongs to a
  * family (one sign-in); using a token rotates it (it is marked used and a successor in the same
  * family is issued). Presenting a token that was already rotated means it was copied: the whole
- * family is revoked, so both the thief and the victim must sign in again.
+ * family is revoked, so both the thief and the victim must sign in again. A family is a sign-in:
+ * `listLive` lists a user's, and every revocation of one is reported to `onFamilyRevoked` (the
+ * JWT provider then refuses the family's access tokens too).
  *
  * @example
- * const { token } = await store.issue(userId);
- * const consumed = await store.consume(token); // then rotate(consumed)
+ * const { token } = await store.issue(userId, { ip: "203.0.113.9", userAgent: "Firefox" });
+ * const consumed = await store.consume(token); // then rotate(consumed, device)
  */
 export class RefreshTokenStore {
   private readonly model: Model<RefreshTokenRecord>;
@@ -54,6 +80,7 @@ export class RefreshTokenStore {
     connection: Connection,
     private readonly tokens: TokenService,
     private readonly now: () => Date = () => new Date(),
+    private readonly onFamilyRevoked?: FamilyRevoked,
   ) {
     this.model = authCollection(connection, "SvcAuthRefreshToken", refreshTokenSchema);
   }
@@ -62,10 +89,23 @@ export class RefreshTokenStore {
     await this.model.init();
   }
 
-  async issue(userId: string, familyId: string = randomUUID()): Promise<IssuedRefreshToken> {
+  /** A new sign-in's first token, or (with `family`) a successor in an existing sign-in. */
+  async issue(userId: string, device: SignInDevice, family?: { id: string; signedInAt: Date }): Promise<IssuedRefreshToken> {
     const tokenId = randomUUID();
+    const familyId = family?.id ?? randomUUID();
     const { token, expiresAt } = await this.tokens.signRefreshToken(userId, familyId, tokenId);
-    await this.model.create({ _id: tokenId, familyId, userId, tokenHash: tokenDigest(token), expiresAt, created: this.now() });
+    const created = this.now();
+    await this.model.create({
+      _id: tokenId,
+      familyId,
+      userId,
+      tokenHash: tokenDigest(token),
+      expiresAt,
+      created,
+      signedInAt: family?.signedInAt ?? created,
+      ip: device.ip.slice(0, 64),
+      userAgent: device.userAgent?.slice(0, 256),
+    });
     return { token, familyId };
   }
 
@@ -86,16 +126,17 @@ export class RefreshTokenStore {
     if (!record) {
       const existing = await this.model.findById(claims.tokenId).lean();
       if (existing?.rotatedAt && !existing.revokedAt) {
-        await this.revokeFamily(existing.familyId);
+        await this.revokeFamily(existing.userId, existing.familyId);
         throw AuthErrors.REFRESH_TOKEN_REUSED();
       }
       throw AuthErrors.REFRESH_TOKEN_INVALID();
     }
     if (!safeEqual(record.tokenHash, tokenDigest(token)) || record.familyId !== claims.familyId || record.userId !== claims.userId) {
-      await this.revokeFamily(record.familyId);
+      await this.revokeFamily(record.userId, record.familyId);
       throw AuthErrors.REFRESH_TOKEN_INVALID();
     }
-    return { userId: record.userId, familyId: record.familyId, tokenId: record._id };
+    // Tokens stored before sign-ins kept their start: the token's own issue time is the nearest known.
+    return { userId: record.userId, familyId: record.familyId, tokenId: record._id, signedInAt: record.signedInAt ?? record.created };
   }
 
   /**
@@ -104,19 +145,44 @@ export class RefreshTokenStore {
    * token, revoked with the others, says so afterwards, and the successor is revoked in turn
    * (401 `AUTH_REFRESH_TOKEN_INVALID`) instead of outliving the revocation.
    */
-  async rotate(consumed: ConsumedRefreshToken): Promise<IssuedRefreshToken> {
-    const successor = await this.issue(consumed.userId, consumed.familyId);
+  async rotate(consumed: ConsumedRefreshToken, device: SignInDevice): Promise<IssuedRefreshToken> {
+    const successor = await this.issue(consumed.userId, device, { id: consumed.familyId, signedInAt: consumed.signedInAt });
     const predecessor = await this.model.findById(consumed.tokenId, { revokedAt: 1 }).lean();
     if (!predecessor || predecessor.revokedAt) {
-      await this.revokeFamily(consumed.familyId);
+      await this.revokeFamily(consumed.userId, consumed.familyId);
       throw AuthErrors.REFRESH_TOKEN_INVALID();
     }
     return successor;
   }
 
-  /** Revokes every token of a family (one sign-in). */
-  async revokeFamily(familyId: string): Promise<void> {
-    await this.model.updateMany({ familyId, revokedAt: { $exists: false } }, { $set: { revokedAt: this.now() } });
+  /**
+   * Revokes every token of a family (one sign-in) of the user, and reports it to
+   * `onFamilyRevoked`. False when the user has no such family with a token left to revoke.
+   */
+  async revokeFamily(userId: string, familyId: string): Promise<boolean> {
+    const { modifiedCount } = await this.model.updateMany({ familyId, userId, revokedAt: { $exists: false } }, { $set: { revokedAt: this.now() } });
+    if (modifiedCount === 0) return false;
+    await this.onFamilyRevoked?.(userId, familyId);
+    return true;
+  }
+
+  /**
+   * The user's sign-ins that can still be refreshed (a live token: neither used, revoked nor
+   * expired), newest activity first, at most 100.
+   */
+  async listLive(userId: string): Promise<LiveSignIn[]> {
+    const live = await this.model
+      .find({ userId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } })
+      .sort({ created: -1 })
+      .limit(MAX_LISTED_SIGN_INS)
+      .lean();
+    return live.map((record) => ({
+      id: record.familyId,
+      signedInAt: record.signedInAt ?? record.created,
+      lastActiveAt: record.created,
+      ...(record.userAgent ? { userAgent: record.userAgent } : {}),
+      ...(record.ip ? { ip: record.ip } : {}),
+    }));
   }
 
   /** Revokes every refresh token of a user (all sign-ins), e.g. when the account is disabled. */

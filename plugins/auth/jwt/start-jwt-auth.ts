@@ -67,7 +67,11 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     now,
   });
   const credentials = new PasswordCredentials(connection);
-  const refreshTokens = new RefreshTokenStore(connection, tokens, now);
+  // A sign-in ended on its own (signed out, its refresh token reused): its access tokens are
+  // refused until the last of them would have lapsed anyway.
+  const refreshTokens = new RefreshTokenStore(connection, tokens, now, (userId, familyId) =>
+    users.endSignIn(userId, { sid: familyId, until: new Date(now().getTime() + settings.accessTokenSeconds * 1000) }, now()),
+  );
   const resets = start.passwordReset ? new LinkTokens(connection, PASSWORD_RESET_LINKS, linkSeconds("passwordReset", start.passwordReset, "1h"), now) : undefined;
   const verifications = start.emailVerification ? new LinkTokens(connection, EMAIL_VERIFICATION_LINKS, linkSeconds("emailVerification", start.emailVerification, "24h"), now) : undefined;
   if (verifications) users.requireField(EMAIL_VERIFIED_AT, "emailVerificationPlugin");
@@ -121,9 +125,11 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   const authenticator: Authenticator = {
     async authenticateToken(token) {
       const verified = await tokens.verifyAccessToken(token);
-      const { user, signInVersion } = await users.requireActiveSignIn(verified.userId);
-      // The user's sign-ins ended (a new password, logout_all) after this token was issued.
+      const { user, signInVersion, endedSignIns } = await users.requireActiveSignIn(verified.userId);
+      // The user's sign-ins ended (a new password, logout_all) after this token was issued, or
+      // this token's own sign-in did (signed out on its device or from another).
       if (verified.signInVersion !== signInVersion) throw AuthErrors.TOKEN_REVOKED();
+      if (verified.signInId !== undefined && endedSignIns.has(verified.signInId)) throw AuthErrors.TOKEN_REVOKED();
       return user;
     },
     async expiresAt(token) {

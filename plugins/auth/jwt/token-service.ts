@@ -1,12 +1,13 @@
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { AuthErrors } from "../errors.js";
+import { SIGN_IN_ID_CLAIM } from "../users/ended-sign-ins.js";
 import { SIGN_IN_VERSION_CLAIM, signInVersionOf } from "../users/sign-in-version.js";
 
 /** Which kind of token a JWT is; checked on every verification so one never works as the other. */
 export type TokenUse = "access" | "refresh";
 
 /** Claims only the framework sets; a host's `generateJWTPayload` cannot override them. */
-export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "token_use", "fam", SIGN_IN_VERSION_CLAIM] as const;
+export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "token_use", "fam", SIGN_IN_VERSION_CLAIM, SIGN_IN_ID_CLAIM] as const;
 
 export interface TokenServiceOptions {
   accessSecret: string;
@@ -22,7 +23,17 @@ export interface VerifiedAccessToken {
   readonly userId: string;
   /** The user's sign-in version when the token was issued (users/sign-in-version.ts). */
   readonly signInVersion: number;
+  /** The sign-in (refresh-token family) the token belongs to; absent on tokens from before sign-ins had ids. */
+  readonly signInId?: string;
   readonly claims: JWTPayload;
+}
+
+/** Which sign-in an access token is issued for: the user's sign-in version, and the sign-in's id. */
+export interface SignInClaims {
+  /** The user's current sign-in version (0, the default, is left out of the token). */
+  readonly version?: number;
+  /** The refresh-token family of the sign-in (claim `sid`). */
+  readonly id?: string;
 }
 
 export interface VerifiedRefreshToken {
@@ -46,7 +57,7 @@ const REFRESH_TYPE = "rt+jwt";
  *
  * @example
  * const tokens = new TokenService({ accessSecret, refreshSecret, issuer: "svc", accessTokenSeconds: 900, refreshTokenSeconds: 2_592_000 });
- * const jwt = await tokens.signAccessToken("66f0…", { admin: false });
+ * const jwt = await tokens.signAccessToken("66f0…", { admin: false }, { version: 0, id: familyId });
  * (await tokens.verifyAccessToken(jwt)).userId; // "66f0…"
  */
 export class TokenService {
@@ -60,14 +71,14 @@ export class TokenService {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** `signInVersion`: the user's current one (0, the default, is left out of the token). */
-  async signAccessToken(userId: string, claims: Readonly<Record<string, unknown>> = {}, signInVersion = 0): Promise<string> {
+  async signAccessToken(userId: string, claims: Readonly<Record<string, unknown>> = {}, signIn: SignInClaims = {}): Promise<string> {
     const payload: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(claims)) {
       if (!(RESERVED_CLAIMS as readonly string[]).includes(name)) payload[name] = value;
     }
     payload.token_use = "access" satisfies TokenUse;
-    if (signInVersion > 0) payload[SIGN_IN_VERSION_CLAIM] = signInVersion;
+    if (signIn.version !== undefined && signIn.version > 0) payload[SIGN_IN_VERSION_CLAIM] = signIn.version;
+    if (signIn.id !== undefined) payload[SIGN_IN_ID_CLAIM] = signIn.id;
     const issuedAt = this.seconds();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
@@ -95,7 +106,8 @@ export class TokenService {
   /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_TOKEN_INVALID` (401). */
   async verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
     const payload = await this.verify(token, this.accessKey, ACCESS_TYPE, "access", AuthErrors.TOKEN_INVALID);
-    return { userId: payload.sub!, signInVersion: signInVersionOf(payload[SIGN_IN_VERSION_CLAIM]), claims: payload };
+    const signInId = payload[SIGN_IN_ID_CLAIM];
+    return { userId: payload.sub!, signInVersion: signInVersionOf(payload[SIGN_IN_VERSION_CLAIM]), signInId: typeof signInId === "string" ? signInId : undefined, claims: payload };
   }
 
   /** Throws `AUTH_REFRESH_TOKEN_INVALID` (401), also for an expired one. */

@@ -1,4 +1,5 @@
 import type { Schema } from "mongoose";
+import { ENDED_SIGN_INS } from "./ended-sign-ins.js";
 import { SIGN_IN_VERSION } from "./sign-in-version.js";
 
 /** Longest address SMTP allows; longer input is refused before it reaches an index. */
@@ -9,9 +10,10 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * The fields every user model needs (SPEC §2.2): `email` (trimmed, lower-cased, unique —
  * so unique case-insensitively — and indexed) and `admin` (default false). The unique index is
  * partial, so users without an email (e.g. from a GitHub account with no public email) do not
- * collide with each other. Beside them, the auth plugin's hidden `signInVersion` (`select:
- * false` and `readOnly`, so no route, admin screen or schema shows or accepts it): `setPassword` bumps it, which
- * ends the access tokens issued before.
+ * collide with each other. Beside them, the auth plugin's hidden bookkeeping (`select: false`
+ * and `readOnly`, so no route, admin screen or schema shows or accepts it): `signInVersion`,
+ * which `setPassword` bumps to end every access token issued before, and `endedSignIns`, the
+ * sign-ins ended one by one whose access tokens are refused until they lapse.
  *
  * @example
  * const userSchema = new Schema({ name: { type: String, description: "Display name" } }, { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } });
@@ -35,6 +37,14 @@ export function baseUserPlugin(schema: Schema): void {
       select: false,
       readOnly: true,
       description: "Bumped when every sign-in of the user ends (setPassword); an access token issued under an older version is refused",
+    },
+    [ENDED_SIGN_INS]: {
+      type: [{ _id: false, sid: { type: String, description: "The sign-in's id" }, until: { type: Date, description: "When its last access token lapses" } }],
+      select: false,
+      readOnly: true,
+      // No empty list written on every new user.
+      default: undefined,
+      description: "Sign-ins ended one by one (sign-out of a device); their access tokens are refused until they lapse",
     },
   });
   schema.index({ email: 1 }, { unique: true, partialFilterExpression: { email: { $type: "string" } } });

@@ -3,6 +3,7 @@ import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 
 import { EMAIL_VERIFIED_AT } from "./email-verification-plugin.js";
+import { ENDED_SIGN_INS, endedSignInIds, endSignInPipeline, type EndedSignIn } from "./ended-sign-ins.js";
 import { SIGN_IN_VERSION, signInVersionOf } from "./sign-in-version.js";
 import type { UserModel } from "./user-model.js";
 
@@ -13,7 +14,13 @@ export type UserRecord = Record<string, unknown> & { _id: unknown };
 type StoredUserModel = Model<UserRecord>;
 
 /** Keys never returned to clients nor put on `req.user`, even if a legacy document still has them. */
-const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v", SIGN_IN_VERSION];
+const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v", SIGN_IN_VERSION, ENDED_SIGN_INS];
+
+/** What an access token is checked against: the user's sign-in version and the sign-ins ended one by one. */
+export interface SignInState {
+  readonly signInVersion: number;
+  readonly endedSignIns: ReadonlySet<string>;
+}
 
 /**
  * Reads users for authentication: one indexed lookup per request, lean, refusing users who are
@@ -25,16 +32,16 @@ const SECRET_KEYS = ["password", "passwordHash", "hash", "salt", "__v", SIGN_IN_
 export class UserDirectory {
   readonly model: StoredUserModel;
   /**
-   * What auth reads of a user: everything but the version key, and the hidden sign-in version
-   * (asked for by name where baseUserPlugin declared it `select: false`; a model without the
-   * path returns it with the rest).
+   * What auth reads of a user: everything but the version key, and the hidden sign-in
+   * bookkeeping (asked for by name where baseUserPlugin declared it `select: false`; a model
+   * without the paths returns them with the rest).
    */
   private readonly fields: string;
 
   constructor(model: UserModel) {
     // The host's document type stays the host's: auth reads and writes only its own fields.
     this.model = model as unknown as StoredUserModel;
-    this.fields = this.model.schema.path(SIGN_IN_VERSION) ? `-__v +${SIGN_IN_VERSION}` : "-__v";
+    this.fields = ["-__v", ...[SIGN_IN_VERSION, ENDED_SIGN_INS].filter((path) => this.model.schema.path(path)).map((path) => `+${path}`)].join(" ");
   }
 
   /**
@@ -52,12 +59,12 @@ export class UserDirectory {
   }
 
   /**
-   * The user as `req.user` and their current sign-in version (what an access token must carry),
-   * or 401 as `requireActive`.
+   * The user as `req.user` and their sign-in state (the version an access token must carry, the
+   * sign-ins whose tokens are refused), or 401 as `requireActive`.
    */
-  async requireActiveSignIn(userId: string): Promise<{ user: RequestUser; signInVersion: number }> {
+  async requireActiveSignIn(userId: string): Promise<{ user: RequestUser } & SignInState> {
     const record = await this.findById(userId);
-    return { user: this.assertActive(record), signInVersion: signInVersionOf(record?.[SIGN_IN_VERSION]) };
+    return { user: this.assertActive(record), signInVersion: signInVersionOf(record?.[SIGN_IN_VERSION]), endedSignIns: endedSignInIds(record?.[ENDED_SIGN_INS]) };
   }
 
   /** The user's current sign-in version (0 for an unknown user: nothing to sign in to anyway). */
@@ -75,6 +82,18 @@ export class UserDirectory {
       await this.model.updateOne({ _id: userId }, { $inc: { [SIGN_IN_VERSION]: 1 } }, { strict: false });
     } catch (error) {
       // An id that is not one of this model's is nobody's: there is nothing to end.
+      if (!(error instanceof mongoose.Error.CastError)) throw error;
+    }
+  }
+
+  /**
+   * Ends one sign-in's access tokens: from the next request on they are refused, until `until`
+   * (when the last of them lapses anyway). Written past the schema's strictness, as `endSignIns`.
+   */
+  async endSignIn(userId: string, entry: EndedSignIn, now: Date): Promise<void> {
+    try {
+      await this.model.updateOne({ _id: userId }, endSignInPipeline(entry, now, SIGN_IN_VERSION), { strict: false, updatePipeline: true });
+    } catch (error) {
       if (!(error instanceof mongoose.Error.CastError)) throw error;
     }
   }

@@ -89,7 +89,7 @@ test("a schema-inferred model without baseUserPlugin compiles and fails the star
   t.is(error.code, AuthErrors.USER_MODEL_FIELD_MISSING.code);
 });
 
-test("the user's sign-in version stays hidden: no model route shows or accepts it, nor does PATCH /auth/me or the OpenAPI document", async (t) => {
+test("the user's sign-in bookkeeping stays hidden: no model route shows or accepts the version or the ended sign-ins, nor does PATCH /auth/me or the OpenAPI document", async (t) => {
   const app = (await createTestApp({ env: JWT_ENV }))
     .register(authPlugin({ userModel: User, profileFields: ["name"] }))
     .register(modelRouter("/users", User, { permissions: { list: [Permissions.IsAdmin], read: [Permissions.IsAdmin], update: [Permissions.IsAdmin] } }));
@@ -101,19 +101,29 @@ test("the user's sign-in version stays hidden: no model route shows or accepts i
   await accounts.setPassword(ada.id, "another horse battery");
   const login = await request(http).post("/auth/login").send({ email: admin.email, password: "correct horse battery" }).expect(200);
   const auth = { Authorization: `Bearer ${login.body.data.token as string}` };
+  // Ada signs in and out once, so she has an ended sign-in on record.
+  const adaLogin = await request(http).post("/auth/login").send({ email: ada.email, password: "another horse battery" }).expect(200);
+  await request(http).post("/auth/logout").send({ refreshToken: adaLogin.body.data.refreshToken as string }).expect(204);
+  t.is((await User.findById(ada.id).select("+endedSignIns").lean<{ endedSignIns?: unknown[] }>())?.endedSignIns?.length, 1);
 
   const shown = await request(http).get(`/users/${ada.id}`).set(auth).expect(200);
   t.is(shown.body.data.name, "Ada");
   t.false("signInVersion" in shown.body.data);
+  t.false("endedSignIns" in shown.body.data);
   const listed = await request(http).get("/users").set(auth).expect(200);
   t.false(JSON.stringify(listed.body).includes("signInVersion"));
-  for (const body of [{ signInVersion: 0 }, { name: "Ada", signInVersion: 5 }]) {
+  t.false(JSON.stringify(listed.body).includes("endedSignIns"));
+  for (const body of [{ signInVersion: 0 }, { name: "Ada", signInVersion: 5 }, { endedSignIns: [] }]) {
     const refused = await request(http).patch(`/users/${ada.id}`).set(auth).send(body).expect(400);
     t.regex(refused.body.errors[0].code, /^VALIDATION_/);
   }
   await request(http).patch("/auth/me").set(auth).send({ signInVersion: 0 }).expect(400);
+  await request(http).patch("/auth/me").set(auth).send({ endedSignIns: [] }).expect(400);
   t.is((await User.findById(ada.id).select("+signInVersion").lean<{ signInVersion?: number }>())?.signInVersion, 1);
-  t.false(JSON.stringify((await request(http).get("/openapi.json").expect(200)).body).includes("signInVersion"));
+  t.is((await User.findById(ada.id).select("+endedSignIns").lean<{ endedSignIns?: unknown[] }>())?.endedSignIns?.length, 1);
+  const openapi = JSON.stringify((await request(http).get("/openapi.json").expect(200)).body);
+  t.false(openapi.includes("signInVersion"));
+  t.false(openapi.includes("endedSignIns"));
 });
 
 test("a user model that declares email and admin itself, without baseUserPlugin, still has its access tokens ended by setPassword", async (t) => {
@@ -137,4 +147,10 @@ test("a user model that declares email and admin itself, without baseUserPlugin,
   const me = await request(http).get("/auth/me").set("Authorization", `Bearer ${again.body.data.token as string}`).expect(200);
   t.is(me.body.data.email, email);
   t.false("signInVersion" in me.body.data);
+  // Signing one device out works without the plugin's field too (written past the schema), and stays hidden.
+  const third = await request(http).post("/auth/login").send({ email, password: "another horse battery" }).expect(200);
+  await request(http).post("/auth/logout").send({ refreshToken: third.body.data.refreshToken as string }).expect(204);
+  t.is((await request(http).get("/auth/me").set("Authorization", `Bearer ${third.body.data.token as string}`).expect(401)).body.errors[0].code, AuthErrors.TOKEN_REVOKED.code);
+  const still = await request(http).get("/auth/me").set("Authorization", `Bearer ${again.body.data.token as string}`).expect(200);
+  t.false("endedSignIns" in still.body.data);
 });
