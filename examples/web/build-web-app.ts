@@ -72,6 +72,12 @@ form input:not([type=checkbox]) { flex: 1; }
 .conflicts p { margin: .25rem 0 .5rem; overflow-wrap: anywhere; }
 .conflicts div + div { border-top: 1px solid #e6e8ea; padding-top: .5rem; }
 .conflicts button { margin: 0 .5rem .5rem 0; }
+.devices { margin: 1.5rem 0 0; }
+.devices summary { cursor: pointer; font-weight: 600; }
+.devices ul { list-style: none; padding: 0; margin: 0; }
+.devices li { display: flex; gap: .5rem; align-items: center; justify-content: space-between; flex-wrap: wrap; padding: .5rem 0; border-bottom: 1px solid #e6e8ea; }
+.devices li span { display: grid; min-width: 0; overflow-wrap: anywhere; }
+.devices small { color: var(--muted); }
 footer { margin-top: 2.5rem; padding-top: .75rem; border-top: 1px solid #e6e8ea; color: var(--muted); font-size: .9rem; }
 `;
 

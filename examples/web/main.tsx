@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
 import { browser, inputValue } from "./browser.js";
+import { Devices } from "./devices.js";
 import { loadSession, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
@@ -192,6 +193,7 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
           onSignOut();
         }}
       />
+      <Devices session={session} />
     </SyncDbProvider>
   );
 }

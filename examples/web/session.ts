@@ -71,17 +71,16 @@ export async function signOut(session: Session): Promise<void> {
   }).catch(() => undefined);
 }
 
-/** The sync client's auth provider over a session: refreshes the access token when the server refuses it. */
-export function sessionAuth(session: Session): SyncAuthProvider {
-  const listeners = new Set<() => void>();
-  return {
-    getToken: () => session.token,
-    getUserId: () => session.userId,
-    onAuthChange(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    async refresh() {
+/** Each session's refresh under way: one at a time, since a refresh token is used once (a second use ends the sign-in). */
+const refreshing = new WeakMap<Session, Promise<boolean>>();
+/** Who wants to hear that a session's tokens changed (the sync client reconnects with the new one). */
+const authListeners = new WeakMap<Session, Set<() => void>>();
+
+/** Exchanges the session's refresh token for a new pair; false when the server refuses (the sign-in ended). */
+function refreshSession(session: Session): Promise<boolean> {
+  let running = refreshing.get(session);
+  if (!running) {
+    running = (async () => {
       const response = await fetch(`${browser.location.origin}/auth/refresh_token`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -92,8 +91,33 @@ export function sessionAuth(session: Session): SyncAuthProvider {
       session.token = body.data.token;
       session.refreshToken = body.data.refreshToken;
       saveSession(session);
-      listeners.forEach((listener) => listener());
+      authListeners.get(session)?.forEach((listener) => listener());
       return true;
+    })().finally(() => refreshing.delete(session));
+    refreshing.set(session, running);
+  }
+  return running;
+}
+
+/** A request as the signed-in user: refreshes the access token once when the server refuses it. */
+export async function authorizedFetch(session: Session, path: string, init: RequestInit = {}): Promise<Response> {
+  const send = () => fetch(`${browser.location.origin}${path}`, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${session.token}` } });
+  const response = await send();
+  if (response.status !== 401 || !(await refreshSession(session))) return response;
+  return send();
+}
+
+/** The sync client's auth provider over a session: refreshes the access token when the server refuses it. */
+export function sessionAuth(session: Session): SyncAuthProvider {
+  return {
+    getToken: () => session.token,
+    getUserId: () => session.userId,
+    onAuthChange(listener) {
+      const listeners = authListeners.get(session) ?? new Set<() => void>();
+      authListeners.set(session, listeners);
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
+    refresh: () => refreshSession(session),
   };
 }

@@ -192,6 +192,43 @@ test.serial("signing out ends the sign-in on the server too: its refresh token i
   t.is(refused.status, 401);
 });
 
+test.serial("your devices: the panel lists where the account is signed in, and signing another device out ends its access at once; axe finds nothing serious", async (t) => {
+  const { browser, url } = await shared;
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  const email = uniqueTestEmail("devices");
+  await signInOn(page, "signup", email);
+  await page.getByTestId("status").waitFor();
+  // Another device signs in (a phone app, say).
+  const phone = await fetch(`${url}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": "TodoPhone/1.0 (Android 16)" },
+    body: JSON.stringify({ email, password: "correct horse battery staple" }),
+  });
+  const { token } = ((await phone.json()) as { data: { token: string } }).data;
+  const phoneMe = () => fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  t.is((await phoneMe()).status, 200);
+
+  await page.getByText("Your devices").click();
+  const devices = page.getByTestId("device");
+  await devices.nth(1).waitFor();
+  t.is(await devices.count(), 2);
+  t.regex((await devices.nth(0).textContent()) ?? "", /TodoPhone\/1\.0/);
+  t.regex((await devices.nth(1).textContent()) ?? "", /This device/);
+  await accessible(t, page, "the devices panel");
+
+  await page.getByRole("button", { name: "Sign out TodoPhone/1.0 (Android 16)" }).click();
+  await devices.nth(1).waitFor({ state: "detached" });
+  t.regex((await devices.nth(0).textContent()) ?? "", /This device/);
+  const refused = await phoneMe();
+  t.is(refused.status, 401);
+  t.is(((await refused.json()) as { errors: Array<{ code: string }> }).errors[0]!.code, "AUTH_TOKEN_REVOKED");
+  // This device is still signed in and syncing.
+  await addTodo(page, "Still here");
+  await statusShows(page, "queued", "0 queued");
+  await screenshot(page, "08-devices");
+});
+
 test.serial("forgot password: the page asks for a link, the link opens the reset page, the new password signs in; axe finds nothing serious", async (t) => {
   const { app, browser, url } = await shared;
   const email = uniqueTestEmail("forgot");

@@ -1,0 +1,86 @@
+// "Your devices": the signed-in user's sign-ins (GET /auth/sign_ins), each other one with a
+// button that signs it out (DELETE /auth/sign_ins/{id}) — its access token stops working at once.
+import { useState } from "react";
+import { authorizedFetch, type Session } from "./session.js";
+
+interface SignIn {
+  id: string;
+  signedInAt: string;
+  lastActiveAt: string;
+  userAgent?: string;
+  ip?: string;
+  current: boolean;
+}
+
+/** The server's message of a refused answer. */
+async function failureOf(response: Response): Promise<Error> {
+  const body = (await response.json().catch(() => undefined)) as { errors?: Array<{ detail?: string; title?: string }> } | undefined;
+  return new Error(body?.errors?.[0]?.detail ?? body?.errors?.[0]?.title ?? `The server answered ${response.status}`);
+}
+
+async function listSignIns(session: Session): Promise<SignIn[]> {
+  const response = await authorizedFetch(session, "/auth/sign_ins");
+  if (!response.ok) throw await failureOf(response);
+  return ((await response.json()) as { data: SignIn[] }).data;
+}
+
+async function endSignIn(session: Session, id: string): Promise<void> {
+  const response = await authorizedFetch(session, `/auth/sign_ins/${encodeURIComponent(id)}`, { method: "DELETE" });
+  if (!response.ok) throw await failureOf(response);
+}
+
+/** A collapsed panel; opening it loads the list, so a plain visit costs no request. */
+export function Devices({ session }: { session: Session }) {
+  const [signIns, setSignIns] = useState<SignIn[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const run = (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    void work()
+      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+      .finally(() => setBusy(false));
+  };
+  const load = () => run(async () => setSignIns(await listSignIns(session)));
+  return (
+    <details data-testid="devices" className="devices" onToggle={(event) => (event.currentTarget as { open?: boolean }).open && load()}>
+      <summary>Your devices</summary>
+      <p className="hint">Where this account is signed in. Signing a device out there ends its access at once.</p>
+      {signIns === undefined ? null : (
+        <ul>
+          {signIns.map((signIn) => (
+            <li key={signIn.id} data-testid="device">
+              <span>
+                <strong>{signIn.current ? "This device" : (signIn.userAgent ?? "Unknown device")}</strong>
+                <small>
+                  {signIn.ip ? `${signIn.ip} · ` : ""}last active {new Date(signIn.lastActiveAt).toLocaleString()} · signed in {new Date(signIn.signedInAt).toLocaleString()}
+                </small>
+              </span>
+              {signIn.current ? null : (
+                <button
+                  data-testid="end-sign-in"
+                  className="secondary"
+                  disabled={busy}
+                  aria-label={`Sign out ${signIn.userAgent ?? "the unknown device"}`}
+                  onClick={() =>
+                    run(async () => {
+                      await endSignIn(session, signIn.id);
+                      setSignIns(await listSignIns(session));
+                    })
+                  }
+                >
+                  Sign out
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </details>
+  );
+}
