@@ -285,6 +285,37 @@ test.serial("provider failures and disabled users come back to returnTo as authE
   t.is(new URL(refused.headers.location!).searchParams.get("authError"), AuthErrors.USER_DISABLED.code);
 });
 
+test.serial("with emailVerificationPlugin, a GitHub sign-up starts verified, and so does an account linked by a GitHub-verified email; a sign-up without an email does not", async (t) => {
+  const mongoose = (await import("mongoose")).default;
+  const { baseUserPlugin } = await import("../users/base-user-plugin.js");
+  const { githubUserPlugin } = await import("../users/github-user-plugin.js");
+  const { emailVerificationPlugin } = await import("../users/email-verification-plugin.js");
+  const schema = new mongoose.Schema({}, { strict: "throw" });
+  schema.plugin(baseUserPlugin);
+  schema.plugin(githubUserPlugin);
+  schema.plugin(emailVerificationPlugin);
+  const Verifying = mongoose.models.AuthVerifyingGitHubUser ?? mongoose.model("AuthVerifyingGitHubUser", schema);
+  const { http } = await authTestApp(t, { userModel: Verifying, githubAuth: { ...GITHUB, allowAccountLinking: true } });
+  const verifiedAt = async (userId: string) => ((await Verifying.findById(userId).lean()) as { emailVerifiedAt?: Date } | null)?.emailVerifiedAt;
+  const signIn = async (account: FakeAccount) => {
+    const { state, cookie } = await beginLogin(http, { returnTo: APP });
+    const back = await returnFromGitHub(http, account, state, cookie).expect(302);
+    const authCode = new URL(back.headers.location!).searchParams.get("authCode");
+    return (await request(http).post("/auth/github/token").send({ authCode }).expect(200)).body.data.userId as string;
+  };
+
+  const fresh = await signIn(fakeAccount([{ email: uniqueEmail("octo"), verified: true, primary: true }]));
+  t.true((await verifiedAt(fresh)) instanceof Date);
+
+  const existing = await signup(http);
+  t.is(await verifiedAt(existing.userId), undefined);
+  t.is(await signIn(fakeAccount([{ email: existing.email, verified: true, primary: true }])), existing.userId);
+  t.true((await verifiedAt(existing.userId)) instanceof Date);
+
+  const noEmail = await signIn(fakeAccount([{ email: uniqueEmail("hidden"), verified: false, primary: true }]));
+  t.is(await verifiedAt(noEmail), undefined);
+});
+
 test.serial("the start fails when the user model lacks the GitHub fields", async (t) => {
   const mongoose = (await import("mongoose")).default;
   const { baseUserPlugin } = await import("../users/base-user-plugin.js");

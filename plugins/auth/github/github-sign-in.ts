@@ -24,6 +24,7 @@ export interface GitHubSignInOptions {
   signupDisabled: boolean;
   allowedReturnOrigins: readonly string[];
   defaultReturnTo?: string;
+  now?: () => Date;
 }
 
 /** Where the callback sends the browser, or what it answers when there is nowhere to go. */
@@ -158,12 +159,16 @@ export class GitHubSignIn {
       }
       const user = users.assertActive(sameEmail);
       await this.setGitHubFields(sameEmail._id, profile);
+      // The account's email is one GitHub verified: proof enough that it is the user's.
+      await users.markEmailVerified(user.id, this.now());
       return user;
     }
 
     if (this.options.signupDisabled) throw AuthErrors.SIGNUP_DISABLED();
     try {
       const created = await users.model.create({ email: profile.primaryVerifiedEmail, ...githubFields(profile) });
+      // Only a verified email is taken from GitHub, so the account starts verified (emailVerificationPlugin).
+      if (profile.primaryVerifiedEmail !== undefined) await users.markEmailVerified(String(created._id), this.now());
       return users.assertActive(await users.findById(String(created._id)));
     } catch (error) {
       if (isDuplicateKeyError(error)) throw AuthErrors.ACCOUNT_EXISTS();
@@ -183,6 +188,10 @@ export class GitHubSignIn {
       if (isDuplicateKeyError(error)) throw AuthErrors.GITHUB_ALREADY_LINKED();
       throw error;
     }
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
   }
 
   private returnTo(value: unknown): string | undefined {

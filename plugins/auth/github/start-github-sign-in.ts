@@ -60,6 +60,7 @@ export async function startGitHubSignIn(ctx: PluginContext, github: GitHubAuthOp
     signupDisabled: start.signupDisabled,
     allowedReturnOrigins,
     defaultReturnTo: github.defaultReturnTo,
+    now,
   });
   mountGitHubRoutes(ctx.resolve(HTTP_ROUTER), signIn, { secureCookies: ctx.config.isProduction });
   documentGitHubRoutes(ctx.openapi);
