@@ -3,7 +3,7 @@
 import { HTTP_ROUTER, type SvcApp, type SvcAppOptions, type SvcPlugin } from "../../index.js";
 import { demoAdmin, seedRoles, todoStatsScreen } from "./admin.js";
 import { demoAuth } from "./auth-setup.js";
-import { demoComms, passwordResetMail, verificationMail, welcomeMail } from "./comms.js";
+import { demoComms, emailChangedNotice, emailChangeMail, passwordResetMail, verificationMail, welcomeMail } from "./comms.js";
 import { demoFeatureFlags } from "./feature-flags.js";
 import { realtimeApp, syncApp } from "../../plugins/sync/index.js";
 import { todoRouter, todoSummaryTool } from "./todo.js";
@@ -61,6 +61,7 @@ export function withDemoPlugins(app: SvcApp): SvcApp {
     onSignup: welcomeMail(comms),
     sendPasswordReset: passwordResetMail(comms, appUrl, printLinks),
     sendVerification: verificationMail(comms, appUrl, printLinks),
+    emailChange: { send: emailChangeMail(comms, appUrl, printLinks), onChanged: emailChangedNotice(comms) },
   });
   return app.register(hello).register(todoRouter()).register(todoSummaryTool()).register(auth).register(demoFeatureFlags()).register(comms).register(syncApp()).register(realtimeApp()).register(demoAdmin()).register(seedRoles).register(todoStatsScreen);
 }

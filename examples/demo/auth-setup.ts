@@ -1,16 +1,21 @@
 // Auth for the demo: JWT sign-up/login, and an admin user seeded on first start. The secrets
 // need no set-up in development: the auth plugin generates them once into .svc/secrets.json.
 import { randomBytes } from "node:crypto";
-import { ACCOUNTS, authPlugin, type EmailVerificationOptions, type PasswordResetOptions, type RequestUser, type SvcPlugin } from "../../index.js";
+import { ACCOUNTS, authPlugin, type EmailChangeOptions, type EmailVerificationOptions, type PasswordResetOptions, type RequestUser, type SvcPlugin } from "../../index.js";
 import { User } from "./user.js";
 
 /**
  * The demo's auth plugin (a new instance per app: plugins hold per-app state); `onSignup` is
- * told about each new account (the demo mails a welcome), `sendPasswordReset` and
- * `sendVerification` mail reset and verification links.
+ * told about each new account (the demo mails a welcome), `sendPasswordReset`,
+ * `sendVerification` and `emailChange` mail reset, verification and email-change links.
  */
 export function demoAuth(
-  options: { onSignup?: (user: RequestUser) => unknown; sendPasswordReset?: PasswordResetOptions["send"]; sendVerification?: EmailVerificationOptions["send"] } = {},
+  options: {
+    onSignup?: (user: RequestUser) => unknown;
+    sendPasswordReset?: PasswordResetOptions["send"];
+    sendVerification?: EmailVerificationOptions["send"];
+    emailChange?: EmailChangeOptions;
+  } = {},
 ): SvcPlugin {
   return authPlugin({
     userModel: User,
@@ -18,6 +23,7 @@ export function demoAuth(
     onSignup: options.onSignup,
     passwordReset: options.sendPasswordReset ? { send: options.sendPasswordReset, expiresIn: "1h" } : undefined,
     emailVerification: options.sendVerification ? { send: options.sendVerification, expiresIn: "24h" } : undefined,
+    emailChange: options.emailChange,
   });
 }
 

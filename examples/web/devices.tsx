@@ -1,7 +1,7 @@
 // "Your devices": the signed-in user's sign-ins (GET /auth/sign_ins), each other one with a
 // button that signs it out (DELETE /auth/sign_ins/{id}) — its access token stops working at once.
 import { useState } from "react";
-import { authorizedFetch, type Session } from "./session.js";
+import { authorizedFetch, failureOf, type Session } from "./session.js";
 
 interface SignIn {
   id: string;
@@ -10,12 +10,6 @@ interface SignIn {
   userAgent?: string;
   ip?: string;
   current: boolean;
-}
-
-/** The server's message of a refused answer. */
-async function failureOf(response: Response): Promise<Error> {
-  const body = (await response.json().catch(() => undefined)) as { errors?: Array<{ detail?: string; title?: string }> } | undefined;
-  return new Error(body?.errors?.[0]?.detail ?? body?.errors?.[0]?.title ?? `The server answered ${response.status}`);
 }
 
 async function listSignIns(session: Session): Promise<SignIn[]> {

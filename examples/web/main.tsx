@@ -6,7 +6,8 @@ import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
 import { browser, inputValue } from "./browser.js";
 import { Devices } from "./devices.js";
-import { loadSession, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
+import { ChangeEmail } from "./change-email.js";
+import { confirmEmailChange, loadSession, reloadEmail, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
 
@@ -156,7 +157,8 @@ function ResetPassword({ token, onDone }: { token: string; onDone: (notice: stri
   );
 }
 
-function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+/** `email` is the account's as last heard (an email change confirmed here updates it without restarting the sync client). */
+function SignedIn({ session, email, onSignOut }: { session: Session; email: string; onSignOut: () => void }) {
   const [db, setDb] = useState<SyncDb | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -186,7 +188,7 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
   return (
     <SyncDbProvider client={db}>
       <TodoApp
-        email={session.email}
+        email={email}
         onSignOut={() => {
           void db.signOut();
           void signOut(session);
@@ -194,6 +196,7 @@ function SignedIn({ session, onSignOut }: { session: Session; onSignOut: () => v
         }}
       />
       <Devices session={session} />
+      <ChangeEmail session={session} />
     </SyncDbProvider>
   );
 }
@@ -203,16 +206,30 @@ function App() {
   // A reset link opens /app/?reset=<token>: that page first, whoever is signed in here.
   const [resetToken, setResetToken] = useState<string | undefined>(() => new URLSearchParams(browser.location.search).get("reset") ?? undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  // A verification link opens /app/?verify=<token>: confirmed at once, then said on whichever page shows.
+  // A verification link opens /app/?verify=<token>, an email-change link /app/?email_change=<token>:
+  // confirmed at once, then said on whichever page shows.
   const [verified, setVerified] = useState<string | undefined>(undefined);
+  const [email, setEmail] = useState<string | undefined>(session?.email);
+  // The session this page holds, not a second copy from storage: a refresh through a copy would
+  // leave the held one with a used refresh token, whose next use ends the sign-in.
+  const current = useRef(session);
+  current.current = session;
   useEffect(() => {
-    const token = new URLSearchParams(browser.location.search).get("verify");
-    if (!token) return;
+    const query = new URLSearchParams(browser.location.search);
+    const verify = query.get("verify");
+    const change = query.get("email_change");
+    if (!verify && !change) return;
     browser.history.replaceState(null, "", browser.location.pathname);
-    void verifyEmail(token).then(
-      () => setVerified("Your email is confirmed. Thank you!"),
-      (failure: unknown) => setVerified(failure instanceof Error ? failure.message : String(failure)),
-    );
+    const said = (failure: unknown) => setVerified(failure instanceof Error ? failure.message : String(failure));
+    if (verify) void verifyEmail(verify).then(() => setVerified("Your email is confirmed. Thank you!"), said);
+    if (change) {
+      void confirmEmailChange(change).then(async () => {
+        const signedIn = current.current;
+        const now = signedIn ? await reloadEmail(signedIn).catch(() => undefined) : undefined;
+        if (now) setEmail(now);
+        setVerified(now ? `Your sign-in email is now ${now}.` : "Your new email is confirmed: sign in with it from now on.");
+      }, said);
+    }
   }, []);
   const resetDone = (text: string) => {
     // The token leaves the address bar (and the history) once used or abandoned.
@@ -226,8 +243,17 @@ function App() {
   };
   let page;
   if (resetToken) page = <ResetPassword token={resetToken} onDone={resetDone} />;
-  else if (session) page = <SignedIn session={session} onSignOut={() => setSession(undefined)} />;
-  else page = <SignIn onSession={setSession} notice={notice} />;
+  else if (session) page = <SignedIn session={session} email={email ?? session.email} onSignOut={() => setSession(undefined)} />;
+  else
+    page = (
+      <SignIn
+        onSession={(signedIn) => {
+          setEmail(signedIn.email);
+          setSession(signedIn);
+        }}
+        notice={notice}
+      />
+    );
   return (
     <>
       {verified ? (

@@ -3,7 +3,8 @@ import { browser } from "./browser.js";
 
 /** A signed-in user of the demo, kept in localStorage so a reload stays signed in. */
 export interface Session {
-  readonly email: string;
+  /** The account's sign-in email as this device last heard it (an email change updates it). */
+  email: string;
   readonly userId: string;
   token: string;
   refreshToken: string;
@@ -39,8 +40,7 @@ export async function signIn(mode: "login" | "signup", email: string, password: 
 async function post(path: string, body: unknown): Promise<void> {
   const response = await fetch(`${browser.location.origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (response.ok) return;
-  const answer = (await response.json().catch(() => undefined)) as { errors?: Array<{ detail?: string; title?: string }> } | undefined;
-  throw new Error(answer?.errors?.[0]?.detail ?? answer?.errors?.[0]?.title ?? `The server answered ${response.status}`);
+  throw await failureOf(response);
 }
 
 /** Asks for a password-reset mail (the answer is the same whether or not the email has an account). */
@@ -56,6 +56,36 @@ export function verifyEmail(token: string): Promise<void> {
 /** Sets a new password with the token from a reset link. */
 export function resetPassword(token: string, newPassword: string): Promise<void> {
   return post("/auth/password_reset/confirm", { token, newPassword });
+}
+
+/** Confirms an email change with the token from the link mailed to the new address. */
+export function confirmEmailChange(token: string): Promise<void> {
+  return post("/auth/change_email/confirm", { token });
+}
+
+/** Asks to change the sign-in email: a confirmation link is mailed to the new address. */
+export async function requestEmailChange(session: Session, newEmail: string, currentPassword: string): Promise<void> {
+  const response = await authorizedFetch(session, "/auth/change_email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ newEmail, currentPassword }),
+  });
+  if (!response.ok) throw await failureOf(response);
+}
+
+/** Reads the account's email from the server into the session (after an email change). */
+export async function reloadEmail(session: Session): Promise<string> {
+  const response = await authorizedFetch(session, "/auth/me");
+  if (!response.ok) throw await failureOf(response);
+  session.email = ((await response.json()) as { data: { email: string } }).data.email;
+  saveSession(session);
+  return session.email;
+}
+
+/** The server's message of a refused answer, as an Error. */
+export async function failureOf(response: Response): Promise<Error> {
+  const body = (await response.json().catch(() => undefined)) as { errors?: Array<{ detail?: string; title?: string }> } | undefined;
+  return new Error(body?.errors?.[0]?.detail ?? body?.errors?.[0]?.title ?? `The server answered ${response.status}`);
 }
 
 /**

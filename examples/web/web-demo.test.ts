@@ -4,7 +4,7 @@ import { stopTestDatabase, uniqueTestEmail } from "../../hosts/testing.js";
 import { Todo } from "../demo/todo.js";
 import { User } from "../demo/user.js";
 import { assertAccessible as accessible } from "../../test/support/chromium.js";
-import { addTodo, INDEXED_DB_DUMP, mailedLink, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
+import { addTodo, INDEXED_DB_DUMP, mailedLink, mailedNotice, openDevice, screenshot, signInOn, startWebDemo, statusShows, titlesOn, todoRow } from "./test-support/web-demo-harness.js";
 
 // The web demo end to end in Chromium (playwright-core): the demo app serves /app, each browser
 // context is one device with its own IndexedDB. Serial: one app and one browser for the file.
@@ -273,6 +273,41 @@ test.serial("email verification: the link from the sign-up mail confirms the add
   t.false(page.url().includes("verify="), "the used token left the address bar");
   await accessible(t, page, "the todo app with the confirmation");
   t.truthy((await User.findOne({ email }).lean<{ emailVerifiedAt?: Date }>())?.emailVerifiedAt);
+});
+
+test.serial("change your email: the panel asks with the password, the link mailed to the new address confirms it, the page shows it, the old address is told; axe finds nothing serious", async (t) => {
+  const { app, browser, url } = await shared;
+  const email = uniqueTestEmail("before");
+  const newEmail = uniqueTestEmail("after");
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", email);
+  await page.getByTestId("status").waitFor();
+
+  await page.getByText("Change your email").click();
+  await page.getByLabel("New email").fill(newEmail);
+  await page.getByLabel("Current password").fill("not the password");
+  await page.getByTestId("send-email-change").click();
+  t.regex((await page.getByTestId("change-email").getByRole("alert").textContent()) ?? "", /current password is not correct/i);
+  await page.getByLabel("Current password").fill("correct horse battery staple");
+  await page.getByTestId("send-email-change").click();
+  t.regex((await page.getByTestId("change-email").getByRole("status").textContent()) ?? "", /confirmation link is on its way/);
+  await accessible(t, page, "the change-email panel");
+  // Nothing changes until the link is followed.
+  t.is(await page.getByTestId("user").textContent(), email);
+
+  const link = await mailedLink(app, newEmail, "Confirm your new svc demo email", "email_change");
+  await page.goto(`${url}${link}`);
+  t.true(((await page.getByTestId("verified").textContent()) ?? "").includes(`sign-in email is now ${newEmail}`));
+  t.false(page.url().includes("email_change="), "the used token left the address bar");
+  await page.getByTestId("user").filter({ hasText: newEmail }).waitFor();
+  const stored = await User.findOne({ email: newEmail }).lean<{ emailVerifiedAt?: Date }>();
+  t.truthy(stored?.emailVerifiedAt);
+  // The old address hears of it (the demo's onChanged).
+  t.true((await mailedNotice(app, email, "Your svc demo sign-in email changed")).includes(newEmail));
+  const signIn = await fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: newEmail, password: "correct horse battery staple" }) });
+  t.is(signIn.status, 200);
+  await screenshot(page, "09-email-changed");
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {

@@ -15,6 +15,7 @@ import type { GitHubAuthOptions } from "./github/github-auth-options.js";
 import type { LoginRateLimiterStores, LoginRateLimits } from "./http/login-rate-limiter.js";
 import type { GenerateJWTPayload } from "./jwt/jwt-auth-service.js";
 import type { PasswordPolicy } from "./jwt/password-policy.js";
+import type { EmailChangeOptions } from "./jwt/email-change.js";
 import type { EmailVerificationOptions } from "./jwt/email-verification.js";
 import type { PasswordResetOptions } from "./jwt/password-reset.js";
 import { startJwtAuth } from "./jwt/start-jwt-auth.js";
@@ -75,6 +76,13 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
    * stamps `emailVerifiedAt`. Off by default, like `passwordReset`.
    */
   emailVerification?: EmailVerificationOptions;
+  /**
+   * Changing the sign-in email (JWT provider): mounts `POST /auth/change_email {newEmail,
+   * currentPassword}`, which mails a confirmation link to the new address, and `POST
+   * /auth/change_email/confirm {token}`, which makes it the account's. Off by default, like
+   * `passwordReset`; without it the email is the admin's to change.
+   */
+  emailChange?: EmailChangeOptions;
   /** Overrides `AUTH_PROVIDER`. */
   provider?: AuthProvider;
   /** The clock tokens are issued and checked against (tests). */
@@ -140,6 +148,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         // better-auth has its own reset flow; a JWT-only option must not look like it works.
         if (options.passwordReset) throw AuthErrors.MAIL_LINK_OPTION_INVALID("passwordReset", "it needs the JWT provider (under session auth, better-auth resets passwords)");
         if (options.emailVerification) throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailVerification", "it needs the JWT provider (under session auth, better-auth verifies emails)");
+        if (options.emailChange) throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailChange", "it needs the JWT provider");
         // Loaded only when used: better-auth is large.
         const { startSessionAuth } = await import("./session/session-auth.js");
         runtime = await startSessionAuth(ctx, {
@@ -163,6 +172,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
           onSignup: options.onSignup,
           passwordReset: options.passwordReset,
           emailVerification: options.emailVerification,
+          emailChange: options.emailChange,
           now: options.now,
         });
       }

@@ -57,6 +57,8 @@ export const AuthErrors = defineErrors("AUTH", {
   VERIFY_TOKEN_INVALID: { status: 400, title: "The verification link is invalid or has expired; ask for a new one" },
   /** `DELETE /auth/sign_ins/{id}`: no sign-in of the caller with this id can still be used (unknown, ended, or another user's). */
   SIGN_IN_NOT_FOUND: { status: 404, title: "No such sign-in" },
+  /** An email-change link that is unknown, used, replaced by a newer one, expired, or whose account is disabled or deleted. */
+  EMAIL_CHANGE_TOKEN_INVALID: { status: 400, title: "The confirmation link is invalid or has expired; ask for a new one" },
   /** `POST /auth/verify_email/resend` for an account whose email is verified already. */
   EMAIL_ALREADY_VERIFIED: { status: 409, title: "This email is verified already" },
   /** `returnTo`/`callbackURL` is not on an allowed origin (open-redirect protection). */
@@ -97,7 +99,7 @@ export const AuthErrors = defineErrors("AUTH", {
     message: (option: string, got: unknown) =>
       `${option} must be a non-empty string (got ${typeof got === "string" ? JSON.stringify(got) : String(got)}); is the variable it comes from set?`,
   },
-  /** `passwordReset` or `emailVerification` without a `send` function, with an `expiresIn` that is no duration, or under session auth. */
+  /** `passwordReset`, `emailVerification` or `emailChange` without a `send` function, with an `expiresIn` that is no duration, or under session auth. */
   MAIL_LINK_OPTION_INVALID: {
     message: (option: string, detail: string) => `authPlugin ${option}: ${detail}`,
   },

@@ -111,11 +111,22 @@ export const INDEXED_DB_DUMP = `(async () => {
  */
 export async function mailedLink(app: SvcApp, email: string, subject: string, param: string): Promise<string> {
   const pattern = new RegExp(`/app/\\?${param}=[A-Za-z0-9_-]+`);
+  const text = await mailedNotice(app, email, subject, (body) => pattern.test(body));
+  return pattern.exec(text)![0];
+}
+
+/**
+ * The text of the newest mail the demo's console mailer "sent" to `email` with `subject` (and,
+ * with `accept`, a body it accepts); mails go out after the answer, so this waits for it.
+ *
+ * @example
+ * const text = await mailedNotice(app, oldEmail, "Your svc demo sign-in email changed");
+ */
+export async function mailedNotice(app: SvcApp, email: string, subject: string, accept: (text: string) => boolean = () => true): Promise<string> {
   for (let tries = 0; tries < 200; tries++) {
     const mail = (app.resolve(MAILERS)[0] as ConsoleMailer).sent.findLast((sent) => sent.to === email && sent.subject === subject);
-    const link = pattern.exec(mail?.text ?? "")?.[0];
-    if (link) return link;
+    if (mail?.text !== undefined && accept(mail.text)) return mail.text;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`no "${subject}" mail with a link to ${email}`);
+  throw new Error(`no "${subject}" mail to ${email}`);
 }

@@ -20,7 +20,7 @@ export interface LoginRateLimits {
   resetPerAccount?: FailureLimit;
   /** Password-reset mails asked for per client IP, whatever the account. Default 30 per hour. */
   resetPerIp?: FailureLimit;
-  /** Verification mails asked for again per account (`POST /auth/verify_email/resend`). Default 5 per hour. */
+  /** Verification mails asked for again, and email-change links, per account (`POST /auth/verify_email/resend`, `POST /auth/change_email`). Default 5 per hour. */
   verifyPerAccount?: FailureLimit;
 }
 
@@ -83,7 +83,7 @@ export class LoginRateLimiter {
     await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(ip)]);
   }
 
-  /** Counts a request for another verification mail (keyed by user id and IP, the IP on the reset budget); throws 429 when spent. */
+  /** Counts a request for another verification or email-change mail (keyed by user id and IP, the IP on the reset budget); throws 429 when spent. */
   async consumeVerificationRequest(userId: string, ip: string): Promise<void> {
     await consumeBoth(this.verifyPerAccount, userId, this.resetPerIp, ip);
   }

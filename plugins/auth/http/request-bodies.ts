@@ -108,7 +108,7 @@ function dottedKeys(record: Record<string, unknown>, fields: readonly string[]):
 
 function issuesOf(errors: readonly ErrorObject[]): ValidationIssue[] {
   // The email pattern's own text (a regular expression) would tell a user nothing.
-  return fromAjvErrors(errors).map((issue) => (issue.keyword === "pattern" && issue.path === "email" ? { ...issue, message: NOT_AN_EMAIL } : issue));
+  return fromAjvErrors(errors).map((issue) => (issue.keyword === "pattern" && (issue.path === "email" || issue.path === "newEmail") ? { ...issue, message: NOT_AN_EMAIL } : issue));
 }
 
 function classify(issues: readonly ValidationIssue[]): HttpErrorFactory {
@@ -282,6 +282,46 @@ export const passwordResetConfirmBody: BodyCheck<{ token: string; newPassword: s
   token: body.token as string,
   newPassword: body.newPassword as string,
 }));
+
+/** What `POST /auth/change_email` takes. */
+export interface EmailChangeRequest {
+  /** Trimmed and lower-cased. */
+  readonly newEmail: string;
+  readonly currentPassword: string;
+}
+
+/** The JSON schema of the `POST /auth/change_email` body (validation and OpenAPI). */
+export const EMAIL_CHANGE_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: {
+    newEmail: { ...EMAIL, description: "The address to sign in with from now on; a confirmation link is mailed there" },
+    currentPassword: { ...PASSWORD, format: "password", description: "The password the account has now" },
+  },
+  required: ["newEmail", "currentPassword"],
+  additionalProperties: false,
+};
+
+/**
+ * `{newEmail, currentPassword}` and nothing else.
+ *
+ * @example
+ * const { newEmail, currentPassword } = emailChangeBody(req.body); // newEmail trimmed and lower-cased
+ */
+export const emailChangeBody: BodyCheck<EmailChangeRequest> = bodyCheck(EMAIL_CHANGE_SCHEMA, [], (body) => ({
+  newEmail: (body.newEmail as string).trim().toLowerCase(),
+  currentPassword: body.currentPassword as string,
+}));
+
+/** The JSON schema of a body that only carries a mailed link's token (`POST /auth/change_email/confirm`). */
+export const EMAIL_CHANGE_CONFIRM_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: { token: { type: "string", maxLength: 256, description: "The token from the confirmation link" } },
+  required: ["token"],
+  additionalProperties: false,
+};
+
+/** `{token}` and nothing else; the token is judged by the email-change service (`AUTH_EMAIL_CHANGE_TOKEN_INVALID`). */
+export const emailChangeConfirmBody: BodyCheck<{ token: string }> = bodyCheck(EMAIL_CHANGE_CONFIRM_SCHEMA, [], (body) => ({ token: body.token as string }));
 
 /** The JSON schema of the `POST /auth/verify_email` body (validation and OpenAPI). */
 export const VERIFY_EMAIL_SCHEMA: SchemaObject = {

@@ -63,7 +63,7 @@ export class EmailVerification {
 
   /** `POST /auth/verify_email`: 400 `AUTH_VERIFY_TOKEN_INVALID` for an unknown, used, replaced or expired link, or a disabled or deleted account. */
   async confirm(token: string): Promise<void> {
-    const userId = await this.deps.links.consume(token);
+    const userId = (await this.deps.links.consume(token))?.userId;
     if (userId === undefined) throw AuthErrors.VERIFY_TOKEN_INVALID();
     try {
       await this.deps.users.requireActive(userId);

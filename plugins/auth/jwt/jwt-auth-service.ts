@@ -202,19 +202,28 @@ export class JwtAuthService implements Accounts {
    * tokens), and a new sign-in is returned so the device that changed it stays signed in.
    */
   async changePassword(user: RequestUser, { currentPassword, newPassword }: PasswordChange, device: SignInDevice): Promise<SignInResult> {
-    const { ip } = device;
-    const { credentials, hasher, limiter, dummyHash } = this.options;
+    const { credentials, hasher } = this.options;
     checkPasswordPolicy(newPassword, this.options.passwordPolicy);
-    // The account's budget is keyed as login's (by email), so guesses through either route add up.
+    await this.checkCurrentPassword(user, currentPassword, device.ip);
+    await credentials.set(user.id, await hasher.hash(newPassword));
+    await this.passwordChanged(user.id);
+    return this.issue(user, device);
+  }
+
+  /**
+   * The signed-in user proves it is them before a sensitive change (`change_password`,
+   * `change_email`): a wrong password, or none (a GitHub-only account), is 403
+   * `AUTH_CURRENT_PASSWORD_INVALID`, and each guess spends the account's login budget (keyed as
+   * login's, by email, so guesses through any of these routes add up; 429 after it).
+   */
+  async checkCurrentPassword(user: RequestUser, currentPassword: string, ip: string): Promise<void> {
+    const { credentials, hasher, limiter, dummyHash } = this.options;
     const account = typeof user.email === "string" ? user.email : user.id;
     await limiter.consumeLoginAttempt(account, ip);
     const storedHash = await credentials.hashFor(user.id);
     const matches = await hasher.verify(currentPassword, storedHash ?? dummyHash);
     if (!matches || storedHash === undefined) throw AuthErrors.CURRENT_PASSWORD_INVALID();
     await limiter.recordSuccess(account, ip);
-    await credentials.set(user.id, await hasher.hash(newPassword));
-    await this.passwordChanged(user.id);
-    return this.issue(user, device);
   }
 
   /** Applies checked profile changes (host-allowed fields only) to the user. */

@@ -1,5 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { EMAIL_CHANGE_CONFIRM_SCHEMA, EMAIL_CHANGE_SCHEMA, PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
@@ -44,7 +44,7 @@ const rotated: SchemaObject = {
  * @example
  * documentJwtRoutes(ctx.openapi, { name: { type: "string", maxLength: 100 } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean; emailVerification?: boolean } = {}): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean; emailVerification?: boolean; emailChange?: boolean } = {}): void {
   documentAuthComponents(openapi);
   const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profileFields }, additionalProperties: false };
   addAuthOperations(openapi, [
@@ -115,6 +115,7 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
     }],
     ...(features.passwordReset ? passwordResetRoutes : []),
     ...(features.emailVerification ? emailVerificationRoutes : []),
+    ...(features.emailChange ? emailChangeRoutes : []),
   ]);
 }
 
@@ -149,5 +150,32 @@ const emailVerificationRoutes: AuthRoute[] = [
     security: BEARER_SECURITY,
     ok: { 202: answer("A link is on its way", accepted) },
     refusals: { 401: "Not signed in", 409: "The email is verified already", 429: "Too many requests (see Retry-After)" },
+  }],
+];
+
+const emailChangeRoutes: AuthRoute[] = [
+  ["post", "/auth/change_email", {
+    operationId: "requestEmailChange",
+    summary: "Ask to change the signed-in user's email: a confirmation link is mailed to the new address (nothing changes until it is followed)",
+    security: BEARER_SECURITY,
+    body: EMAIL_CHANGE_SCHEMA,
+    ok: { 202: answer("A link is on its way to the new address", accepted) },
+    refusals: {
+      400: invalid("Malformed body, or the account's own address"),
+      401: "Not signed in",
+      403: "The current password is not correct",
+      409: "Another account has this email",
+      429: "Too many wrong passwords or mails asked for (see Retry-After)",
+    },
+  }],
+  ["post", "/auth/change_email/confirm", {
+    operationId: "confirmEmailChange",
+    summary: "Make the new address the account's sign-in email, with the token from the confirmation mail (it counts as verified)",
+    body: EMAIL_CHANGE_CONFIRM_SCHEMA,
+    ok: { 204: answer("Changed") },
+    refusals: {
+      400: "Malformed body, or a token that is invalid, used or expired (AUTH_EMAIL_CHANGE_TOKEN_INVALID)",
+      409: "Another account took this email meanwhile",
+    },
   }],
 ];

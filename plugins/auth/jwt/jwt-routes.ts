@@ -5,6 +5,8 @@ import { authRoute, clientIp, signInDevice } from "../http/auth-route.js";
 import { bearerToken } from "../http/authentication-middleware.js";
 import {
   credentialsBody,
+  emailChangeBody,
+  emailChangeConfirmBody,
   passwordChangeBody,
   passwordResetConfirmBody,
   passwordResetRequestBody,
@@ -15,6 +17,7 @@ import {
   type ProfileFieldSchemas,
 } from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
+import type { EmailChange } from "./email-change.js";
 import type { EmailVerification } from "./email-verification.js";
 import type { PasswordReset } from "./password-reset.js";
 
@@ -22,7 +25,16 @@ import type { PasswordReset } from "./password-reset.js";
  * The JWT provider's public paths: credentials sent to them are not checked by the middleware (a
  * stale access token must never stop a client from signing in, refreshing or signing out).
  */
-export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_token", "/auth/logout", "/auth/password_reset", "/auth/password_reset/confirm", "/auth/verify_email"];
+export const JWT_PUBLIC_PATHS = [
+  "/auth/signup",
+  "/auth/login",
+  "/auth/refresh_token",
+  "/auth/logout",
+  "/auth/password_reset",
+  "/auth/password_reset/confirm",
+  "/auth/verify_email",
+  "/auth/change_email/confirm",
+];
 
 /**
  * Mounts SPEC §4.2's JWT routes with ARCHITECTURE §4's bodies:
@@ -34,14 +46,16 @@ export const JWT_PUBLIC_PATHS = ["/auth/signup", "/auth/login", "/auth/refresh_t
  * newPassword}` (200 with a new sign-in; the others end); with `reset` (the `passwordReset`
  * option), `POST /auth/password_reset {email}` (202, the same for every email) and
  * `POST /auth/password_reset/confirm {token, newPassword}` (204); with `verification`,
- * `POST /auth/verify_email {token}` (204) and `POST /auth/verify_email/resend` (202, signed in).
+ * `POST /auth/verify_email {token}` (204) and `POST /auth/verify_email/resend` (202, signed in);
+ * with `emailChange`, `POST /auth/change_email {newEmail, currentPassword}` (202, signed in) and
+ * `POST /auth/change_email/confirm {token}` (204).
  * Bodies are checked by the shared validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
  * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, { name: { type: "string" } });
  */
-export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, mail: { reset?: PasswordReset; verification?: EmailVerification } = {}): void {
-  const { reset, verification } = mail;
+export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, mail: { reset?: PasswordReset; verification?: EmailVerification; emailChange?: EmailChange } = {}): void {
+  const { reset, verification, emailChange } = mail;
   const checkSignup = signupBody(profileFields);
   const checkProfile = profileBody(profileFields);
   router.post(
@@ -138,6 +152,22 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       authRoute(async (req, res) => {
         await verification.resend(requireUser(req), clientIp(req));
         res.status(202).json({ data: { accepted: true } });
+      }),
+    );
+  }
+  if (emailChange) {
+    router.post(
+      "/auth/change_email",
+      authRoute(async (req, res) => {
+        await emailChange.request(requireUser(req), emailChangeBody(req.body), clientIp(req));
+        res.status(202).json({ data: { accepted: true } });
+      }),
+    );
+    router.post(
+      "/auth/change_email/confirm",
+      authRoute(async (req, res) => {
+        await emailChange.confirm(emailChangeConfirmBody(req.body).token);
+        res.status(204).end();
       }),
     );
   }

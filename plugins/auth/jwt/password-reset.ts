@@ -63,7 +63,7 @@ export class PasswordReset {
     const { users, tokens, accounts, limiter } = this.deps;
     // The policy before the token is used up, so a refused password leaves the link working.
     checkPasswordPolicy(newPassword, this.deps.passwordPolicy);
-    const userId = await tokens.consume(token);
+    const userId = (await tokens.consume(token))?.userId;
     if (userId === undefined) throw AuthErrors.RESET_TOKEN_INVALID();
     let user: RequestUser;
     try {

@@ -21,9 +21,10 @@ import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
 import { parseDurationSeconds } from "../duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
+import { EmailChange, type EmailChangeOptions } from "./email-change.js";
 import { EmailVerification, type EmailVerificationOptions } from "./email-verification.js";
 import { PasswordReset, type PasswordResetOptions } from "./password-reset.js";
-import { EMAIL_VERIFICATION_LINKS, LinkTokens, PASSWORD_RESET_LINKS } from "./link-tokens.js";
+import { EMAIL_CHANGE_LINKS, EMAIL_VERIFICATION_LINKS, LinkTokens, PASSWORD_RESET_LINKS } from "./link-tokens.js";
 import { RefreshTokenStore } from "./refresh-token-store.js";
 import { TokenService } from "./token-service.js";
 
@@ -41,6 +42,7 @@ export interface JwtAuthStart {
   onSignup?: (user: RequestUser) => unknown;
   passwordReset?: PasswordResetOptions;
   emailVerification?: EmailVerificationOptions;
+  emailChange?: EmailChangeOptions;
   now?: () => Date;
 }
 
@@ -74,8 +76,12 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   );
   const resets = start.passwordReset ? new LinkTokens(connection, PASSWORD_RESET_LINKS, linkSeconds("passwordReset", start.passwordReset, "1h"), now) : undefined;
   const verifications = start.emailVerification ? new LinkTokens(connection, EMAIL_VERIFICATION_LINKS, linkSeconds("emailVerification", start.emailVerification, "24h"), now) : undefined;
+  const emailChanges = start.emailChange ? new LinkTokens(connection, EMAIL_CHANGE_LINKS, linkSeconds("emailChange", start.emailChange, "1h"), now) : undefined;
+  if (start.emailChange?.onChanged !== undefined && typeof start.emailChange.onChanged !== "function") {
+    throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailChange", "onChanged must be a function");
+  }
   if (verifications) users.requireField(EMAIL_VERIFIED_AT, "emailVerificationPlugin");
-  await Promise.all([credentials.init(), refreshTokens.init(), resets?.init(), verifications?.init()]);
+  await Promise.all([credentials.init(), refreshTokens.init(), resets?.init(), verifications?.init(), emailChanges?.init()]);
   const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores);
 
   const verification =
@@ -107,8 +113,10 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   const reset =
     resets &&
     new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger, now });
-  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification });
-  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined, emailVerification: verification !== undefined });
+  const emailChange =
+    emailChanges && new EmailChange({ users, links: emailChanges, accounts: service, limiter, resets, options: start.emailChange!, logger: ctx.logger, now });
+  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification, emailChange });
+  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined, emailVerification: verification !== undefined, emailChange: emailChange !== undefined });
   const publicPaths = new Set(JWT_PUBLIC_PATHS.map(routedPath));
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
@@ -149,7 +157,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     accounts: service,
     middleware,
     stop: async () => {
-      await Promise.all([reset?.settled(), verification?.settled()]);
+      await Promise.all([reset?.settled(), verification?.settled(), emailChange?.settled()]);
     },
   };
 }

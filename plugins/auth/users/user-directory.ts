@@ -1,4 +1,5 @@
 import mongoose, { type Model } from "mongoose";
+import { isDuplicateKeyError } from "../../../contracts/database.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { AuthErrors } from "../errors.js";
 
@@ -95,6 +96,20 @@ export class UserDirectory {
       await this.model.updateOne({ _id: userId }, endSignInPipeline(entry, now, SIGN_IN_VERSION), { strict: false, updatePipeline: true });
     } catch (error) {
       if (!(error instanceof mongoose.Error.CastError)) throw error;
+    }
+  }
+
+  /**
+   * Makes `email` the user's sign-in address, verified `at` (with emailVerificationPlugin): a
+   * followed link proved it. Another account's address is 409 `AUTH_EMAIL_TAKEN` (the unique index).
+   */
+  async changeEmail(userId: string, email: string, at: Date): Promise<void> {
+    const verified = this.model.schema.path(EMAIL_VERIFIED_AT) ? { [EMAIL_VERIFIED_AT]: at } : {};
+    try {
+      await this.model.updateOne({ _id: userId }, { $set: { email, ...verified } }, { runValidators: true });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw AuthErrors.EMAIL_TAKEN();
+      throw error;
     }
   }
 

@@ -1,0 +1,62 @@
+// "Change your email": the current password and the new address; the server mails a
+// confirmation link there (POST /auth/change_email), and nothing changes until it is followed.
+import { useState } from "react";
+import { inputValue } from "./browser.js";
+import { requestEmailChange, type Session } from "./session.js";
+
+/** A collapsed panel with the change form; what the server answered is said below it. */
+export function ChangeEmail({ session }: { session: Session }) {
+  const [newEmail, setNewEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <details data-testid="change-email" className="devices">
+      <summary>Change your email</summary>
+      <form
+        className="sign-in"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          setNotice(undefined);
+          const address = newEmail.trim();
+          void requestEmailChange(session, address, password)
+            .then(
+              () => {
+                setPassword("");
+                setNotice(`A confirmation link is on its way to ${address}; your email changes once you follow it. (This demo sends no mail: the server prints the link in its terminal.)`);
+              },
+              (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+            )
+            .finally(() => setBusy(false));
+        }}
+      >
+        <label>
+          New email
+          <input data-testid="new-email" type="email" autoComplete="email" required value={newEmail} onChange={(event) => setNewEmail(inputValue(event))} />
+        </label>
+        <label>
+          Current password
+          <input data-testid="current-password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(inputValue(event))} />
+        </label>
+        <div className="actions">
+          <button data-testid="send-email-change" disabled={busy}>
+            Send the confirmation link
+          </button>
+        </div>
+      </form>
+      {notice ? (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </details>
+  );
+}
