@@ -1,6 +1,7 @@
 // "Change your email": the current password and the new address; the server mails a
 // confirmation link there (POST /auth/change_email), and nothing changes until it is followed.
 import { useState } from "react";
+import { ErrorAlert, Notice } from "./alerts.js";
 import { inputValue } from "./browser.js";
 import { requestEmailChange, type Session } from "./session.js";
 
@@ -47,16 +48,8 @@ export function ChangeEmail({ session }: { session: Session }) {
           </button>
         </div>
       </form>
-      {notice ? (
-        <p role="status" className="notice">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <Notice text={notice} />
+      <ErrorAlert text={error} />
     </details>
   );
 }

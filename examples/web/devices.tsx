@@ -1,6 +1,7 @@
 // "Your devices": the signed-in user's sign-ins (GET /auth/sign_ins), each other one with a
 // button that signs it out (DELETE /auth/sign_ins/{id}) — its access token stops working at once.
 import { useState } from "react";
+import { ErrorAlert } from "./alerts.js";
 import { authorizedFetch, failureOf, type Session } from "./session.js";
 
 interface SignIn {
@@ -70,11 +71,7 @@ export function Devices({ session }: { session: Session }) {
           ))}
         </ul>
       )}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
     </details>
   );
 }

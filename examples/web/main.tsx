@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createSyncDb, type SyncDb } from "../../plugins/sync/client/index.js";
 import { SyncDbProvider } from "../../plugins/sync/react/index.js";
+import { ErrorAlert, Notice } from "./alerts.js";
 import { browser, inputValue } from "./browser.js";
 import { Devices } from "./devices.js";
 import { ChangeEmail } from "./change-email.js";
@@ -19,24 +20,6 @@ function AboutLinks() {
       admin user printed on the server's first start (or one made with <code>npm run create-admin</code>).
     </footer>
   );
-}
-
-/** What went wrong, announced at once. */
-function ErrorAlert({ text }: { text: string | undefined }) {
-  return text ? (
-    <p data-testid="error" role="alert" className="error">
-      {text}
-    </p>
-  ) : null;
-}
-
-/** Said once on the sign-in page (a reset link was sent, the password was changed). */
-function Notice({ text }: { text: string | undefined }) {
-  return text ? (
-    <p data-testid="notice" role="status" className="notice">
-      {text}
-    </p>
-  ) : null;
 }
 
 function SignIn({ onSession, notice: initialNotice }: { onSession: (session: Session) => void; notice?: string }) {
