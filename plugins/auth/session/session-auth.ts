@@ -88,13 +88,19 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
    * fields — the field a user sets for themselves — and the schema accepts it; otherwise the user
    * is created without it rather than refused.
    */
+  /** Whether the host's schema accepts `name` (mongoose 10 drops `validateSync`). */
+  const nameIsValid = (name: string): Promise<boolean> =>
+    new users.model({ name }).validate(["name"]).then(
+      () => true,
+      () => false,
+    );
   const hostUserFor = async (authUserId: string, authUser: { email?: string; name?: unknown } | null | undefined): Promise<RequestUser> => {
     const existing = await users.findOneIncludingDeleted({ [field]: authUserId });
     if (existing) return users.assertActive(existing);
     const email = authUser?.email?.trim().toLowerCase();
     const name = typeof authUser?.name === "string" ? authUser.name.trim() : "";
     const fields: Record<string, unknown> = { email, [field]: authUserId };
-    if (name !== "" && start.profileFields.includes("name") && !new users.model({ name }).validateSync(["name"])) fields.name = name;
+    if (name !== "" && start.profileFields.includes("name") && (await nameIsValid(name))) fields.name = name;
     try {
       const created = await users.model.create(fields);
       return users.assertActive(await users.findById(String(created._id)));
