@@ -1,7 +1,8 @@
 // Auth for the demo: JWT sign-up/login, and an admin user seeded on first start. The secrets
 // need no set-up in development: the auth plugin generates them once into .svc/secrets.json.
 import { randomBytes } from "node:crypto";
-import { ACCOUNTS, authPlugin, type EmailChangeOptions, type EmailVerificationOptions, type PasswordResetOptions, type RequestUser, type SvcPlugin } from "../../index.js";
+import { ACCOUNTS, authPlugin, type AccountDeletionOptions, type EmailChangeOptions, type EmailVerificationOptions, type PasswordResetOptions, type RequestUser, type SvcPlugin } from "../../index.js";
+import { Todo } from "./todo.js";
 import { User } from "./user.js";
 
 /**
@@ -15,6 +16,7 @@ export function demoAuth(
     sendPasswordReset?: PasswordResetOptions["send"];
     sendVerification?: EmailVerificationOptions["send"];
     emailChange?: EmailChangeOptions;
+    accountDeletion?: AccountDeletionOptions;
   } = {},
 ): SvcPlugin {
   return authPlugin({
@@ -24,7 +26,21 @@ export function demoAuth(
     passwordReset: options.sendPasswordReset ? { send: options.sendPasswordReset, expiresIn: "1h" } : undefined,
     emailVerification: options.sendVerification ? { send: options.sendVerification, expiresIn: "24h" } : undefined,
     emailChange: options.emailChange,
+    // Users may delete their own account; its todos go with it (deleteOwnTodos).
+    accountDeletion: options.accountDeletion ?? { onDeleted: deleteOwnTodos },
   });
+}
+
+/**
+ * `accountDeletion.onDeleted`: deletes the user's todos. One by one with `save()`, since Todo is
+ * synced: each delete draws a seq, so the user's other devices hear of it (a query-level
+ * `deleteMany` is refused on synced models for that reason).
+ */
+export async function deleteOwnTodos(user: RequestUser): Promise<void> {
+  for (const todo of await Todo.find({ ownerId: user.id })) {
+    todo.set("deleted", true); // isDeletedPlugin's field (defaultPlugins)
+    await todo.save();
+  }
 }
 
 /**

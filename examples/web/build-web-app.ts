@@ -38,6 +38,7 @@ input:not([type=checkbox]) { padding: .45rem .6rem; border: 1px solid var(--line
 input[type=checkbox] { width: 1.2rem; height: 1.2rem; margin: 0; accent-color: var(--accent); flex: none; }
 button { padding: .4rem .85rem; border: 1px solid var(--accent); border-radius: .4rem; background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #b3261e; border-color: #b3261e; }
 button:disabled { opacity: .6; cursor: progress; }
 :focus-visible { outline: 3px solid #2a7de1; outline-offset: 2px; }
 .intro { background: #f3f8f6; border-left: 4px solid var(--accent); padding: .5rem 1rem; border-radius: .4rem; }

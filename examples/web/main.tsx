@@ -8,6 +8,7 @@ import { ErrorAlert, Notice } from "./alerts.js";
 import { browser, inputValue } from "./browser.js";
 import { Devices } from "./devices.js";
 import { ChangeEmail } from "./change-email.js";
+import { DeleteAccount } from "./delete-account.js";
 import { confirmEmailChange, loadSession, reloadEmail, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
@@ -141,7 +142,7 @@ function ResetPassword({ token, onDone }: { token: string; onDone: (notice: stri
 }
 
 /** `email` is the account's as last heard (an email change confirmed here updates it without restarting the sync client). */
-function SignedIn({ session, email, onSignOut }: { session: Session; email: string; onSignOut: () => void }) {
+function SignedIn({ session, email, onSignOut }: { session: Session; email: string; onSignOut: (notice?: string) => void }) {
   const [db, setDb] = useState<SyncDb | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -180,6 +181,15 @@ function SignedIn({ session, email, onSignOut }: { session: Session; email: stri
       />
       <Devices session={session} />
       <ChangeEmail session={session} />
+      <DeleteAccount
+        session={session}
+        onDeleted={() => {
+          // The server ended every sign-in; this device forgets its copy of the todos too.
+          void db.signOut();
+          void signOut(session);
+          onSignOut("Your account and its todos are deleted.");
+        }}
+      />
     </SyncDbProvider>
   );
 }
@@ -226,7 +236,17 @@ function App() {
   };
   let page;
   if (resetToken) page = <ResetPassword token={resetToken} onDone={resetDone} />;
-  else if (session) page = <SignedIn session={session} email={email ?? session.email} onSignOut={() => setSession(undefined)} />;
+  else if (session)
+    page = (
+      <SignedIn
+        session={session}
+        email={email ?? session.email}
+        onSignOut={(said) => {
+          setSession(undefined);
+          setNotice(said);
+        }}
+      />
+    );
   else
     page = (
       <SignIn

@@ -285,13 +285,14 @@ test.serial("change your email: the panel asks with the password, the link maile
   await page.getByTestId("status").waitFor();
 
   await page.getByText("Change your email").click();
-  await page.getByLabel("New email").fill(newEmail);
-  await page.getByLabel("Current password").fill("not the password");
+  const panel = page.getByTestId("change-email");
+  await panel.getByLabel("New email").fill(newEmail);
+  await panel.getByLabel("Current password").fill("not the password");
   await page.getByTestId("send-email-change").click();
-  t.regex((await page.getByTestId("change-email").getByRole("alert").textContent()) ?? "", /current password is not correct/i);
-  await page.getByLabel("Current password").fill("correct horse battery staple");
+  t.regex((await panel.getByRole("alert").textContent()) ?? "", /current password is not correct/i);
+  await panel.getByLabel("Current password").fill("correct horse battery staple");
   await page.getByTestId("send-email-change").click();
-  t.regex((await page.getByTestId("change-email").getByRole("status").textContent()) ?? "", /confirmation link is on its way/);
+  t.regex((await panel.getByRole("status").textContent()) ?? "", /confirmation link is on its way/);
   await accessible(t, page, "the change-email panel");
   // Nothing changes until the link is followed.
   t.is(await page.getByTestId("user").textContent(), email);
@@ -308,6 +309,35 @@ test.serial("change your email: the panel asks with the password, the link maile
   const signIn = await fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: newEmail, password: "correct horse battery staple" }) });
   t.is(signIn.status, 200);
   await screenshot(page, "09-email-changed");
+});
+
+test.serial("delete your account: the password confirms it, the device signs out and says so, the account and its todos are gone on the server; axe finds nothing serious", async (t) => {
+  const { browser, url } = await shared;
+  const email = uniqueTestEmail("goodbye");
+  const { context, page } = await openDevice(browser, url);
+  t.teardown(() => context.close());
+  await signInOn(page, "signup", email);
+  await addTodo(page, "Mine alone");
+  await statusShows(page, "queued", "0 queued");
+  const userId = String((await User.findOne({ email }).lean())!._id);
+  t.is(await Todo.countDocuments({ ownerId: userId }), 1);
+
+  await page.getByText("Delete your account").click();
+  await page.getByTestId("delete-password").fill("not the password");
+  await page.getByTestId("delete-account-button").click();
+  t.regex((await page.getByTestId("delete-account").getByRole("alert").textContent()) ?? "", /current password is not correct/i);
+  await accessible(t, page, "the delete-account panel");
+  await page.getByTestId("delete-password").fill("correct horse battery staple");
+  await page.getByTestId("delete-account-button").click();
+  await page.getByTestId("sign-in").waitFor();
+  t.regex((await page.getByTestId("notice").textContent()) ?? "", /account and its todos are deleted/);
+
+  // The demo's user model has no isDeletedPlugin: the record goes (its todos are soft-deleted, so devices hear of it).
+  t.is(await User.findById(userId).lean(), null);
+  t.is(await Todo.countDocuments({ ownerId: userId }), 0);
+  t.is(await Todo.countDocuments({ ownerId: userId, deleted: true }), 1);
+  const signIn = await fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "correct horse battery staple" }) });
+  t.is(signIn.status, 401);
 });
 
 test.serial("a reload keeps queued offline edits (IndexedDB), and they are sent when the network is back", async (t) => {

@@ -15,6 +15,7 @@ import type { GitHubAuthOptions } from "./github/github-auth-options.js";
 import type { LoginRateLimiterStores, LoginRateLimits } from "./http/login-rate-limiter.js";
 import type { GenerateJWTPayload } from "./jwt/jwt-auth-service.js";
 import type { PasswordPolicy } from "./jwt/password-policy.js";
+import type { AccountDeletionOptions } from "./jwt/account-deletion.js";
 import type { EmailChangeOptions } from "./jwt/email-change.js";
 import type { EmailVerificationOptions } from "./jwt/email-verification.js";
 import type { PasswordResetOptions } from "./jwt/password-reset.js";
@@ -83,6 +84,12 @@ export interface AuthPluginOptions<M extends UserModel = UserModel> {
    * `passwordReset`; without it the email is the admin's to change.
    */
   emailChange?: EmailChangeOptions;
+  /**
+   * Lets signed-in users delete their own account (JWT provider): mounts `POST
+   * /auth/delete_account {currentPassword}`. `true` for the defaults, or `{onDeleted}` to remove
+   * the user's data. Off by default: some products manage accounts for their users.
+   */
+  accountDeletion?: boolean | AccountDeletionOptions;
   /** Overrides `AUTH_PROVIDER`. */
   provider?: AuthProvider;
   /** The clock tokens are issued and checked against (tests). */
@@ -149,6 +156,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
         if (options.passwordReset) throw AuthErrors.MAIL_LINK_OPTION_INVALID("passwordReset", "it needs the JWT provider (under session auth, better-auth resets passwords)");
         if (options.emailVerification) throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailVerification", "it needs the JWT provider (under session auth, better-auth verifies emails)");
         if (options.emailChange) throw AuthErrors.MAIL_LINK_OPTION_INVALID("emailChange", "it needs the JWT provider");
+        if (options.accountDeletion) throw AuthErrors.ACCOUNT_DELETION_OPTION_INVALID("it needs the JWT provider (under session auth, better-auth owns accounts)");
         // Loaded only when used: better-auth is large.
         const { startSessionAuth } = await import("./session/session-auth.js");
         runtime = await startSessionAuth(ctx, {
@@ -173,6 +181,7 @@ export function authPlugin<M extends UserModel>(options: AuthPluginOptions<M>): 
           passwordReset: options.passwordReset,
           emailVerification: options.emailVerification,
           emailChange: options.emailChange,
+          accountDeletion: options.accountDeletion,
           now: options.now,
         });
       }

@@ -33,6 +33,11 @@ export const AuthErrors = defineErrors("AUTH", {
    * (a GitHub-only account): a stolen access token alone cannot change the password.
    */
   CURRENT_PASSWORD_INVALID: { status: 403, title: "The current password is not correct" },
+  /**
+   * `POST /auth/delete_account` by an account without a password (GitHub-only) whose sign-in is
+   * not recent: sign in again, then retry.
+   */
+  RECENT_SIGN_IN_REQUIRED: { status: 403, title: "Sign in again to confirm it is you, then retry" },
   /** The password is outside the host's policy (length); `meta` carries the bounds. */
   WEAK_PASSWORD: { status: 400, title: "Password does not meet the policy" },
   /** `SIGNUP_DISABLED=true`: no new accounts, by email or socially. */
@@ -102,6 +107,10 @@ export const AuthErrors = defineErrors("AUTH", {
   /** `passwordReset`, `emailVerification` or `emailChange` without a `send` function, with an `expiresIn` that is no duration, or under session auth. */
   MAIL_LINK_OPTION_INVALID: {
     message: (option: string, detail: string) => `authPlugin ${option}: ${detail}`,
+  },
+  /** `accountDeletion` with an `onDeleted` that is not a function or a `recentSignIn` that is no duration, or under session auth. */
+  ACCOUNT_DELETION_OPTION_INVALID: {
+    message: (detail: string) => `authPlugin accountDeletion: ${detail}`,
   },
   /** An allowed/trusted origin is not a bare http(s) origin. */
   INVALID_RETURN_ORIGIN: {

@@ -26,6 +26,7 @@ export type { PasswordPolicy } from "./jwt/password-policy.js";
 export type { PasswordResetMail, PasswordResetOptions } from "./jwt/password-reset.js";
 export type { EmailVerificationMail, EmailVerificationOptions } from "./jwt/email-verification.js";
 export type { EmailChangeMail, EmailChanged, EmailChangeOptions } from "./jwt/email-change.js";
+export type { AccountDeletionOptions } from "./jwt/account-deletion.js";
 export { emailVerificationPlugin } from "./users/email-verification-plugin.js";
 export { TokenService, type TokenServiceOptions, type TokenUse } from "./jwt/token-service.js";
 export { defaultJWTPayload, type GenerateJWTPayload, type SignInResult } from "./jwt/jwt-auth-service.js";

@@ -323,6 +323,24 @@ export const EMAIL_CHANGE_CONFIRM_SCHEMA: SchemaObject = {
 /** `{token}` and nothing else; the token is judged by the email-change service (`AUTH_EMAIL_CHANGE_TOKEN_INVALID`). */
 export const emailChangeConfirmBody: BodyCheck<{ token: string }> = bodyCheck(EMAIL_CHANGE_CONFIRM_SCHEMA, [], (body) => ({ token: body.token as string }));
 
+/** The JSON schema of the `POST /auth/delete_account` body (validation and OpenAPI). */
+export const ACCOUNT_DELETION_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: { currentPassword: { ...PASSWORD, format: "password", description: "The account's password (required when it has one)" } },
+  additionalProperties: false,
+};
+
+/**
+ * `{currentPassword?}` and nothing else; whether the password is needed, and right, is the
+ * service's to say (`AUTH_CURRENT_PASSWORD_INVALID`).
+ *
+ * @example
+ * const { currentPassword } = accountDeletionBody(req.body);
+ */
+export const accountDeletionBody: BodyCheck<{ currentPassword?: string }> = bodyCheck(ACCOUNT_DELETION_SCHEMA, [], (body) =>
+  typeof body.currentPassword === "string" ? { currentPassword: body.currentPassword } : {},
+);
+
 /** The JSON schema of the `POST /auth/verify_email` body (validation and OpenAPI). */
 export const VERIFY_EMAIL_SCHEMA: SchemaObject = {
   type: "object",

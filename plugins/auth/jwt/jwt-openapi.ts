@@ -1,5 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { EMAIL_CHANGE_CONFIRM_SCHEMA, EMAIL_CHANGE_SCHEMA, PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
+import { ACCOUNT_DELETION_SCHEMA, EMAIL_CHANGE_CONFIRM_SCHEMA, EMAIL_CHANGE_SCHEMA, PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
@@ -44,7 +44,7 @@ const rotated: SchemaObject = {
  * @example
  * documentJwtRoutes(ctx.openapi, { name: { type: "string", maxLength: 100 } });
  */
-export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean; emailVerification?: boolean; emailChange?: boolean } = {}): void {
+export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: ProfileFieldSchemas, features: { passwordReset?: boolean; emailVerification?: boolean; emailChange?: boolean; accountDeletion?: boolean } = {}): void {
   documentAuthComponents(openapi);
   const signUpBody: SchemaObject = { ...credentials, properties: { ...credentials.properties, ...profileFields }, additionalProperties: false };
   addAuthOperations(openapi, [
@@ -116,6 +116,7 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
     ...(features.passwordReset ? passwordResetRoutes : []),
     ...(features.emailVerification ? emailVerificationRoutes : []),
     ...(features.emailChange ? emailChangeRoutes : []),
+    ...(features.accountDeletion ? [accountDeletionRoute] : []),
   ]);
 }
 
@@ -179,3 +180,17 @@ const emailChangeRoutes: AuthRoute[] = [
     },
   }],
 ];
+
+const accountDeletionRoute: AuthRoute = ["post", "/auth/delete_account", {
+  operationId: "deleteAccount",
+  summary: "Delete the signed-in user's account: confirmed with the password (or, for an account without one, a recent sign-in); every sign-in ends",
+  security: BEARER_SECURITY,
+  body: ACCOUNT_DELETION_SCHEMA,
+  ok: { 204: answer("Deleted") },
+  refusals: {
+    400: invalid("Malformed body"),
+    401: "Not signed in",
+    403: "The password is not correct (AUTH_CURRENT_PASSWORD_INVALID), or a passwordless account's sign-in is not recent (AUTH_RECENT_SIGN_IN_REQUIRED)",
+    429: "Too many wrong passwords (see Retry-After)",
+  },
+}];

@@ -4,6 +4,7 @@ import { AuthErrors } from "../errors.js";
 import { authRoute, clientIp, signInDevice } from "../http/auth-route.js";
 import { bearerToken } from "../http/authentication-middleware.js";
 import {
+  accountDeletionBody,
   credentialsBody,
   emailChangeBody,
   emailChangeConfirmBody,
@@ -17,6 +18,7 @@ import {
   type ProfileFieldSchemas,
 } from "../http/request-bodies.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
+import type { AccountDeletion } from "./account-deletion.js";
 import type { EmailChange } from "./email-change.js";
 import type { EmailVerification } from "./email-verification.js";
 import type { PasswordReset } from "./password-reset.js";
@@ -48,14 +50,20 @@ export const JWT_PUBLIC_PATHS = [
  * `POST /auth/password_reset/confirm {token, newPassword}` (204); with `verification`,
  * `POST /auth/verify_email {token}` (204) and `POST /auth/verify_email/resend` (202, signed in);
  * with `emailChange`, `POST /auth/change_email {newEmail, currentPassword}` (202, signed in) and
- * `POST /auth/change_email/confirm {token}` (204).
+ * `POST /auth/change_email/confirm {token}` (204); with `deletion`, `POST /auth/delete_account
+ * {currentPassword}` (204, signed in).
  * Bodies are checked by the shared validator before the service sees them (400 `VALIDATION_*`).
  *
  * @example
  * mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, { name: { type: "string" } });
  */
-export function mountJwtRoutes(router: Router, service: JwtAuthService, profileFields: ProfileFieldSchemas, mail: { reset?: PasswordReset; verification?: EmailVerification; emailChange?: EmailChange } = {}): void {
-  const { reset, verification, emailChange } = mail;
+export function mountJwtRoutes(
+  router: Router,
+  service: JwtAuthService,
+  profileFields: ProfileFieldSchemas,
+  features: { reset?: PasswordReset; verification?: EmailVerification; emailChange?: EmailChange; deletion?: AccountDeletion } = {},
+): void {
+  const { reset, verification, emailChange, deletion } = features;
   const checkSignup = signupBody(profileFields);
   const checkProfile = profileBody(profileFields);
   router.post(
@@ -167,6 +175,16 @@ export function mountJwtRoutes(router: Router, service: JwtAuthService, profileF
       "/auth/change_email/confirm",
       authRoute(async (req, res) => {
         await emailChange.confirm(emailChangeConfirmBody(req.body).token);
+        res.status(204).end();
+      }),
+    );
+  }
+  if (deletion) {
+    router.post(
+      "/auth/delete_account",
+      authRoute(async (req, res) => {
+        // No body is `{}`: an account without a password has nothing to send.
+        await deletion.delete(requireUser(req), accountDeletionBody(req.body ?? {}), bearerToken(req), clientIp(req));
         res.status(204).end();
       }),
     );

@@ -166,6 +166,14 @@ export class RefreshTokenStore {
     return true;
   }
 
+  /** When a sign-in of the user that can still be used began; undefined for an ended, unknown or foreign one. */
+  async signedInAt(userId: string, familyId: string): Promise<Date | undefined> {
+    const record = await this.model
+      .findOne({ userId, familyId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } }, { signedInAt: 1, created: 1 })
+      .lean();
+    return record ? (record.signedInAt ?? record.created) : undefined;
+  }
+
   /**
    * The user's sign-ins that can still be refreshed (a live token: neither used, revoked nor
    * expired), newest activity first, at most 100.

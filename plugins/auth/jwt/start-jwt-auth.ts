@@ -21,6 +21,7 @@ import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
 import { parseDurationSeconds } from "../duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
+import { AccountDeletion, type AccountDeletionOptions } from "./account-deletion.js";
 import { EmailChange, type EmailChangeOptions } from "./email-change.js";
 import { EmailVerification, type EmailVerificationOptions } from "./email-verification.js";
 import { PasswordReset, type PasswordResetOptions } from "./password-reset.js";
@@ -43,6 +44,7 @@ export interface JwtAuthStart {
   passwordReset?: PasswordResetOptions;
   emailVerification?: EmailVerificationOptions;
   emailChange?: EmailChangeOptions;
+  accountDeletion?: boolean | AccountDeletionOptions;
   now?: () => Date;
 }
 
@@ -115,8 +117,14 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger, now });
   const emailChange =
     emailChanges && new EmailChange({ users, links: emailChanges, accounts: service, limiter, resets, options: start.emailChange!, logger: ctx.logger, now });
-  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification, emailChange });
-  documentJwtRoutes(ctx.openapi, start.profileFields, { passwordReset: reset !== undefined, emailVerification: verification !== undefined, emailChange: emailChange !== undefined });
+  const deletion = start.accountDeletion ? accountDeletion(start.accountDeletion, { users, credentials, refreshTokens, tokens, accounts: service, links: [resets, verifications, emailChanges], logger: ctx.logger, now }) : undefined;
+  mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification, emailChange, deletion });
+  documentJwtRoutes(ctx.openapi, start.profileFields, {
+    passwordReset: reset !== undefined,
+    emailVerification: verification !== undefined,
+    emailChange: emailChange !== undefined,
+    accountDeletion: deletion !== undefined,
+  });
   const publicPaths = new Set(JWT_PUBLIC_PATHS.map(routedPath));
   if (start.githubAuth) {
     const githubPaths = await startGitHubSignIn(ctx, start.githubAuth, {
@@ -168,6 +176,18 @@ function linkSeconds(option: string, options: { send?: unknown; expiresIn?: stri
   const seconds = parseDurationSeconds(options.expiresIn ?? fallback);
   if (seconds === undefined) throw AuthErrors.MAIL_LINK_OPTION_INVALID(option, `expiresIn must be a duration like 30m or 1h, got ${JSON.stringify(options.expiresIn)}`);
   return seconds;
+}
+
+/** The account-deletion service from its option (checked: a wrong one fails the start). */
+function accountDeletion(
+  option: true | AccountDeletionOptions,
+  deps: Omit<ConstructorParameters<typeof AccountDeletion>[0], "links" | "onDeleted" | "recentSignInSeconds"> & { links: ReadonlyArray<LinkTokens | undefined> },
+): AccountDeletion {
+  const options: AccountDeletionOptions = option === true ? {} : option;
+  if (options.onDeleted !== undefined && typeof options.onDeleted !== "function") throw AuthErrors.ACCOUNT_DELETION_OPTION_INVALID("onDeleted must be a function");
+  const recentSignInSeconds = parseDurationSeconds(options.recentSignIn ?? "10m");
+  if (recentSignInSeconds === undefined) throw AuthErrors.ACCOUNT_DELETION_OPTION_INVALID(`recentSignIn must be a duration like 10m, got ${JSON.stringify(options.recentSignIn)}`);
+  return new AccountDeletion({ ...deps, links: deps.links.filter((links) => links !== undefined), onDeleted: options.onDeleted, recentSignInSeconds });
 }
 
 /**
