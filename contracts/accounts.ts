@@ -13,6 +13,8 @@ import type { RequestUser } from "./request-user.js";
  * await accounts.createPasswordUser({ email: "admin@example.com", admin: true }, password);
  * await accounts.setPassword(userId, newPassword); // also ends the user's sign-ins
  * await accounts.endSignIns(userId); // "sign out everywhere", e.g. for an account taken over
+ * const [phone] = await accounts.listSignIns(userId); // the user's devices
+ * await accounts.endSignIn(userId, phone.id); // that device only
  */
 export interface Accounts {
   /**
@@ -31,6 +33,30 @@ export interface Accounts {
    * kept; an unknown id ends nothing.
    */
   endSignIns(userId: string): Promise<void>;
+  /**
+   * The user's sign-ins (devices) that can still be refreshed, newest activity first (at most
+   * 100); empty for an unknown id.
+   */
+  listSignIns(userId: string): Promise<AccountSignIn[]>;
+  /**
+   * Ends one sign-in of the user, as signing out on that device would: its refresh tokens are
+   * revoked and its access tokens refused from the next request on. False when the user has no
+   * such sign-in that could still be used.
+   */
+  endSignIn(userId: string, signInId: string): Promise<boolean>;
+}
+
+/** One sign-in (device) of a user, as `Accounts.listSignIns` and `GET /auth/sign_ins` show it. */
+export interface AccountSignIn {
+  /** The sign-in's id (an access token's `sid` claim). */
+  readonly id: string;
+  readonly signedInAt: Date;
+  /** When its latest tokens were issued (the sign-in, or its last refresh). */
+  readonly lastActiveAt: Date;
+  /** The device's `User-Agent` as of its last refresh (cut to 256 characters). */
+  readonly userAgent?: string;
+  /** The IP it last refreshed from. */
+  readonly ip?: string;
 }
 
 export const ACCOUNTS = token<Accounts>("auth.Accounts");

@@ -49,7 +49,10 @@ export interface AdminConfigModel {
      * `POST {routePath}/:id/password`, for callers holding `<resource>:write`.
      */
     readonly setPassword?: AdminControl;
-    /** User models, as `setPassword`: `POST {routePath}/:id/end-sign-ins` (every sign-in of the user ends). */
+    /**
+     * User models, as `setPassword`: `POST {routePath}/:id/end-sign-ins` (every sign-in of the user
+     * ends), and the user's devices, `GET {routePath}/:id/sign-ins` and `DELETE .../sign-ins/:signInId`.
+     */
     readonly endSignIns?: AdminControl;
   };
 }

@@ -352,7 +352,24 @@ test.serial("set password and end sign-ins: the policy's refusal is said on the 
   await page.getByRole("button", { name: "Yes, end them" }).click();
   await page.getByRole("status").filter({ hasText: "has ended" }).waitFor();
   t.is((await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status, 401);
+  await page.getByText("No device is signed in.").waitFor();
   t.is((await login(fresh)).status, 200);
+
+  // One device only: a lost phone is signed out from the list; the other device goes on.
+  const phone = await fetch(`${url}/auth/login`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "LostPhone/1.0" }, body: JSON.stringify({ email: target.email, password: fresh }) });
+  const phoneToken = ((await phone.json()) as { data: { token: string } }).data.token;
+  const laptop = ((await (await login(fresh)).json()) as { data: { token: string } }).data.token;
+  await page.reload();
+  const phoneRow = page.getByRole("row", { name: /LostPhone\/1\.0/ });
+  await phoneRow.waitFor();
+  t.is(await page.getByRole("table", { name: "Sign-ins" }).getByRole("row").count(), 4, "a header row and three devices");
+  await accessible(t, page, "a user's sign-ins");
+  await phoneRow.getByRole("button", { name: "Sign out" }).click();
+  await phoneRow.getByRole("button", { name: "Yes, sign out" }).click();
+  await page.getByRole("status").filter({ hasText: "is signed out on LostPhone/1.0" }).waitFor();
+  await phoneRow.waitFor({ state: "detached" });
+  t.is((await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${phoneToken}` } })).status, 401);
+  t.is((await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${laptop}` } })).status, 200);
 
   // writeOwned is not enough, even for one's own record.
   const other = await openAdmin(t);

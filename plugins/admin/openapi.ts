@@ -130,5 +130,43 @@ export function documentAdmin(
       parameters: [recordId],
       responses: { 204: { description: "The user's sign-ins are ended" }, ...sharedResponses(["Unauthorized", "Forbidden", ...BODY_ERRORS, "NotFound"]) },
     });
+    openapi.addOperation("get", `${entry.fullPath}/:id/sign-ins`, {
+      operationId: `list${adminOperationName(entry.modelName)}SignIns`,
+      summary: `A ${entry.modelName}'s sign-ins (devices)`,
+      description:
+        "The user's sign-ins that can still be refreshed, newest activity first, at most 100 (JWT provider only): where they signed in, when, from which user agent and IP. " +
+        "Needs what ending the sign-ins needs.",
+      tags: [ADMIN_TAG.name],
+      security: [{ [BEARER_SCHEME]: [] }],
+      parameters: [recordId],
+      responses: {
+        200: { description: "The sign-ins", content: { "application/json": { schema: { type: "object", properties: { data: { type: "array", items: SIGN_IN_SCHEMA, maxItems: 100 } }, required: ["data"] } } } },
+        ...sharedResponses(["Unauthorized", "Forbidden", "NotFound"]),
+      },
+    });
+    openapi.addOperation("delete", `${entry.fullPath}/:id/sign-ins/:signInId`, {
+      operationId: `end${adminOperationName(entry.modelName)}SignIn`,
+      summary: `End one sign-in of a ${entry.modelName}`,
+      description:
+        "Signs the user out on that device only (JWT provider only): its refresh tokens revoked, its access tokens refused from the next request on. " +
+        "Needs what ending the sign-ins needs; 404 when the user has no such sign-in that could still be used. Audited as an update of `endedSignIns`.",
+      tags: [ADMIN_TAG.name],
+      security: [{ [BEARER_SCHEME]: [] }],
+      parameters: [recordId, { name: "signInId", in: "path", required: true, description: "A sign-in id from the list", schema: { type: "string", maxLength: 64 } }],
+      responses: { 204: { description: "That sign-in is ended" }, ...sharedResponses(["Unauthorized", "Forbidden", "NotFound"]) },
+    });
   }
 }
+
+/** One of a user's sign-ins, as the admin lists them. */
+const SIGN_IN_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "The sign-in's id" },
+    signedInAt: { type: "string", format: "date-time", description: "When the user signed in" },
+    lastActiveAt: { type: "string", format: "date-time", description: "When its tokens were last issued" },
+    userAgent: { type: "string", description: "The device's User-Agent as of its last refresh" },
+    ip: { type: "string", description: "The IP it last refreshed from" },
+  },
+  required: ["id", "signedInAt", "lastActiveAt"],
+};

@@ -129,6 +129,57 @@ test("an admin ends a user's sign-ins: their tokens are refused at once, the pas
   t.deepEqual(entries.map((entry) => [entry.action, entry.fields, entry.userId]), [["update", ["signInVersion"], admin.id]]);
 });
 
+test("an admin lists a user's devices and signs one out: that device's tokens are refused at once, the others work; audited as endedSignIns; the same refusals", async (t) => {
+  const app = await appOf();
+  const [admin, support] = await Promise.all([app.user({ roles: ["full"] }), app.user({ roles: ["support"] })]);
+  const account = await createUser(app.app, {});
+  const signIn = async (userAgent: string) =>
+    (await request(app.http).post("/auth/login").set("user-agent", userAgent).send({ email: account.email, password: account.password }).expect(200)).body.data as { token: string; refreshToken: string };
+  const phone = await signIn("LostPhone/1.0");
+  const laptop = await signIn("Laptop/2.0");
+  const list = `/pw/users/${account.id}/sign-ins`;
+  const document = (await request(app.http).get("/openapi.json").expect(200)).body;
+
+  const listed = await request(app.http).get(list).set(auth(admin.token)).expect(200);
+  t.is(documentedAnswerProblem(document, "get", "/pw/users/{id}/sign-ins", listed), undefined);
+  const devices = listed.body.data as { id: string; userAgent?: string; ip?: string }[];
+  t.deepEqual(
+    devices.map((device) => device.userAgent),
+    ["Laptop/2.0", "LostPhone/1.0"],
+  );
+  t.truthy(devices[0]!.ip);
+  const lost = devices.find((device) => device.userAgent === "LostPhone/1.0")!;
+
+  for (const [token, status, code, url, method] of [
+    [support.token, 403, "ADMIN_FIELD_NOT_PERMITTED", list, "get"],
+    [support.token, 403, "ADMIN_FIELD_NOT_PERMITTED", `${list}/${lost.id}`, "delete"],
+    [undefined, 401, "HTTP_UNAUTHENTICATED", `${list}/${lost.id}`, "delete"],
+    [admin.token, 404, "REST_NOT_FOUND", "/pw/users/not-an-id/sign-ins", "get"],
+    [admin.token, 404, "REST_NOT_FOUND", `${list}/not-a-sign-in`, "delete"],
+    [admin.token, 404, "REST_NOT_FOUND", `${list}/${"x".repeat(100)}`, "delete"],
+    // Another user's sign-in id under this user's path ends nothing.
+    [admin.token, 404, "REST_NOT_FOUND", `/pw/users/${support.id}/sign-ins/${lost.id}`, "delete"],
+  ] as const) {
+    const call = method === "get" ? request(app.http).get(url) : request(app.http).delete(url);
+    if (token) call.set(auth(token));
+    const refused = await call.expect(status);
+    t.is(refused.body.errors[0].code, code, `${method} ${url}`);
+  }
+  await request(app.http).get("/auth/me").set(auth(phone.token)).expect(200);
+
+  const ended = await request(app.http).delete(`${list}/${lost.id}`).set(auth(admin.token)).expect(204);
+  t.is(documentedAnswerProblem(document, "delete", "/pw/users/{id}/sign-ins/{signInId}", ended), undefined);
+  t.is((await request(app.http).get("/auth/me").set(auth(phone.token)).expect(401)).body.errors[0].code, "AUTH_TOKEN_REVOKED");
+  await request(app.http).post("/auth/refresh_token").send({ refreshToken: phone.refreshToken }).expect(401);
+  await request(app.http).get("/auth/me").set(auth(laptop.token)).expect(200);
+  t.deepEqual(
+    ((await request(app.http).get(list).set(auth(admin.token)).expect(200)).body.data as { userAgent?: string }[]).map((device) => device.userAgent),
+    ["Laptop/2.0"],
+  );
+  const entries = await auditLogModel().find({ recordId: account.id }).lean();
+  t.deepEqual(entries.map((entry) => [entry.action, entry.fields, entry.userId]), [["update", ["endedSignIns"], admin.id]]);
+});
+
 test("the config offers setPassword on the users model only: enabled for write, disabled for writeOwned", async (t) => {
   const app = await appOf();
   const [admin, support] = await Promise.all([app.user({ roles: ["full"] }), app.user({ roles: ["support"] })]);

@@ -37,8 +37,11 @@ export function administersAccounts(entry: AdminEntry, accountsBound: boolean): 
  *   `ACCOUNTS` (its policy applies, every sign-in of the user ends). Audited as an update of
  *   `password`, never with the value.
  * - `POST {basePath}{routePath}/:id/end-sign-ins` (no body, or `{}`) → 204: ends every sign-in
- *   of the user (`ACCOUNTS.endSignIns`: a lost phone, an account taken over); the password stays.
- *   Audited as an update of `signInVersion`.
+ *   of the user (`ACCOUNTS.endSignIns`: an account taken over); the password stays. Audited as
+ *   an update of `signInVersion`.
+ * - `GET {basePath}{routePath}/:id/sign-ins` → `{data: [{id, signedInAt, lastActiveAt, userAgent,
+ *   ip}]}` and `DELETE {basePath}{routePath}/:id/sign-ins/:signInId` → 204: the user's devices, and
+ *   signing one out (a lost phone). The end is audited as an update of `endedSignIns`.
  *
  * @example
  * if (administersAccounts(entry, true)) mountUserAccountRoutes(http, entry, router, access, audit, () => ctx.resolve(ACCOUNTS));
@@ -104,6 +107,19 @@ export function mountUserAccountRoutes(http: Router, entry: AdminEntry, router: 
     const id = await target(req, "signInVersion");
     await accounts().endSignIns(id);
     await audit.record(req.user, "update", entry.modelName, [{ id, fields: ["signInVersion"] }]);
+    res.status(204).end();
+  });
+
+  http.get(`${entry.fullPath}/:id/sign-ins`, allow("reading the sign-ins"), async (req, res) => {
+    const id = await target(req, "endedSignIns");
+    res.set("Cache-Control", "no-store").json({ data: await accounts().listSignIns(id) });
+  });
+
+  http.delete(`${entry.fullPath}/:id/sign-ins/:signInId`, allow("ending a sign-in"), async (req, res) => {
+    const id = await target(req, "endedSignIns");
+    const signInId = req.params.signInId as string;
+    if (signInId.length > 64 || !(await accounts().endSignIn(id, signInId))) throw RestErrors.NOT_FOUND({ detail: `This ${entry.modelName} has no such sign-in` });
+    await audit.record(req.user, "update", entry.modelName, [{ id, fields: ["endedSignIns"] }]);
     res.status(204).end();
   });
 }

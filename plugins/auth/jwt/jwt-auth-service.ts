@@ -1,4 +1,4 @@
-import type { Accounts } from "../../../contracts/accounts.js";
+import type { AccountSignIn, Accounts } from "../../../contracts/accounts.js";
 import { isDuplicateKeyError } from "../../../contracts/database.js";
 import type { PasswordHasher } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
@@ -11,14 +11,14 @@ import type { PasswordCredentials } from "./password-credentials.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { LinkTokens } from "./link-tokens.js";
 import type { SignInDevice } from "../http/auth-route.js";
-import type { LiveSignIn, RefreshTokenStore } from "./refresh-token-store.js";
+import type { RefreshTokenStore } from "./refresh-token-store.js";
 import type { TokenService } from "./token-service.js";
 
 /** Builds the host's access-token claims from the user (SPEC §2.5); reserved claims are ignored. */
 export type GenerateJWTPayload = (user: RequestUser) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** A sign-in as `GET /auth/sign_ins` lists it: `current` marks the caller's own. */
-export interface SignInSummary extends LiveSignIn {
+export interface SignInSummary extends AccountSignIn {
   readonly current: boolean;
 }
 
@@ -152,22 +152,27 @@ export class JwtAuthService implements Accounts {
   }
 
   /**
-   * The user's sign-ins that can still be refreshed (`GET /auth/sign_ins`), newest activity
-   * first; the one `accessToken` (the caller's) belongs to is marked `current`.
+   * The caller's sign-ins (`GET /auth/sign_ins`), newest activity first; the one `accessToken`
+   * (the caller's) belongs to is marked `current`.
    */
-  async listSignIns(user: RequestUser, accessToken: string | undefined): Promise<SignInSummary[]> {
+  async ownSignIns(user: RequestUser, accessToken: string | undefined): Promise<SignInSummary[]> {
     const currentId = accessToken === undefined ? undefined : (await this.options.tokens.verifyAccessToken(accessToken).catch(() => undefined))?.signInId;
-    const live = await this.options.refreshTokens.listLive(user.id);
-    return live.map((signIn) => ({ ...signIn, current: signIn.id === currentId }));
+    return (await this.listSignIns(user.id)).map((signIn) => ({ ...signIn, current: signIn.id === currentId }));
+  }
+
+  /** `ACCOUNTS.listSignIns`: the user's sign-ins that can still be refreshed, newest activity first. */
+  listSignIns(userId: string): Promise<AccountSignIn[]> {
+    return this.options.refreshTokens.listLive(userId);
   }
 
   /**
-   * Ends one of the user's sign-ins (`DELETE /auth/sign_ins/{id}`), as signing out on that device
-   * would: refresh tokens revoked, access tokens refused from the next request on. Another
-   * user's sign-in, an unknown or an ended one is 404 `AUTH_SIGN_IN_NOT_FOUND`.
+   * `ACCOUNTS.endSignIn`, and `DELETE /auth/sign_ins/{id}` (which answers false as 404
+   * `AUTH_SIGN_IN_NOT_FOUND`): ends one sign-in as signing out on that device would — refresh
+   * tokens revoked, access tokens refused from the next request on. False for another user's
+   * sign-in, an unknown or an ended one.
    */
-  async endSignIn(user: RequestUser, signInId: string): Promise<void> {
-    if (!(await this.options.refreshTokens.revokeFamily(user.id, signInId))) throw AuthErrors.SIGN_IN_NOT_FOUND();
+  endSignIn(userId: string, signInId: string): Promise<boolean> {
+    return this.options.refreshTokens.revokeFamily(userId, signInId);
   }
 
   /**

@@ -101,13 +101,13 @@ export function mountJwtRoutes(
   router.get(
     "/auth/sign_ins",
     authRoute(async (req, res) => {
-      res.json({ data: await service.listSignIns(requireUser(req), bearerToken(req)) });
+      res.json({ data: await service.ownSignIns(requireUser(req), bearerToken(req)) });
     }),
   );
   router.delete(
     "/auth/sign_ins/:id",
     authRoute(async (req, res) => {
-      await service.endSignIn(requireUser(req), signInIdParam(req.params.id));
+      if (!(await service.endSignIn(requireUser(req).id, signInIdParam(req.params.id)))) throw AuthErrors.SIGN_IN_NOT_FOUND();
       res.status(204).end();
     }),
   );

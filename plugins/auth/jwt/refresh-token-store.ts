@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+import type { AccountSignIn } from "../../../contracts/accounts.js";
 import { AuthErrors } from "../errors.js";
 import type { SignInDevice } from "../http/auth-route.js";
 import { authCollection } from "./auth-collection.js";
@@ -30,16 +31,6 @@ const refreshTokenSchema = new Schema(
 
 type RefreshTokenRecord = InferSchemaType<typeof refreshTokenSchema>;
 
-/** One sign-in of a user that can still be refreshed: its family's live token. */
-export interface LiveSignIn {
-  /** The family id (an access token's `sid`). */
-  readonly id: string;
-  readonly signedInAt: Date;
-  /** When its latest token was issued (the sign-in, or its last refresh). */
-  readonly lastActiveAt: Date;
-  readonly userAgent?: string;
-  readonly ip?: string;
-}
 
 /** Told of each family revoked after its tokens were issued, so its access tokens end too. */
 export type FamilyRevoked = (userId: string, familyId: string) => Promise<void>;
@@ -178,7 +169,7 @@ export class RefreshTokenStore {
    * The user's sign-ins that can still be refreshed (a live token: neither used, revoked nor
    * expired), newest activity first, at most 100.
    */
-  async listLive(userId: string): Promise<LiveSignIn[]> {
+  async listLive(userId: string): Promise<AccountSignIn[]> {
     const live = await this.model
       .find({ userId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } })
       .sort({ created: -1 })
