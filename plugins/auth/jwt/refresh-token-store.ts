@@ -31,7 +31,6 @@ const refreshTokenSchema = new Schema(
 
 type RefreshTokenRecord = InferSchemaType<typeof refreshTokenSchema>;
 
-
 /** Told of each family revoked after its tokens were issued, so its access tokens end too. */
 export type FamilyRevoked = (userId: string, familyId: string) => Promise<void>;
 
@@ -160,7 +159,7 @@ export class RefreshTokenStore {
   /** When a sign-in of the user that can still be used began; undefined for an ended, unknown or foreign one. */
   async signedInAt(userId: string, familyId: string): Promise<Date | undefined> {
     const record = await this.model
-      .findOne({ userId, familyId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } }, { signedInAt: 1, created: 1 })
+      .findOne({ ...this.live(userId), familyId }, { signedInAt: 1, created: 1 })
       .lean();
     return record ? (record.signedInAt ?? record.created) : undefined;
   }
@@ -171,7 +170,7 @@ export class RefreshTokenStore {
    */
   async listLive(userId: string): Promise<AccountSignIn[]> {
     const live = await this.model
-      .find({ userId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } })
+      .find(this.live(userId))
       .sort({ created: -1 })
       .limit(MAX_LISTED_SIGN_INS)
       .lean();
@@ -182,6 +181,11 @@ export class RefreshTokenStore {
       ...(record.userAgent ? { userAgent: record.userAgent } : {}),
       ...(record.ip ? { ip: record.ip } : {}),
     }));
+  }
+
+  /** The user's tokens that can still be presented: each is the current token of one sign-in. */
+  private live(userId: string) {
+    return { userId, rotatedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: this.now() } };
   }
 
   /** Revokes every refresh token of a user (all sign-ins), e.g. when the account is disabled. */
