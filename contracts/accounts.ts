@@ -1,4 +1,5 @@
 import { token } from "../kernel/container.js";
+import type { SchemaObject } from "../kernel/openapi-registry.js";
 import type { RequestUser } from "./request-user.js";
 
 /**
@@ -60,3 +61,16 @@ export interface AccountSignIn {
 }
 
 export const ACCOUNTS = token<Accounts>("auth.Accounts");
+
+/** The JSON schema of an `AccountSignIn` as routes answer it (dates as ISO strings), for OpenAPI. */
+export const ACCOUNT_SIGN_IN_SCHEMA: SchemaObject = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "The sign-in's id (an access token's `sid` claim)" },
+    signedInAt: { type: "string", format: "date-time", description: "When the user signed in" },
+    lastActiveAt: { type: "string", format: "date-time", description: "When its tokens were last issued (the sign-in, or its latest refresh)" },
+    userAgent: { type: "string", description: "The User-Agent of the device as of its last refresh (when it sent one)" },
+    ip: { type: "string", description: "The IP the device last refreshed from" },
+  },
+  required: ["id", "signedInAt", "lastActiveAt"],
+};

@@ -1,4 +1,5 @@
 import type { OperationObject, ParameterObject, SchemaObject } from "openapi3-ts/oas31";
+import { ACCOUNT_SIGN_IN_SCHEMA } from "../../contracts/accounts.js";
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { AdminEntry } from "./admin-entry.js";
@@ -140,7 +141,7 @@ export function documentAdmin(
       security: [{ [BEARER_SCHEME]: [] }],
       parameters: [recordId],
       responses: {
-        200: { description: "The sign-ins", content: { "application/json": { schema: { type: "object", properties: { data: { type: "array", items: SIGN_IN_SCHEMA, maxItems: 100 } }, required: ["data"] } } } },
+        200: { description: "The sign-ins", content: { "application/json": { schema: { type: "object", properties: { data: { type: "array", items: ACCOUNT_SIGN_IN_SCHEMA, maxItems: 100 } }, required: ["data"] } } } },
         ...sharedResponses(["Unauthorized", "Forbidden", "NotFound"]),
       },
     });
@@ -157,16 +158,3 @@ export function documentAdmin(
     });
   }
 }
-
-/** One of a user's sign-ins, as the admin lists them. */
-const SIGN_IN_SCHEMA: SchemaObject = {
-  type: "object",
-  properties: {
-    id: { type: "string", description: "The sign-in's id" },
-    signedInAt: { type: "string", format: "date-time", description: "When the user signed in" },
-    lastActiveAt: { type: "string", format: "date-time", description: "When its tokens were last issued" },
-    userAgent: { type: "string", description: "The device's User-Agent as of its last refresh" },
-    ip: { type: "string", description: "The IP it last refreshed from" },
-  },
-  required: ["id", "signedInAt", "lastActiveAt"],
-};

@@ -1,3 +1,4 @@
+import { ACCOUNT_SIGN_IN_SCHEMA } from "../../../contracts/accounts.js";
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
 import { ACCOUNT_DELETION_SCHEMA, EMAIL_CHANGE_CONFIRM_SCHEMA, EMAIL_CHANGE_SCHEMA, PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
 import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
@@ -17,18 +18,11 @@ const credentials: SchemaObject = {
 /** `{data: {accepted: true}}`: a mail is on its way (or, for reset, may be). */
 const accepted = dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] });
 
-/** One of `GET /auth/sign_ins`' entries. */
+/** One of `GET /auth/sign_ins`' entries: an account's sign-in, and whether it is the caller's. */
 const signIn: SchemaObject = {
-  type: "object",
-  properties: {
-    id: { type: "string", description: "The sign-in's id (an access token's `sid` claim); `DELETE /auth/sign_ins/{id}` ends it" },
-    signedInAt: { type: "string", format: "date-time", description: "When the user signed in" },
-    lastActiveAt: { type: "string", format: "date-time", description: "When its tokens were last issued (the sign-in, or its latest refresh)" },
-    userAgent: { type: "string", description: "The User-Agent of the device, as it last refreshed (when it sent one)" },
-    ip: { type: "string", description: "The IP the device last refreshed from" },
-    current: { type: "boolean", description: "Whether this is the sign-in of the token making the request" },
-  },
-  required: ["id", "signedInAt", "lastActiveAt", "current"],
+  ...ACCOUNT_SIGN_IN_SCHEMA,
+  properties: { ...ACCOUNT_SIGN_IN_SCHEMA.properties, current: { type: "boolean", description: "Whether this is the sign-in of the token making the request" } },
+  required: [...(ACCOUNT_SIGN_IN_SCHEMA.required ?? []), "current"],
 };
 
 const rotated: SchemaObject = {
