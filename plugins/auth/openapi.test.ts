@@ -52,7 +52,7 @@ test("JWT and GitHub routes carry stable operation ids and the one auth tag", as
   t.truthy(document.tags?.find((tag) => tag.name === "auth")?.description);
 });
 
-test("session routes share the sign-up and sign-in ids, so clients call either provider alike", async (t) => {
+test("session routes share the sign-up, sign-in and sign-in list ids, so clients call either provider alike", async (t) => {
   const { http } = await authTestApp(t, { sessionAuth: { trustedOrigins: ["https://app.example.com"] } }, SESSION_ENV);
   const document = (await request(http).get("/openapi.json").expect(200)).body as Document;
   const { ids, tags } = authOperations(document);
@@ -63,6 +63,8 @@ test("session routes share the sign-up and sign-in ids, so clients call either p
     "GET /api/auth/callback/{provider}": "finishSocialSignIn",
     "POST /api/auth/signout": "logOut",
     "GET /api/auth/session": "readSession",
+    "GET /api/auth/sessions": "listSignIns",
+    "DELETE /api/auth/sessions/{id}": "endSignIn",
   });
   t.deepEqual(tags, ["auth"]);
 });

@@ -1,3 +1,4 @@
+import { ACCOUNT_SIGN_IN_SCHEMA } from "../../contracts/accounts.js";
 import type { OpenApiRegistry, OperationObject, ParameterObject, ResponseObject, SchemaObject } from "../../kernel/openapi-registry.js";
 import { BEARER_SCHEME } from "../../kernel/openapi-shared-components.js";
 
@@ -36,6 +37,16 @@ export type Refusal = string | { readonly validation: string };
 export function invalid(reason: string): Refusal {
   return { validation: reason };
 }
+
+/**
+ * One entry of the caller's own sign-in list (`GET /auth/sign_ins`, `GET /api/auth/sessions`):
+ * an account's sign-in, and whether it is the one making the request.
+ */
+export const OWN_SIGN_IN_SCHEMA: SchemaObject = {
+  ...ACCOUNT_SIGN_IN_SCHEMA,
+  properties: { ...ACCOUNT_SIGN_IN_SCHEMA.properties, current: { type: "boolean", description: "Whether this is the sign-in making the request" } },
+  required: [...(ACCOUNT_SIGN_IN_SCHEMA.required ?? []), "current"],
+};
 
 /** One auth operation, described by what differs between them. */
 export interface AuthOperation {

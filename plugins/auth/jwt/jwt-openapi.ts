@@ -1,7 +1,6 @@
-import { ACCOUNT_SIGN_IN_SCHEMA } from "../../../contracts/accounts.js";
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
 import { ACCOUNT_DELETION_SCHEMA, EMAIL_CHANGE_CONFIRM_SCHEMA, EMAIL_CHANGE_SCHEMA, PASSWORD_CHANGE_SCHEMA, PASSWORD_RESET_CONFIRM_SCHEMA, PASSWORD_RESET_REQUEST_SCHEMA, profileSchema, VERIFY_EMAIL_SCHEMA, type ProfileFieldSchemas } from "../http/request-bodies.js";
-import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
+import { addAuthOperations, answer, BEARER_SECURITY, dataOf, documentAuthComponents, invalid, OWN_SIGN_IN_SCHEMA, passwordRoutes, schemaRef, type AuthRoute } from "../openapi.js";
 
 const tokens = dataOf(schemaRef("AuthTokens"));
 const user = dataOf(schemaRef("AuthUser"));
@@ -17,13 +16,6 @@ const credentials: SchemaObject = {
 
 /** `{data: {accepted: true}}`: a mail is on its way (or, for reset, may be). */
 const accepted = dataOf({ type: "object", properties: { accepted: { type: "boolean", const: true } }, required: ["accepted"] });
-
-/** One of `GET /auth/sign_ins`' entries: an account's sign-in, and whether it is the caller's. */
-const signIn: SchemaObject = {
-  ...ACCOUNT_SIGN_IN_SCHEMA,
-  properties: { ...ACCOUNT_SIGN_IN_SCHEMA.properties, current: { type: "boolean", description: "Whether this is the sign-in of the token making the request" } },
-  required: [...(ACCOUNT_SIGN_IN_SCHEMA.required ?? []), "current"],
-};
 
 const rotated: SchemaObject = {
   type: "object",
@@ -68,7 +60,7 @@ export function documentJwtRoutes(openapi: OpenApiRegistry, profileFields: Profi
       operationId: "listSignIns",
       summary: "The signed-in user's sign-ins that can still be refreshed (devices), newest activity first",
       security: BEARER_SECURITY,
-      ok: { 200: answer("Sign-ins", dataOf({ type: "array", items: signIn, maxItems: 100 })) },
+      ok: { 200: answer("Sign-ins", dataOf({ type: "array", items: OWN_SIGN_IN_SCHEMA, maxItems: 100 })) },
       refusals: { 401: "Not signed in" },
     }],
     ["delete", "/auth/sign_ins/{id}", {

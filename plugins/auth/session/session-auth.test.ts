@@ -7,6 +7,7 @@ import type { SvcApp } from "../../../hosts/svc-app.js";
 import { stopTestDatabase } from "../../../hosts/testing.js";
 import { ConfigErrors } from "../../../kernel/environment.js";
 import { ValidationErrors } from "../../validation/index.js";
+import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { AuthErrors } from "../errors.js";
 import {
   authTestApp,
@@ -34,6 +35,12 @@ const whoami = (app: SvcApp) => {
 
 function sessionApp(t: Parameters<typeof authTestApp>[0], env: Record<string, string> = {}) {
   return authTestApp(t, { sessionAuth: { trustedOrigins: [APP] } }, { ...SESSION_ENV, ...env }, whoami);
+}
+
+/** A session app and its OpenAPI document, to check answers against. */
+async function sessionAppWithDocument(t: Parameters<typeof authTestApp>[0]) {
+  const started = await sessionApp(t);
+  return { ...started, document: (await request(started.http).get("/openapi.json").expect(200)).body as { paths: Record<string, Record<string, unknown>> } };
 }
 
 function cookiesOf(response: request.Response): string[] {
@@ -101,6 +108,44 @@ test("sign-in, session, cookie and Bearer access, sign-out", async (t) => {
   t.is(code(await request(http).get("/whoami").set("Cookie", cookie).expect(401)), AuthErrors.SESSION_INVALID.code);
   t.is(code(await request(http).get("/whoami").set("Authorization", `Bearer ${token}`).expect(401)), AuthErrors.SESSION_INVALID.code);
   t.is((await request(http).get("/api/auth/session").set("Cookie", cookie).expect(200)).body.data, null);
+});
+
+test("the session list: each device with its user agent and IP, the caller's marked current; signing one out ends it at once, the others go on; ids of other users' sessions are 404", async (t) => {
+  const { http, document } = await sessionAppWithDocument(t);
+  const { email } = await signUp(http);
+  const signIn = (userAgent: string) => request(http).post("/api/auth/signin/email").set("user-agent", userAgent).send({ email, password: PASSWORD }).expect(200);
+  const phone = (await signIn("LostPhone/1.0")).body.data.token as string;
+  const laptop = await signIn("Laptop/2.0");
+  const cookie = cookieHeader(laptop);
+
+  const listed = await request(http).get("/api/auth/sessions").set("Cookie", cookie).expect(200);
+  t.is(documentedAnswerProblem(document, "get", "/api/auth/sessions", listed), undefined);
+  const sessions = listed.body.data as { id: string; userAgent?: string; ip?: string; current: boolean }[];
+  t.is(sessions.length, 3, "the sign-up's session and two sign-ins");
+  t.deepEqual(
+    sessions.filter((session) => session.userAgent !== undefined && session.userAgent !== "node" && !session.userAgent.startsWith("node-superagent")).map((session) => [session.userAgent, session.current]),
+    [
+      ["Laptop/2.0", true],
+      ["LostPhone/1.0", false],
+    ],
+  );
+  const lost = sessions.find((session) => session.userAgent === "LostPhone/1.0")!;
+
+  // Another user cannot end it, nor see it; a cookie from an untrusted origin cannot either.
+  const stranger = await signUp(http);
+  t.is(code(await request(http).delete(`/api/auth/sessions/${lost.id}`).set("Authorization", `Bearer ${stranger.token}`).expect(404)), AuthErrors.SIGN_IN_NOT_FOUND.code);
+  t.false(((await request(http).get("/api/auth/sessions").set("Authorization", `Bearer ${stranger.token}`).expect(200)).body.data as { id: string }[]).some((session) => session.id === lost.id));
+  t.is(code(await request(http).delete(`/api/auth/sessions/${lost.id}`).set("Cookie", cookie).set("Origin", "https://evil.example").expect(403)), AuthErrors.ORIGIN_NOT_TRUSTED.code);
+  await request(http).get("/whoami").set("Authorization", `Bearer ${phone}`).expect(200);
+
+  const ended = await request(http).delete(`/api/auth/sessions/${lost.id}`).set("Cookie", cookie).set("Origin", APP).expect(204);
+  t.is(documentedAnswerProblem(document, "delete", "/api/auth/sessions/{id}", ended), undefined);
+  t.is(code(await request(http).get("/whoami").set("Authorization", `Bearer ${phone}`).expect(401)), AuthErrors.SESSION_INVALID.code);
+  t.is((await request(http).get("/whoami").set("Cookie", cookie).expect(200)).body.data.email, email);
+  t.is(code(await request(http).delete(`/api/auth/sessions/${lost.id}`).set("Cookie", cookie).set("Origin", APP).expect(404)), AuthErrors.SIGN_IN_NOT_FOUND.code);
+  // Without a session, both are 401.
+  await request(http).get("/api/auth/sessions").expect(401);
+  await request(http).delete(`/api/auth/sessions/${lost.id}`).expect(401);
 });
 
 test("an untrusted Origin is refused on state-changing requests", async (t) => {

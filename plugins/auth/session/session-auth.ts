@@ -38,6 +38,27 @@ const COLLECTIONS = {
   verification: "svc_session_verifications",
 };
 
+/** A better-auth session as its adapter lists them (the fields svc reads). */
+interface BetterAuthSession {
+  readonly id: string;
+  readonly token: string;
+  readonly createdAt: Date | string;
+  readonly updatedAt: Date | string;
+  readonly expiresAt: Date | string;
+  readonly ipAddress?: string | null;
+  readonly userAgent?: string | null;
+}
+
+/** The session a request carries, resolved to the host user. */
+export interface ResolvedSession {
+  readonly user: RequestUser;
+  readonly setCookies: string[];
+  readonly expiresAt: Date;
+  /** better-auth's ids of the session and of its user. */
+  readonly sessionId: string;
+  readonly authUserId: string;
+}
+
 export interface SessionAuthStartOptions {
   users: UserDirectory;
   env: AuthEnvironment;
@@ -206,7 +227,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
   const limiter = new LoginRateLimiter(start.rateLimits, start.stores);
 
   /** Resolves better-auth's session for these headers to the host user (or undefined). */
-  const resolveSession = async (headers: Headers): Promise<{ user: RequestUser; setCookies: string[]; expiresAt: Date } | undefined> => {
+  const resolveSession = async (headers: Headers): Promise<ResolvedSession | undefined> => {
     let result;
     try {
       result = await auth.api.getSession({ headers, returnHeaders: true });
@@ -219,7 +240,13 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     const session = result.response;
     if (!session) return undefined;
     const user = await users.findOneIncludingDeleted({ [field]: session.user.id });
-    return { user: users.assertActive(user), setCookies: result.headers.getSetCookie(), expiresAt: new Date(session.session.expiresAt) };
+    return {
+      user: users.assertActive(user),
+      setCookies: result.headers.getSetCookie(),
+      expiresAt: new Date(session.session.expiresAt),
+      sessionId: session.session.id,
+      authUserId: session.user.id,
+    };
   };
 
   const sessionOfToken = async (token: string) => {
@@ -274,6 +301,12 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     providers: Object.keys(socialProviders),
     resolveSession,
     emailTaken: async (email) => (await context.internalAdapter.findUserByEmail(email)) !== null,
+    sessionsOf: async (authUserId) => {
+      const now = Date.now();
+      const sessions = (await context.internalAdapter.listSessions(authUserId)) as BetterAuthSession[];
+      return sessions.filter((session) => new Date(session.expiresAt).getTime() > now).sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime());
+    },
+    endSession: (token) => context.internalAdapter.deleteSession(token),
     present: (user) => users.toResponse(user),
   });
   documentSessionRoutes(ctx.openapi);

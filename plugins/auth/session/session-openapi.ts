@@ -1,5 +1,5 @@
 import type { OpenApiRegistry, SchemaObject } from "../../../kernel/openapi-registry.js";
-import { addAuthOperations, answer, BEARER_SECURITY, passwordRoutes } from "../openapi.js";
+import { addAuthOperations, answer, BEARER_SECURITY, dataOf, OWN_SIGN_IN_SCHEMA, passwordRoutes } from "../openapi.js";
 
 const SESSION_COOKIE = "sessionCookie";
 
@@ -58,6 +58,21 @@ export function documentSessionRoutes(openapi: OpenApiRegistry): void {
       summary: "The current session's user, or null",
       security: [{ [SESSION_COOKIE]: [] }, ...BEARER_SECURITY],
       ok: { 200: answer("Session", { type: "object", properties: { data: { type: ["object", "null"] } } }) },
+    }],
+    ["get", "/api/auth/sessions", {
+      operationId: "listSignIns",
+      summary: "The signed-in user's sessions (devices), newest activity first",
+      security: [{ [SESSION_COOKIE]: [] }, ...BEARER_SECURITY],
+      ok: { 200: answer("Sessions", dataOf({ type: "array", items: OWN_SIGN_IN_SCHEMA, maxItems: 100 })) },
+      refusals: { 401: "Not signed in" },
+    }],
+    ["delete", "/api/auth/sessions/{id}", {
+      operationId: "endSignIn",
+      summary: "Sign out one device: that session is refused from the next request on",
+      security: [{ [SESSION_COOKIE]: [] }, ...BEARER_SECURITY],
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: "A session id from GET /api/auth/sessions" }],
+      ok: { 204: answer("Signed out there") },
+      refusals: { 401: "Not signed in", 403: "Origin not trusted", 404: "No session of the caller with this id" },
     }],
   ]);
 }

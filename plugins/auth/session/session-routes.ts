@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from "express";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import { isAPIError } from "../../../kernel/api-error.js";
+import { HttpErrors } from "../../../kernel/http-errors.js";
 import { AuthErrors } from "../errors.js";
 import { authRoute, clientIp } from "../http/auth-route.js";
 import { bearerToken } from "../http/authentication-middleware.js";
@@ -29,10 +30,14 @@ export interface SessionRouteDeps {
   trustedOrigins: readonly string[];
   limiter: LoginRateLimiter;
   providers: readonly string[];
-  resolveSession: (headers: Headers) => Promise<{ user: RequestUser; setCookies: string[] } | undefined>;
+  resolveSession: (headers: Headers) => Promise<{ user: RequestUser; setCookies: string[]; sessionId: string; authUserId: string } | undefined>;
   /** Whether better-auth has a user with this (trimmed, lower-case) email. */
   emailTaken: (email: string) => Promise<boolean>;
   present: (user: RequestUser) => Record<string, unknown>;
+  /** The live sessions of a better-auth user, newest activity first. */
+  sessionsOf: (authUserId: string) => Promise<ReadonlyArray<{ id: string; token: string; createdAt: Date | string; updatedAt: Date | string; ipAddress?: string | null; userAgent?: string | null }>>;
+  /** Deletes a session by its token: it is refused from the next request on. */
+  endSession: (token: string) => Promise<void>;
 }
 
 /** What better-auth answered, after our error mapping. */
@@ -204,20 +209,59 @@ export function mountSessionRoutes(router: Router, deps: SessionRouteDeps): void
       res.json({ data: { success: true } });
     }),
   );
+  /** The session the request carries (Bearer or cookie), as the auth middleware would resolve it. */
+  const sessionOf = (req: Request) => {
+    const headers = new Headers();
+    const token = bearerToken(req);
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
+    return deps.resolveSession(headers);
+  };
   router.get(
     `${base}/session`,
     authRoute(async (req, res) => {
-      const headers = new Headers();
-      const token = bearerToken(req);
-      if (token) headers.set("authorization", `Bearer ${token}`);
-      if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
-      const resolved = await deps.resolveSession(headers);
+      const resolved = await sessionOf(req);
       if (!resolved) {
         res.json({ data: null });
         return;
       }
       for (const cookie of resolved.setCookies) res.append("Set-Cookie", cookie);
       res.json({ data: { userId: resolved.user.id, user: deps.present(resolved.user) } });
+    }),
+  );
+  // The signed-in user's sessions (devices), and signing one out: the JWT provider's
+  // GET /auth/sign_ins and DELETE /auth/sign_ins/{id}, in session terms.
+  const requireSession = async (req: Request) => {
+    const resolved = await sessionOf(req);
+    if (!resolved) throw HttpErrors.UNAUTHENTICATED({ detail: "Sign in to see your sessions" });
+    return resolved;
+  };
+  router.get(
+    `${base}/sessions`,
+    authRoute(async (req, res) => {
+      const resolved = await requireSession(req);
+      const sessions = await deps.sessionsOf(resolved.authUserId);
+      res.json({
+        data: sessions.slice(0, 100).map((session) => ({
+          id: session.id,
+          signedInAt: new Date(session.createdAt).toISOString(),
+          lastActiveAt: new Date(session.updatedAt).toISOString(),
+          ...(session.userAgent ? { userAgent: session.userAgent.slice(0, 256) } : {}),
+          ...(session.ipAddress ? { ip: session.ipAddress } : {}),
+          current: session.id === resolved.sessionId,
+        })),
+      });
+    }),
+  );
+  router.delete(
+    `${base}/sessions/:id`,
+    authRoute(async (req, res) => {
+      checkOrigin(req);
+      const resolved = await requireSession(req);
+      const session = (await deps.sessionsOf(resolved.authUserId)).find((candidate) => candidate.id === req.params.id);
+      if (!session) throw AuthErrors.SIGN_IN_NOT_FOUND();
+      await deps.endSession(session.token);
+      res.status(204).end();
     }),
   );
 }
