@@ -45,6 +45,13 @@ export interface Accounts {
    * such sign-in that could still be used.
    */
   endSignIn(userId: string, signInId: string): Promise<boolean>;
+  /**
+   * Tells the auth plugin that server code deleted this user (the record removed or
+   * soft-deleted; the admin calls it for each user it deletes): the password hash is removed,
+   * every sign-in ends, mailed links stop working, and the app's `accountDeletion.onDeleted` runs
+   * (its failure is logged, never thrown). `POST /auth/delete_account` ends with the same.
+   */
+  accountDeleted(user: RequestUser): Promise<void>;
 }
 
 /** One sign-in (device) of a user, as `Accounts.listSignIns` and `GET /auth/sign_ins` show it. */

@@ -18,6 +18,12 @@ const ADMIN_CAPABILITIES: SchemaObject = {
 };
 
 /**
+ * Told of each record the admin deleted (single or bulk), once it is deleted and audited: for a
+ * user model under the JWT provider, `ACCOUNTS.accountDeleted` (sign-ins end, the password goes).
+ */
+export type RecordDeleted = (record: Record<string, unknown> & { _id: unknown }) => Promise<void>;
+
+/**
  * The admin's CRUD for one model: a `modelRouter` at `basePath + routePath` (so validation,
  * pagination, filters, soft delete, error shapes and OpenAPI are exactly REST's), whose
  * permission checks are the admin's access rules, whose list filters on the list fields and
@@ -28,7 +34,7 @@ const ADMIN_CAPABILITIES: SchemaObject = {
  * const router = adminModelRouter(entry, access, audit);
  * await router.start?.(ctx);
  */
-export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, audit: AuditLog): ModelRouter<Fields> {
+export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, audit: AuditLog, recordDeleted?: RecordDeleted): ModelRouter<Fields> {
   const check: PermissionCheck = Object.assign(
     (method: RestMethod, user: Parameters<PermissionCheck>[1], object: Parameters<PermissionCheck>[2]) => access.decide(entry, method, user, object as Fields | undefined),
     { requiresAuthentication: () => true },
@@ -65,7 +71,10 @@ export function adminModelRouter(entry: AdminEntry, access: AdminAccessPolicy, a
     },
     postCreate: (doc, req) => recordWrite("create", doc, createdFields.get(req) ?? Object.keys(req.body ?? {}), req),
     postUpdate: (doc, body, req) => recordWrite("update", doc, Object.keys(body), req),
-    postDelete: (doc, req) => recordWrite("delete", doc, [], req),
+    postDelete: async (doc, req) => {
+      await recordWrite("delete", doc, [], req);
+      await recordDeleted?.(doc.toObject({ depopulate: true, virtuals: false }) as Fields & { _id: unknown });
+    },
     responseHandler: async (doc: ResponseDocument, method: RestMethod, req: Request) => {
       if (method !== "list" && method !== "read") return doc;
       const [update, remove] = await Promise.all([access.decide(entry, "update", req.user, doc), access.decide(entry, "delete", req.user, doc)]);

@@ -11,7 +11,7 @@ import { featureFlagAdminConfig } from "../feature-flags/index.js";
 import { AdminAccessPolicy } from "./admin-access.js";
 import { adminConfigFor } from "./admin-config.js";
 import { adminEntry, type AdminEntry } from "./admin-entry.js";
-import { adminModelRouter } from "./admin-model-router.js";
+import { adminModelRouter, type RecordDeleted } from "./admin-model-router.js";
 import type { AdminOptions } from "./admin-options.js";
 import { ADMIN_PERMISSIONS, adminPermissions, type AdminPermissions } from "./admin-permissions.js";
 import { ADMIN_OWN_ROUTES, mountAdminRoutes } from "./admin-routes.js";
@@ -99,11 +99,14 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
 
       const http = ctx.resolve(HTTP_ROUTER);
       tasks = new ScriptTasks(options.scripts ?? {}, ctx.logger);
-      const routers = new Map(entries.map((entry) => [entry, adminModelRouter(entry, access, audit)]));
-      permissions = adminPermissions(access);
       // The JWT provider binds ACCOUNTS; session auth (better-auth owns passwords) does not.
       const accountsBound = ctx.container.isBound(ACCOUNTS);
       const hasAccountRoutes = (entry: AdminEntry) => administersAccounts(entry, accountsBound);
+      // A user deleted here is an account deleted: its sign-ins end, its password goes, the app's onDeleted runs.
+      const deletedUser = (entry: AdminEntry): RecordDeleted | undefined =>
+        hasAccountRoutes(entry) ? (record) => ctx.resolve(ACCOUNTS).accountDeleted({ ...record, id: String(record._id) }) : undefined;
+      const routers = new Map(entries.map((entry) => [entry, adminModelRouter(entry, access, audit, deletedUser(entry))]));
+      permissions = adminPermissions(access);
       mountAdminRoutes(http, {
         basePath,
         permissions,
@@ -124,7 +127,7 @@ export function adminPlugin(options: AdminOptions): SvcPlugin {
       for (const [entry, router] of routers) {
         // Bulk and account routes first: they sit beside the router's `/:id` routes.
         if (!entry.readOnly) {
-          mountBulkRoutes(http, entry, router, access, audit);
+          mountBulkRoutes(http, entry, router, access, audit, deletedUser(entry));
           bulk.push({ entry, ...bulkSchemas(entry, router) });
         }
         if (hasAccountRoutes(entry)) {

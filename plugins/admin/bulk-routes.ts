@@ -1,3 +1,4 @@
+import type { RecordDeleted } from "./admin-model-router.js";
 import type { Request, RequestHandler, Router } from "express";
 import type { HydratedDocument, Schema } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
@@ -54,7 +55,7 @@ export function bulkSchemas(entry: AdminEntry, router: ModelRouter<Fields>): { u
  * @example
  * mountBulkRoutes(router, entry, modelRouter, access, audit);
  */
-export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRouter<Fields>, access: AdminAccessPolicy, audit: AuditLog): void {
+export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRouter<Fields>, access: AdminAccessPolicy, audit: AuditLog, recordDeleted?: RecordDeleted): void {
   const schemas = bulkSchemas(entry, router);
   const readOnly = router.analysis.readOnlyPaths;
   const writable = new Set(Object.keys((schemas.update.properties?.data as SchemaObject | undefined)?.properties ?? {}));
@@ -163,6 +164,7 @@ export function mountBulkRoutes(http: Router, entry: AdminEntry, router: ModelRo
     };
     const outcome = await writeAll(docs, remove, (written) =>
       audit.record(req.user, "delete", entry.modelName, written.map((doc) => ({ id: doc._id, fields: [] })), true));
+    if (recordDeleted) for (const doc of outcome.written) await recordDeleted(doc.toObject({ depopulate: true, virtuals: false }) as Fields & { _id: unknown });
     res.json({ data: { results: docs.map((doc) => resultOf(doc, outcome, 204)), count: outcome.written.length } });
   });
 }

@@ -19,7 +19,10 @@ const NEW_PASSWORD = "a brand new horse battery";
 
 let shared: Promise<AdminTestApp> | undefined;
 const stops: (() => Promise<void>)[] = [];
-const appOf = () => (shared ??= adminTestApp("SvcApp", (fn) => stops.push(fn), testAdminOptions({ basePath: "/pw" })));
+/** What the app's accountDeletion.onDeleted was told. */
+const deletedAccounts: { id: string; email?: string }[] = [];
+const appOf = () =>
+  (shared ??= adminTestApp("SvcApp", (fn) => stops.push(fn), testAdminOptions({ basePath: "/pw" }), {}, { accountDeletion: { onDeleted: (user) => void deletedAccounts.push({ id: user.id, email: user.email }) } }));
 test.after.always(async () => {
   for (const stop of stops) await stop();
 });
@@ -178,6 +181,30 @@ test("an admin lists a user's devices and signs one out: that device's tokens ar
   );
   const entries = await auditLogModel().find({ recordId: account.id }).lean();
   t.deepEqual(entries.map((entry) => [entry.action, entry.fields, entry.userId]), [["update", ["endedSignIns"], admin.id]]);
+});
+
+test("a user the admin deletes, alone or in bulk, is an account deleted: the password and refresh tokens are gone and the app's onDeleted is told", async (t) => {
+  const app = await appOf();
+  const admin = await app.user({ roles: ["full"] });
+  const [alone, first, second] = await Promise.all([createUser(app.app, {}), createUser(app.app, {}), createUser(app.app, {})]);
+  const signIns = new Map<string, string>();
+  for (const account of [alone, first, second]) {
+    signIns.set(account.id, (await request(app.http).post("/auth/login").send({ email: account.email, password: account.password }).expect(200)).body.data.refreshToken as string);
+  }
+  const credentials = mongoose.connection.collection("svc_auth_credentials");
+  const liveTokens = mongoose.connection.collection("svc_auth_refresh_tokens");
+  const gone = async (id: string) => (await credentials.countDocuments({ _id: id as never })) === 0 && (await liveTokens.countDocuments({ userId: id, revokedAt: { $exists: false } })) === 0;
+
+  await request(app.http).delete(`/pw/users/${alone.id}`).set(auth(admin.token)).expect(204);
+  t.true(await gone(alone.id));
+  const bulk = await request(app.http).post("/pw/users/bulk-delete").set(auth(admin.token)).send({ ids: [first.id, second.id] }).expect(200);
+  t.is(bulk.body.data.count, 2);
+  for (const account of [first, second]) t.true(await gone(account.id));
+  t.deepEqual(
+    deletedAccounts.filter((entry) => [alone.id, first.id, second.id].includes(entry.id)).map((entry) => entry.email),
+    [alone.email, first.email, second.email],
+  );
+  for (const refreshToken of signIns.values()) await request(app.http).post("/auth/refresh_token").send({ refreshToken }).expect(401);
 });
 
 test("the config offers setPassword on the users model only: enabled for write, disabled for writeOwned", async (t) => {

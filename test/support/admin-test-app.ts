@@ -3,7 +3,7 @@
 // `models`), role-based access from the roles collection, and a few scripts.
 import type { Express } from "express";
 import mongoose, { Schema } from "mongoose";
-import { authPlugin, baseUserPlugin, defaultPlugins, isDisabledPlugin, modelRouter, OwnerQueryFilter, Permissions, setupServer, type SvcApp } from "../../index.js";
+import { authPlugin, baseUserPlugin, defaultPlugins, isDisabledPlugin, modelRouter, OwnerQueryFilter, Permissions, setupServer, type AuthPluginOptions, type SvcApp } from "../../index.js";
 import { createTestApp, createUser, loginAs, testAppOptions } from "../../hosts/testing.js";
 import { adminOwnedBy, adminPlugin, roleModel, type AdminOptions } from "../../plugins/admin/index.js";
 
@@ -93,12 +93,19 @@ export function testAdminOptions(extra: Partial<AdminOptions> = {}): AdminOption
 }
 
 /** Builds the app through `host`; stopped by `teardown`. */
-export async function adminTestApp(host: Host, teardown: (fn: () => Promise<void>) => void, options: AdminOptions = testAdminOptions(), env: Record<string, string> = {}): Promise<AdminTestApp> {
+export async function adminTestApp(
+  host: Host,
+  teardown: (fn: () => Promise<void>) => void,
+  options: AdminOptions = testAdminOptions(),
+  env: Record<string, string> = {},
+  /** More auth plugin options (the SvcApp host): `accountDeletion`, say. */
+  auth: Partial<AuthPluginOptions> = {},
+): Promise<AdminTestApp> {
   let app: SvcApp;
   let http: Express;
   if (host === "SvcApp") {
     app = (await createTestApp({ env }))
-      .register(authPlugin({ userModel: AdminTestUser, profileFields: ["name"] }))
+      .register(authPlugin({ userModel: AdminTestUser, profileFields: ["name"], ...auth }))
       .register(modelRouter("/gadgets", Gadget, gadgetOptions))
       .register(adminPlugin(options));
     http = await app.build();

@@ -1,8 +1,6 @@
 import type { RequestUser } from "../../../contracts/request-user.js";
-import type { SvcLogger } from "../../../kernel/logger.js";
 import { AuthErrors } from "../errors.js";
 import type { UserDirectory } from "../users/user-directory.js";
-import type { LinkTokens } from "./link-tokens.js";
 import type { PasswordCredentials } from "./password-credentials.js";
 import type { RefreshTokenStore } from "./refresh-token-store.js";
 import type { TokenService } from "./token-service.js";
@@ -19,7 +17,8 @@ import type { TokenService } from "./token-service.js";
  */
 export interface AccountDeletionOptions {
   /**
-   * Runs once the account is deleted, before the answer: remove or anonymise the user's data. A
+   * Runs once an account is deleted — by its owner (before the answer), in the admin, or by
+   * server code through `ACCOUNTS.accountDeleted` — to remove or anonymise the user's data. A
    * throw or rejection is logged with the user id and never answered (the account stays deleted),
    * so the cleanup can be run again from the log.
    */
@@ -36,16 +35,12 @@ export interface AccountDeletionDependencies {
   readonly credentials: PasswordCredentials;
   readonly refreshTokens: RefreshTokenStore;
   readonly tokens: TokenService;
-  /** `change_password`'s current-password check, and ending every sign-in. */
+  /** `change_password`'s current-password check, and what follows any account's deletion. */
   readonly accounts: {
     checkCurrentPassword(user: RequestUser, currentPassword: string, ip: string): Promise<void>;
-    endSignIns(userId: string): Promise<void>;
+    accountDeleted(user: RequestUser): Promise<void>;
   };
-  /** The mailed links the account may have (reset, verification, email change): they stop working. */
-  readonly links: readonly LinkTokens[];
-  readonly onDeleted?: (user: RequestUser) => unknown;
   readonly recentSignInSeconds: number;
-  readonly logger: SvcLogger;
   readonly now: () => Date;
 }
 
@@ -53,8 +48,9 @@ export interface AccountDeletionDependencies {
  * A user deleting their own account. The proof is the current password (`change_password`'s
  * check and login budget); an account without one proves itself with a recent sign-in instead.
  * A user model with `deleted` (isDeletedPlugin) soft-deletes, keeping the record — and its email,
- * as every deleted account does — for the admin; one without removes the record. Either way the
- * password hash goes, every sign-in ends, mailed links stop working, and `onDeleted` runs.
+ * as every deleted account does — for the admin; one without removes the record. Then
+ * `ACCOUNTS.accountDeleted`: the password hash goes, every sign-in ends, mailed links stop
+ * working, and `onDeleted` runs.
  *
  * @example
  * await deletion.delete(requireUser(req), { currentPassword }, bearerToken(req), clientIp(req)); // 204
@@ -74,10 +70,7 @@ export class AccountDeletion {
 
     if (users.model.schema.path("deleted")) await users.model.updateOne({ _id: user._id }, { $set: { deleted: true } });
     else await users.model.deleteOne({ _id: user._id });
-    await credentials.remove(user.id);
-    await accounts.endSignIns(user.id);
-    await Promise.all(this.deps.links.map((links) => links.revokeUser(user.id)));
-    await this.runOnDeleted(user);
+    await accounts.accountDeleted(user);
   }
 
   private async requireRecentSignIn(user: RequestUser, accessToken: string | undefined): Promise<void> {
@@ -87,15 +80,4 @@ export class AccountDeletion {
     if (signedInAt === undefined || signedInAt.getTime() < oldest) throw AuthErrors.RECENT_SIGN_IN_REQUIRED();
   }
 
-  private async runOnDeleted(user: RequestUser): Promise<void> {
-    if (!this.deps.onDeleted) return;
-    try {
-      await this.deps.onDeleted(user);
-    } catch (error) {
-      this.deps.logger.error(`authPlugin accountDeletion.onDeleted failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
-        userId: user.id,
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-    }
-  }
 }

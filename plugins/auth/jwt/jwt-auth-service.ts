@@ -2,6 +2,7 @@ import type { AccountSignIn, Accounts } from "../../../contracts/accounts.js";
 import { isDuplicateKeyError } from "../../../contracts/database.js";
 import type { PasswordHasher } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
+import type { SvcLogger } from "../../../kernel/logger.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { Credentials, PasswordChange, SignupBody } from "../http/request-bodies.js";
@@ -43,6 +44,11 @@ export interface JwtAuthServiceOptions {
   passwordPolicy: PasswordPolicy;
   /** The password-reset links, when the app mails them: a password set another way ends them. */
   resets?: LinkTokens;
+  /** Every kind of link the app mails (reset, verification, email change): a deleted account's stop working. */
+  mailedLinks?: readonly LinkTokens[];
+  /** `accountDeletion.onDeleted`: told of each account deleted through svc. */
+  onAccountDeleted?: (user: RequestUser) => unknown;
+  logger: SvcLogger;
   /** Told about each new account once it exists (never awaited by the sign-up; see `AuthPluginOptions.onSignup`). */
   onSignup?: (user: RequestUser) => void;
 }
@@ -192,6 +198,27 @@ export class JwtAuthService implements Accounts {
   async endSignIns(userId: string): Promise<void> {
     await this.options.refreshTokens.revokeUser(userId);
     await this.options.users.endSignIns(userId);
+  }
+
+  /**
+   * `ACCOUNTS.accountDeleted`: what follows the deletion of an account, by its owner
+   * (`POST /auth/delete_account`), the admin or server code — the password hash goes, every
+   * sign-in ends, mailed links stop working, and the app's `onDeleted` runs (a failure is logged
+   * with the user id, never thrown: the account is deleted either way).
+   */
+  async accountDeleted(user: RequestUser): Promise<void> {
+    await this.options.credentials.remove(user.id);
+    await this.endSignIns(user.id);
+    await Promise.all((this.options.mailedLinks ?? []).map((links) => links.revokeUser(user.id)));
+    if (!this.options.onAccountDeleted) return;
+    try {
+      await this.options.onAccountDeleted(user);
+    } catch (error) {
+      this.options.logger.error(`authPlugin accountDeletion.onDeleted failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+        userId: user.id,
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    }
   }
 
   /** After a new password: reset links mailed for the old one stop working, and every sign-in ends. */

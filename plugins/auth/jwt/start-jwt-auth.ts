@@ -97,6 +97,9 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     hasher,
     limiter,
     resets,
+    mailedLinks: [resets, verifications, emailChanges].filter((links) => links !== undefined),
+    onAccountDeleted: typeof start.accountDeletion === "object" ? start.accountDeletion.onDeleted : undefined,
+    logger: ctx.logger,
     // Same KDF parameters as real hashes, so a lookup miss costs what a wrong password costs.
     dummyHash: await hasher.hash(randomBytes(32).toString("base64url")),
     generateJWTPayload: start.generateJWTPayload ?? defaultJWTPayload,
@@ -117,7 +120,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger, now });
   const emailChange =
     emailChanges && new EmailChange({ users, links: emailChanges, accounts: service, limiter, resets, options: start.emailChange!, logger: ctx.logger, now });
-  const deletion = start.accountDeletion ? accountDeletion(start.accountDeletion, { users, credentials, refreshTokens, tokens, accounts: service, links: [resets, verifications, emailChanges], logger: ctx.logger, now }) : undefined;
+  const deletion = start.accountDeletion ? accountDeletion(start.accountDeletion, { users, credentials, refreshTokens, tokens, accounts: service, now }) : undefined;
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification, emailChange, deletion });
   documentJwtRoutes(ctx.openapi, start.profileFields, {
     passwordReset: reset !== undefined,
@@ -179,15 +182,12 @@ function linkSeconds(option: string, options: { send?: unknown; expiresIn?: stri
 }
 
 /** The account-deletion service from its option (checked: a wrong one fails the start). */
-function accountDeletion(
-  option: true | AccountDeletionOptions,
-  deps: Omit<ConstructorParameters<typeof AccountDeletion>[0], "links" | "onDeleted" | "recentSignInSeconds"> & { links: ReadonlyArray<LinkTokens | undefined> },
-): AccountDeletion {
+function accountDeletion(option: true | AccountDeletionOptions, deps: Omit<ConstructorParameters<typeof AccountDeletion>[0], "recentSignInSeconds">): AccountDeletion {
   const options: AccountDeletionOptions = option === true ? {} : option;
   if (options.onDeleted !== undefined && typeof options.onDeleted !== "function") throw AuthErrors.ACCOUNT_DELETION_OPTION_INVALID("onDeleted must be a function");
   const recentSignInSeconds = parseDurationSeconds(options.recentSignIn ?? "10m");
   if (recentSignInSeconds === undefined) throw AuthErrors.ACCOUNT_DELETION_OPTION_INVALID(`recentSignIn must be a duration like 10m, got ${JSON.stringify(options.recentSignIn)}`);
-  return new AccountDeletion({ ...deps, links: deps.links.filter((links) => links !== undefined), onDeleted: options.onDeleted, recentSignInSeconds });
+  return new AccountDeletion({ ...deps, recentSignInSeconds });
 }
 
 /**
