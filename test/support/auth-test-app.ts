@@ -12,6 +12,7 @@ import {
   authPlugin,
   baseUserPlugin,
   createScryptHasher,
+  emailVerificationPlugin,
   federatedIdentityPlugin,
   githubUserPlugin,
   isDisabledPlugin,
@@ -33,6 +34,44 @@ userSchema.plugin(baseUserPlugin);
 userSchema.plugin(isDisabledPlugin);
 userSchema.plugin(githubUserPlugin);
 userSchema.plugin(federatedIdentityPlugin);
+
+/**
+ * A user model like `TestUser` with `emailVerificationPlugin` too (its `emailVerifiedAt`), for the
+ * mailed-link tests; compiled once per process under `name`.
+ */
+export function verifyingUserModel(name: string) {
+  return (mongoose.models[name] as ReturnType<typeof compileVerifyingUserModel> | undefined) ?? compileVerifyingUserModel(name);
+}
+
+function compileVerifyingUserModel(name: string) {
+  const schema = new Schema(
+    {
+      name: { type: String, description: "Display name" },
+      deleted: { type: Boolean, default: false, description: "Soft-deleted" },
+    },
+    { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
+  );
+  schema.plugin(baseUserPlugin);
+  schema.plugin(isDisabledPlugin);
+  schema.plugin(emailVerificationPlugin);
+  return mongoose.model(name, schema);
+}
+
+/**
+ * What `find` finds once it finds something: for what the app is handed after the answer (a
+ * mailed link, a hook's call). Fails naming `what` after about 2 s.
+ *
+ * @example
+ * const mail = await arrival(() => mails.findLast((each) => each.email === email), `a mail to ${email}`);
+ */
+export async function arrival<T>(find: () => T | undefined, what: string): Promise<T> {
+  for (let tries = 0; tries < 200; tries++) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${what} did not arrive`);
+}
 
 /** The test user model (one per test process). */
 export const TestUser = mongoose.models.AuthTestUser ?? mongoose.model("AuthTestUser", userSchema);

@@ -3,7 +3,7 @@ import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import type { RequestUser } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
-import { errorCode as code, JWT_ENV, SESSION_ENV, sharedAuthTestApp, TestUser, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { arrival, errorCode as code, JWT_ENV, SESSION_ENV, sharedAuthTestApp, TestUser, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { authPlugin } from "../auth-plugin.js";
 import { AuthErrors } from "../errors.js";
@@ -50,7 +50,7 @@ test.serial("the right password deletes the account: soft-deleted, every sign-in
   const user = await signUp(http);
   const laptop = (await request(http).post("/auth/login").send({ email: user.email, password: TEST_USER_PASSWORD }).expect(200)).body.data as { token: string; refreshToken: string };
   await request(http).post("/auth/password_reset").send({ email: user.email }).expect(202);
-  const reset = await until(() => resets.findLast((mail) => mail.email === user.email));
+  const reset = await arrival(() => resets.findLast((mail) => mail.email === user.email), "the reset mail");
 
   const answer = await remove(http, user.token, { currentPassword: TEST_USER_PASSWORD }).expect(204);
   t.is(documentedAnswerProblem(document, "post", "/auth/delete_account", answer), undefined);
@@ -148,12 +148,3 @@ test("a user model without isDeletedPlugin's field loses the record; without the
   t.is(error.code, AuthErrors.ACCOUNT_DELETION_OPTION_INVALID.code);
   await session.stop().catch(() => undefined);
 });
-
-async function until<T>(find: () => T | undefined): Promise<T> {
-  for (let tries = 0; tries < 200; tries++) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("nothing arrived");
-}

@@ -1,9 +1,8 @@
 import test from "ava";
-import mongoose, { Schema } from "mongoose";
 import request from "supertest";
-import { baseUserPlugin, emailVerificationPlugin, isDisabledPlugin, type EmailChanged, type EmailChangeMail, type PasswordResetMail } from "../../../index.js";
+import { type EmailChanged, type EmailChangeMail, type PasswordResetMail } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
-import { errorCode as code, JWT_ENV, sharedAuthTestApp, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { arrival, verifyingUserModel, errorCode as code, JWT_ENV, sharedAuthTestApp, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { authPlugin } from "../auth-plugin.js";
 import { AuthErrors } from "../errors.js";
@@ -12,17 +11,7 @@ import { AuthErrors } from "../errors.js";
 // password, then a link mailed to the new address (into a list here); following it makes the new
 // address the account's, verified, and tells the app so it can warn the old one.
 
-const schema = new Schema(
-  {
-    name: { type: String, description: "Display name" },
-    deleted: { type: Boolean, default: false, description: "Soft-deleted" },
-  },
-  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
-);
-schema.plugin(baseUserPlugin);
-schema.plugin(isDisabledPlugin);
-schema.plugin(emailVerificationPlugin);
-const MovingUser = mongoose.models.MovingUser ?? mongoose.model("MovingUser", schema);
+const MovingUser = verifyingUserModel("MovingUser");
 
 const changeMails: EmailChangeMail[] = [];
 const resets: PasswordResetMail[] = [];
@@ -46,14 +35,7 @@ async function signUp(http: Http) {
 }
 
 /** The newest item of `list` matching (mails go out after the answer: waits for it). */
-async function newest<T>(list: T[], match: (item: T) => boolean): Promise<T> {
-  for (let tries = 0; tries < 200; tries++) {
-    const found = list.findLast(match);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("nothing arrived");
-}
+const newest = <T>(list: T[], match: (item: T) => boolean): Promise<T> => arrival(() => list.findLast(match), "a mail or an onChanged call");
 
 const ask = (http: Http, token: string | undefined, body: unknown) => {
   const call = request(http).post("/auth/change_email");
@@ -155,7 +137,7 @@ test.serial("only the newest link works, links expire, and a disabled account's 
   const thirdMail = await newest(changeMails, (item) => item.email === third);
   await MovingUser.updateOne({ _id: user.userId }, { $set: { disabled: true } });
   t.is(code(await confirm(http, { token: thirdMail.token }).expect(400)), AuthErrors.EMAIL_CHANGE_TOKEN_INVALID.code);
-  t.is(((await MovingUser.findById(user.userId).lean()) as { email: string }).email, user.email);
+  t.is((await MovingUser.findById(user.userId).lean<{ email: string }>())?.email, user.email);
 });
 
 test.serial("a reset link mailed to the old address stops working once the address changed", async (t) => {

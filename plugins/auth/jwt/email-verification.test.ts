@@ -1,9 +1,8 @@
 import test from "ava";
-import mongoose, { Schema } from "mongoose";
 import request from "supertest";
-import { baseUserPlugin, emailVerificationPlugin, isDisabledPlugin, type EmailVerificationMail, type PasswordResetMail } from "../../../index.js";
+import { type EmailVerificationMail, type PasswordResetMail } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
-import { errorCode as code, JWT_ENV, sharedAuthTestApp, TestUser, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { arrival, verifyingUserModel, errorCode as code, JWT_ENV, sharedAuthTestApp, TestUser, TEST_USER_PASSWORD, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { authPlugin } from "../auth-plugin.js";
 import { AuthErrors } from "../errors.js";
@@ -12,17 +11,7 @@ import { AuthErrors } from "../errors.js";
 // a list here), following it stamps emailVerifiedAt; resend, refusals, and a password reset
 // counting as proof too.
 
-const schema = new Schema(
-  {
-    name: { type: String, description: "Display name" },
-    deleted: { type: Boolean, default: false, description: "Soft-deleted" },
-  },
-  { strict: "throw", toJSON: { virtuals: true }, toObject: { virtuals: true } },
-);
-schema.plugin(baseUserPlugin);
-schema.plugin(isDisabledPlugin);
-schema.plugin(emailVerificationPlugin);
-const VerifiedUser = mongoose.models.VerifiedUser ?? mongoose.model("VerifiedUser", schema);
+const VerifiedUser = verifyingUserModel("VerifiedUser");
 
 const verifications: EmailVerificationMail[] = [];
 const resets: PasswordResetMail[] = [];
@@ -43,15 +32,9 @@ async function signUp(http: Http) {
   return { email, ...(response.body.data as { token: string; refreshToken: string; userId: string }) };
 }
 
-/** The newest mail of `list` to `email` (mails go out after the answer: waits for it). */
-async function newest<T extends { email: string }>(list: T[], email: string, after = 0): Promise<T> {
-  for (let tries = 0; tries < 200; tries++) {
-    const found = list.slice(after).findLast((mail) => mail.email === email);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no mail to ${email}`);
-}
+/** The newest mail of `list` to `email`, among those sent after the first `after` (mails go out after the answer). */
+const newest = <T extends { email: string }>(list: T[], email: string, after = 0): Promise<T> =>
+  arrival(() => list.slice(after).findLast((mail) => mail.email === email), `a mail to ${email}`);
 
 const me = (http: Http, token: string) => request(http).get("/auth/me").set("authorization", `Bearer ${token}`);
 const verify = (http: Http, body: unknown) => request(http).post("/auth/verify_email").send(body as object);

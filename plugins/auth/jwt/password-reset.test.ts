@@ -2,7 +2,7 @@ import test from "ava";
 import request from "supertest";
 import { ACCOUNTS, type PasswordResetMail } from "../../../index.js";
 import { createTestApp } from "../../../hosts/testing.js";
-import { authTestApp, errorCode as code, JWT_ENV, sharedAuthTestApp, signUpThroughApi, TEST_USER_PASSWORD, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
+import { arrival, authTestApp, errorCode as code, JWT_ENV, sharedAuthTestApp, signUpThroughApi, TEST_USER_PASSWORD, TestUser, uniqueEmail } from "../../../test/support/auth-test-app.js";
 import { documentedAnswerProblem } from "../../../test/support/documented-answer.js";
 import { authPlugin } from "../auth-plugin.js";
 import { AuthErrors } from "../errors.js";
@@ -40,14 +40,7 @@ const confirm = (http: Http, body: unknown) => request(http).post("/auth/passwor
 const login = (http: Http, email: string, password: string) => request(http).post("/auth/login").send({ email, password });
 
 /** The mail sent to `email` (the send runs after the answer: waits for it). */
-async function mailTo(email: string): Promise<PasswordResetMail> {
-  for (let tries = 0; tries < 200; tries++) {
-    const mail = mails.findLast((each) => each.email === email);
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no reset mail to ${email}`);
-}
+const mailTo = (email: string): Promise<PasswordResetMail> => arrival(() => mails.findLast((each) => each.email === email), `a reset mail to ${email}`);
 
 test.serial("asking mails a link; following it sets the password, ends every sign-in, and the link works once", async (t) => {
   const { http, document } = await shared;
