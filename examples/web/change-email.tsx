@@ -4,14 +4,14 @@ import { useState } from "react";
 import { ErrorAlert, Notice } from "./alerts.js";
 import { inputValue } from "./browser.js";
 import { requestEmailChange, type Session } from "./session.js";
+import { useAction } from "./use-action.js";
 
 /** A collapsed panel with the change form; what the server answered is said below it. */
 export function ChangeEmail({ session }: { session: Session }) {
   const [newEmail, setNewEmail] = useState("");
   const [password, setPassword] = useState("");
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   return (
     <details data-testid="change-email" className="devices">
       <summary>Change your email</summary>
@@ -19,19 +19,13 @@ export function ChangeEmail({ session }: { session: Session }) {
         className="sign-in"
         onSubmit={(event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
           setNotice(undefined);
           const address = newEmail.trim();
-          void requestEmailChange(session, address, password)
-            .then(
-              () => {
-                setPassword("");
-                setNotice(`A confirmation link is on its way to ${address}; your email changes once you follow it. (This demo sends no mail: the server prints the link in its terminal.)`);
-              },
-              (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
-            )
-            .finally(() => setBusy(false));
+          run(async () => {
+            await requestEmailChange(session, address, password);
+            setPassword("");
+            setNotice(`A confirmation link is on its way to ${address}; your email changes once you follow it. (This demo sends no mail: the server prints the link in its terminal.)`);
+          });
         }}
       >
         <label>

@@ -3,22 +3,15 @@
 import { useState } from "react";
 import { ErrorAlert } from "./alerts.js";
 import { inputValue } from "./browser.js";
-import { authorizedFetch, failureOf, type Session } from "./session.js";
+import { requestAs, type Session } from "./session.js";
+import { useAction } from "./use-action.js";
 
-async function deleteAccount(session: Session, currentPassword: string): Promise<void> {
-  const response = await authorizedFetch(session, "/auth/delete_account", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ currentPassword }),
-  });
-  if (!response.ok) throw await failureOf(response);
-}
+const deleteAccount = (session: Session, currentPassword: string) => requestAs(session, "/auth/delete_account", { method: "POST", body: { currentPassword } });
 
 /** A collapsed panel; `onDeleted` runs once the server deleted the account. */
 export function DeleteAccount({ session, onDeleted }: { session: Session; onDeleted: () => void }) {
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   return (
     <details data-testid="delete-account" className="devices">
       <summary>Delete your account</summary>
@@ -27,11 +20,9 @@ export function DeleteAccount({ session, onDeleted }: { session: Session; onDele
         className="sign-in"
         onSubmit={(event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          void deleteAccount(session, password).then(onDeleted, (failure: unknown) => {
-            setError(failure instanceof Error ? failure.message : String(failure));
-            setBusy(false);
+          run(async () => {
+            await deleteAccount(session, password);
+            onDeleted();
           });
         }}
       >

@@ -2,7 +2,8 @@
 // button that signs it out (DELETE /auth/sign_ins/{id}) — its access token stops working at once.
 import { useState } from "react";
 import { ErrorAlert } from "./alerts.js";
-import { authorizedFetch, failureOf, type Session } from "./session.js";
+import { requestAs, type Session } from "./session.js";
+import { useAction } from "./use-action.js";
 
 interface SignIn {
   id: string;
@@ -13,29 +14,13 @@ interface SignIn {
   current: boolean;
 }
 
-async function listSignIns(session: Session): Promise<SignIn[]> {
-  const response = await authorizedFetch(session, "/auth/sign_ins");
-  if (!response.ok) throw await failureOf(response);
-  return ((await response.json()) as { data: SignIn[] }).data;
-}
-
-async function endSignIn(session: Session, id: string): Promise<void> {
-  const response = await authorizedFetch(session, `/auth/sign_ins/${encodeURIComponent(id)}`, { method: "DELETE" });
-  if (!response.ok) throw await failureOf(response);
-}
+const listSignIns = (session: Session) => requestAs<SignIn[]>(session, "/auth/sign_ins");
+const endSignIn = (session: Session, id: string) => requestAs(session, `/auth/sign_ins/${encodeURIComponent(id)}`, { method: "DELETE" });
 
 /** A collapsed panel; opening it loads the list, so a plain visit costs no request. */
 export function Devices({ session }: { session: Session }) {
   const [signIns, setSignIns] = useState<SignIn[] | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    void work()
-      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
-      .finally(() => setBusy(false));
-  };
+  const { busy, error, run } = useAction();
   const load = () => run(async () => setSignIns(await listSignIns(session)));
   return (
     <details data-testid="devices" className="devices" onToggle={(event) => (event.currentTarget as { open?: boolean }).open && load()}>

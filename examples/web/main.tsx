@@ -12,6 +12,7 @@ import { DeleteAccount } from "./delete-account.js";
 import { confirmEmailChange, loadSession, reloadEmail, requestPasswordReset, resetPassword, sessionAuth, signIn, signOut, verifyEmail, type Session } from "./session.js";
 import { SYNC_COLLECTIONS } from "./sync-hooks.js";
 import { TodoApp } from "./todo-app.js";
+import { useAction } from "./use-action.js";
 
 /** Where to look next: the API behind the demo. */
 function AboutLinks() {
@@ -26,34 +27,23 @@ function AboutLinks() {
 function SignIn({ onSession, notice: initialNotice }: { onSession: (session: Session) => void; notice?: string }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(initialNotice);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const forgot = () => {
     if (email.trim() === "") {
       setError("Enter your email above first: the reset link goes there.");
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    void requestPasswordReset(email)
-      .then(
-        () => setNotice(`If ${email.trim()} has an account, a reset link is on its way. (This demo sends no mail: the server prints the link in its terminal.)`),
-        (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
-      )
-      .finally(() => setBusy(false));
+    run(async () => {
+      await requestPasswordReset(email);
+      setNotice(`If ${email.trim()} has an account, a reset link is on its way. (This demo sends no mail: the server prints the link in its terminal.)`);
+    });
   };
   // Which button submitted: set by its click, which runs before the form's submit (Enter in a
   // field clicks the first one, Sign in). The submit comes only once the browser's own checks
   // (required, type="email") pass.
   const mode = useRef<"login" | "signup">("login");
-  const submit = () => {
-    setBusy(true);
-    setError(undefined);
-    void signIn(mode.current, email, password)
-      .then(onSession, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
-      .finally(() => setBusy(false));
-  };
+  const submit = () => run(async () => onSession(await signIn(mode.current, email, password)));
   return (
     <main>
       <h1>svc todos</h1>
@@ -103,8 +93,7 @@ function SignIn({ onSession, notice: initialNotice }: { onSession: (session: Ses
 /** The page a reset link opens: choose a new password, then sign in with it. */
 function ResetPassword({ token, onDone }: { token: string; onDone: (notice: string) => void }) {
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   return (
     <main>
       <h1>Choose a new password</h1>
@@ -113,14 +102,10 @@ function ResetPassword({ token, onDone }: { token: string; onDone: (notice: stri
         className="sign-in"
         onSubmit={(event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          void resetPassword(token, password)
-            .then(
-              () => onDone("Your password is changed, and every device was signed out: sign in with the new one."),
-              (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
-            )
-            .finally(() => setBusy(false));
+          run(async () => {
+            await resetPassword(token, password);
+            onDone("Your password is changed, and every device was signed out: sign in with the new one.");
+          });
         }}
       >
         <label>

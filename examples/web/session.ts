@@ -63,21 +63,27 @@ export function confirmEmailChange(token: string): Promise<void> {
   return post("/auth/change_email/confirm", { token });
 }
 
-/** Asks to change the sign-in email: a confirmation link is mailed to the new address. */
-export async function requestEmailChange(session: Session, newEmail: string, currentPassword: string): Promise<void> {
-  const response = await authorizedFetch(session, "/auth/change_email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ newEmail, currentPassword }),
+/**
+ * A request as the signed-in user with an optional JSON body: the answer's `data` (undefined for
+ * a 204), or the server's message thrown.
+ */
+export async function requestAs<T = undefined>(session: Session, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await authorizedFetch(session, path, {
+    method: init.method ?? "GET",
+    ...(init.body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(init.body) }),
   });
   if (!response.ok) throw await failureOf(response);
+  return response.status === 204 ? (undefined as T) : ((await response.json()) as { data: T }).data;
+}
+
+/** Asks to change the sign-in email: a confirmation link is mailed to the new address. */
+export async function requestEmailChange(session: Session, newEmail: string, currentPassword: string): Promise<void> {
+  await requestAs(session, "/auth/change_email", { method: "POST", body: { newEmail, currentPassword } });
 }
 
 /** Reads the account's email from the server into the session (after an email change). */
 export async function reloadEmail(session: Session): Promise<string> {
-  const response = await authorizedFetch(session, "/auth/me");
-  if (!response.ok) throw await failureOf(response);
-  session.email = ((await response.json()) as { data: { email: string } }).data.email;
+  session.email = (await requestAs<{ email: string }>(session, "/auth/me")).email;
   saveSession(session);
   return session.email;
 }
