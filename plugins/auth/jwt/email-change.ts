@@ -1,11 +1,10 @@
 import type { RequestUser } from "../../../contracts/request-user.js";
-import type { SvcLogger } from "../../../kernel/logger.js";
 import { requestValidationError } from "../../validation/index.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { EmailChangeRequest } from "../http/request-bodies.js";
 import type { UserDirectory } from "../users/user-directory.js";
-import { BackgroundMails } from "./background-mails.js";
+import type { BackgroundWork } from "./background-work.js";
 import type { LinkTokens } from "./link-tokens.js";
 import type { MailedLink, MailedLinkOptions } from "./mailed-link.js";
 
@@ -50,7 +49,8 @@ export interface EmailChangeDependencies {
   /** The password-reset links, when the app mails them: one mailed to the old address stops working. */
   readonly resets?: LinkTokens;
   readonly options: EmailChangeOptions;
-  readonly logger: SvcLogger;
+  /** Where the mails (and hooks) run, after the answer. */
+  readonly background: BackgroundWork;
   readonly now: () => Date;
 }
 
@@ -65,11 +65,7 @@ export interface EmailChangeDependencies {
  * await emailChange.confirm(token); // the link's page, 204
  */
 export class EmailChange {
-  private readonly mails: BackgroundMails;
-
-  constructor(private readonly deps: EmailChangeDependencies) {
-    this.mails = new BackgroundMails(deps.logger);
-  }
+  constructor(private readonly deps: EmailChangeDependencies) {}
 
   /**
    * `POST /auth/change_email`: 400 for the account's own address, 403 for a wrong password (429
@@ -82,7 +78,7 @@ export class EmailChange {
     await accounts.checkCurrentPassword(user, currentPassword, ip);
     if (await users.findOneIncludingDeleted({ email: newEmail })) throw AuthErrors.EMAIL_TAKEN();
     await limiter.consumeVerificationRequest(user.id, ip);
-    this.mails.run(
+    this.deps.background.run(
       "Email-change mail",
       async () => {
         const { token, expiresAt } = await links.issue(user.id, newEmail);
@@ -113,12 +109,8 @@ export class EmailChange {
     if (onChanged) {
       const email = link.email;
       const previousEmail = typeof before.email === "string" ? before.email : undefined;
-      this.mails.run("emailChange onChanged", async () => void (await onChanged({ user: await users.requireActive(link.userId), previousEmail, email })), { userId: link.userId });
+      this.deps.background.run("emailChange onChanged", async () => void (await onChanged({ user: await users.requireActive(link.userId), previousEmail, email })), { userId: link.userId });
     }
   }
 
-  /** Resolves once every mail under way has been handed to `send` (or failed). */
-  settled(): Promise<void> {
-    return this.mails.settled();
-  }
 }

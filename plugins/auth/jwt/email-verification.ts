@@ -1,10 +1,9 @@
 import type { RequestUser } from "../../../contracts/request-user.js";
-import type { SvcLogger } from "../../../kernel/logger.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import { EMAIL_VERIFIED_AT } from "../users/email-verification-plugin.js";
 import type { UserDirectory } from "../users/user-directory.js";
-import { BackgroundMails } from "./background-mails.js";
+import type { BackgroundWork } from "./background-work.js";
 import type { LinkTokens } from "./link-tokens.js";
 import type { MailedLink, MailedLinkOptions } from "./mailed-link.js";
 
@@ -29,7 +28,8 @@ export interface EmailVerificationDependencies {
   readonly links: LinkTokens;
   readonly limiter: LoginRateLimiter;
   readonly send: EmailVerificationOptions["send"];
-  readonly logger: SvcLogger;
+  /** Where the mails (and hooks) run, after the answer. */
+  readonly background: BackgroundWork;
   readonly now: () => Date;
 }
 
@@ -43,15 +43,11 @@ export interface EmailVerificationDependencies {
  * await verification.confirm(token); // POST /auth/verify_email
  */
 export class EmailVerification {
-  private readonly mails: BackgroundMails;
-
-  constructor(private readonly deps: EmailVerificationDependencies) {
-    this.mails = new BackgroundMails(deps.logger);
-  }
+  constructor(private readonly deps: EmailVerificationDependencies) {}
 
   /** Mails a link to a user whose email is not verified yet (in the background). */
   mailLink(user: RequestUser): void {
-    this.mails.run("Email-verification mail", () => this.mail(user), { userId: user.id });
+    this.deps.background.run("Email-verification mail", () => this.mail(user), { userId: user.id });
   }
 
   /** `POST /auth/verify_email/resend`: 409 when already verified, 429 over the account's limit. */
@@ -73,10 +69,6 @@ export class EmailVerification {
     await this.deps.users.markEmailVerified(userId, this.deps.now());
   }
 
-  /** Resolves once every mail under way has been handed to `send` (or failed). */
-  settled(): Promise<void> {
-    return this.mails.settled();
-  }
 
   private async mail(user: RequestUser): Promise<void> {
     if (typeof user.email !== "string") return;

@@ -1,9 +1,8 @@
 import type { RequestUser } from "../../../contracts/request-user.js";
-import type { SvcLogger } from "../../../kernel/logger.js";
 import { AuthErrors } from "../errors.js";
 import type { LoginRateLimiter } from "../http/login-rate-limiter.js";
 import type { UserDirectory } from "../users/user-directory.js";
-import { BackgroundMails } from "./background-mails.js";
+import type { BackgroundWork } from "./background-work.js";
 import type { JwtAuthService } from "./jwt-auth-service.js";
 import { checkPasswordPolicy, type PasswordPolicy } from "./password-policy.js";
 import type { LinkTokens } from "./link-tokens.js";
@@ -30,7 +29,8 @@ export interface PasswordResetDependencies {
   readonly limiter: LoginRateLimiter;
   readonly passwordPolicy: PasswordPolicy;
   readonly send: PasswordResetOptions["send"];
-  readonly logger: SvcLogger;
+  /** Where the mails (and hooks) run, after the answer. */
+  readonly background: BackgroundWork;
   readonly now: () => Date;
 }
 
@@ -46,16 +46,12 @@ export interface PasswordResetDependencies {
  * await reset.confirm({ token, newPassword: "a new horse battery" });
  */
 export class PasswordReset {
-  private readonly mails: BackgroundMails;
-
-  constructor(private readonly deps: PasswordResetDependencies) {
-    this.mails = new BackgroundMails(deps.logger);
-  }
+  constructor(private readonly deps: PasswordResetDependencies) {}
 
   /** `POST /auth/password_reset`: counts the request (429 over the limits), then mails in the background. */
   async request(email: string, ip: string): Promise<void> {
     await this.deps.limiter.consumeResetRequest(email, ip);
-    this.mails.run("Password-reset mail", () => this.mail(email));
+    this.deps.background.run("Password-reset mail", () => this.mail(email));
   }
 
   /** `POST /auth/password_reset/confirm`: 400 `AUTH_RESET_TOKEN_INVALID` or `AUTH_WEAK_PASSWORD`. */
@@ -78,10 +74,6 @@ export class PasswordReset {
     if (typeof user.email === "string") await limiter.forgiveAccount(user.email);
   }
 
-  /** Resolves once every mail under way has been handed to `send` (or failed). */
-  settled(): Promise<void> {
-    return this.mails.settled();
-  }
 
   private async mail(email: string): Promise<void> {
     const { users, tokens, send } = this.deps;

@@ -18,6 +18,7 @@ import type { UserDirectory } from "../users/user-directory.js";
 import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jwt-auth-service.js";
 import { documentJwtRoutes } from "./jwt-openapi.js";
 import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
+import { BackgroundWork } from "./background-work.js";
 import { parseDurationSeconds } from "../duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
@@ -85,10 +86,11 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   if (verifications) users.requireField(EMAIL_VERIFIED_AT, "emailVerificationPlugin");
   await Promise.all([credentials.init(), refreshTokens.init(), resets?.init(), verifications?.init(), emailChanges?.init()]);
   const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores);
+  const background = new BackgroundWork(ctx.logger);
 
   const verification =
-    verifications && new EmailVerification({ users, links: verifications, limiter, send: start.emailVerification!.send, logger: ctx.logger, now });
-  const hostOnSignup = start.onSignup ? signupNotifier(ctx, start.onSignup) : undefined;
+    verifications && new EmailVerification({ users, links: verifications, limiter, send: start.emailVerification!.send, background, now });
+  const hostOnSignup = start.onSignup;
   const service = new JwtAuthService({
     users,
     credentials,
@@ -110,16 +112,16 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
       verification || hostOnSignup
         ? (user) => {
             verification?.mailLink(user);
-            hostOnSignup?.(user);
+            if (hostOnSignup) background.run("authPlugin onSignup", () => hostOnSignup(user), { userId: user.id });
           }
         : undefined,
   });
 
   const reset =
     resets &&
-    new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, logger: ctx.logger, now });
+    new PasswordReset({ users, tokens: resets, accounts: service, limiter, passwordPolicy: start.passwordPolicy ?? {}, send: start.passwordReset!.send, background, now });
   const emailChange =
-    emailChanges && new EmailChange({ users, links: emailChanges, accounts: service, limiter, resets, options: start.emailChange!, logger: ctx.logger, now });
+    emailChanges && new EmailChange({ users, links: emailChanges, accounts: service, limiter, resets, options: start.emailChange!, background, now });
   const deletion = start.accountDeletion ? accountDeletion(start.accountDeletion, { users, credentials, refreshTokens, tokens, accounts: service, now }) : undefined;
   mountJwtRoutes(ctx.resolve(HTTP_ROUTER), service, start.profileFields, { reset, verification, emailChange, deletion });
   documentJwtRoutes(ctx.openapi, start.profileFields, {
@@ -168,7 +170,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     accounts: service,
     middleware,
     stop: async () => {
-      await Promise.all([reset?.settled(), verification?.settled(), emailChange?.settled()]);
+      await background.settled();
     },
   };
 }
@@ -197,23 +199,4 @@ function accountDeletion(option: true | AccountDeletionOptions, deps: Omit<Const
 function routedPath(path: string): string {
   const lower = path.toLowerCase();
   return lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
-}
-
-/**
- * Runs the host's `onSignup` off the sign-up's path: the account exists and the client has its
- * tokens whatever the hook does; a throw or rejection is logged, never answered.
- */
-function signupNotifier(ctx: PluginContext, onSignup: (user: RequestUser) => unknown): (user: RequestUser) => void {
-  return (user) => {
-    const failed = (error: unknown) =>
-      ctx.logger.error(`authPlugin onSignup failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
-        userId: user.id,
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-    try {
-      void Promise.resolve(onSignup(user)).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
-  };
 }
