@@ -74,7 +74,7 @@ export class AccountDeletion {
   }
 
   private async requireRecentSignIn(user: RequestUser, accessToken: string | undefined): Promise<void> {
-    const signInId = accessToken === undefined ? undefined : (await this.deps.tokens.verifyAccessToken(accessToken).catch(() => undefined))?.signInId;
+    const signInId = await this.deps.tokens.signInIdOf(accessToken);
     const signedInAt = signInId === undefined ? undefined : await this.deps.refreshTokens.signedInAt(user.id, signInId);
     const oldest = this.deps.now().getTime() - this.deps.recentSignInSeconds * 1000;
     if (signedInAt === undefined || signedInAt.getTime() < oldest) throw AuthErrors.RECENT_SIGN_IN_REQUIRED();

@@ -162,7 +162,7 @@ export class JwtAuthService implements Accounts {
    * (the caller's) belongs to is marked `current`.
    */
   async ownSignIns(user: RequestUser, accessToken: string | undefined): Promise<SignInSummary[]> {
-    const currentId = accessToken === undefined ? undefined : (await this.options.tokens.verifyAccessToken(accessToken).catch(() => undefined))?.signInId;
+    const currentId = await this.options.tokens.signInIdOf(accessToken);
     return (await this.listSignIns(user.id)).map((signIn) => ({ ...signIn, current: signIn.id === currentId }));
   }
 

@@ -103,6 +103,15 @@ export class TokenService {
     return { token, expiresAt: new Date(expires * 1000) };
   }
 
+  /**
+   * The sign-in an access token belongs to (claim `sid`), for a route that already authenticated
+   * it; undefined for a token without one, or that does not verify.
+   */
+  async signInIdOf(accessToken: string | undefined): Promise<string | undefined> {
+    if (accessToken === undefined) return undefined;
+    return (await this.verifyAccessToken(accessToken).catch(() => undefined))?.signInId;
+  }
+
   /** Throws `AUTH_TOKEN_EXPIRED` or `AUTH_TOKEN_INVALID` (401). */
   async verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
     const payload = await this.verify(token, this.accessKey, ACCESS_TYPE, "access", AuthErrors.TOKEN_INVALID);
