@@ -312,17 +312,6 @@ export const emailChangeBody: BodyCheck<EmailChangeRequest> = bodyCheck(EMAIL_CH
   currentPassword: body.currentPassword as string,
 }));
 
-/** The JSON schema of a body that only carries a mailed link's token (`POST /auth/change_email/confirm`). */
-export const EMAIL_CHANGE_CONFIRM_SCHEMA: SchemaObject = {
-  type: "object",
-  properties: { token: { type: "string", maxLength: 256, description: "The token from the confirmation link" } },
-  required: ["token"],
-  additionalProperties: false,
-};
-
-/** `{token}` and nothing else; the token is judged by the email-change service (`AUTH_EMAIL_CHANGE_TOKEN_INVALID`). */
-export const emailChangeConfirmBody: BodyCheck<{ token: string }> = bodyCheck(EMAIL_CHANGE_CONFIRM_SCHEMA, [], (body) => ({ token: body.token as string }));
-
 /** The JSON schema of the `POST /auth/delete_account` body (validation and OpenAPI). */
 export const ACCOUNT_DELETION_SCHEMA: SchemaObject = {
   type: "object",
@@ -341,22 +330,30 @@ export const accountDeletionBody: BodyCheck<{ currentPassword?: string }> = body
   typeof body.currentPassword === "string" ? { currentPassword: body.currentPassword } : {},
 );
 
-/** The JSON schema of the `POST /auth/verify_email` body (validation and OpenAPI). */
-export const VERIFY_EMAIL_SCHEMA: SchemaObject = {
-  type: "object",
-  properties: { token: { type: "string", maxLength: 256, description: "The token from the verification link" } },
-  required: ["token"],
-  additionalProperties: false,
-};
+/** The JSON schema of a body that carries only a mailed link's token; `link` names the link in OpenAPI. */
+function linkTokenSchema(link: string): SchemaObject {
+  return {
+    type: "object",
+    properties: { token: { type: "string", maxLength: 256, description: `The token from the ${link} link` } },
+    required: ["token"],
+    additionalProperties: false,
+  };
+}
+
+/** The `POST /auth/verify_email` body's schema (validation and OpenAPI). */
+export const VERIFY_EMAIL_SCHEMA = linkTokenSchema("verification");
+/** The `POST /auth/change_email/confirm` body's schema (validation and OpenAPI). */
+export const EMAIL_CHANGE_CONFIRM_SCHEMA = linkTokenSchema("confirmation");
 
 /**
- * `{token}` and nothing else; the token itself is judged by the verification service
- * (`AUTH_VERIFY_TOKEN_INVALID`).
+ * `{token}` and nothing else (`POST /auth/verify_email`, `POST /auth/change_email/confirm`); the
+ * token itself is judged by the service it belongs to (`AUTH_VERIFY_TOKEN_INVALID`,
+ * `AUTH_EMAIL_CHANGE_TOKEN_INVALID`).
  *
  * @example
- * const { token } = verifyEmailBody(req.body);
+ * const { token } = linkTokenBody(req.body);
  */
-export const verifyEmailBody: BodyCheck<{ token: string }> = bodyCheck(VERIFY_EMAIL_SCHEMA, [], (body) => ({ token: body.token as string }));
+export const linkTokenBody: BodyCheck<{ token: string }> = bodyCheck(VERIFY_EMAIL_SCHEMA, [], (body) => ({ token: body.token as string }));
 
 /**
  * Any JSON object without `$`-keys, for bodies whose values are checked where they are used

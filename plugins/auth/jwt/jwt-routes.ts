@@ -7,12 +7,11 @@ import {
   accountDeletionBody,
   credentialsBody,
   emailChangeBody,
-  emailChangeConfirmBody,
   passwordChangeBody,
   passwordResetConfirmBody,
   passwordResetRequestBody,
   profileBody,
-  verifyEmailBody,
+  linkTokenBody,
   refreshTokenBody,
   signupBody,
   type ProfileFieldSchemas,
@@ -151,7 +150,7 @@ export function mountJwtRoutes(
     router.post(
       "/auth/verify_email",
       authRoute(async (req, res) => {
-        await verification.confirm(verifyEmailBody(req.body).token);
+        await verification.confirm(linkTokenBody(req.body).token);
         res.status(204).end();
       }),
     );
@@ -174,7 +173,7 @@ export function mountJwtRoutes(
     router.post(
       "/auth/change_email/confirm",
       authRoute(async (req, res) => {
-        await emailChange.confirm(emailChangeConfirmBody(req.body).token);
+        await emailChange.confirm(linkTokenBody(req.body).token);
         res.status(204).end();
       }),
     );
