@@ -8,7 +8,7 @@ import { FieldValue, recordLabel } from "./field-value";
 import { editableFields } from "./form-values";
 import { usePageTitle } from "./page-title";
 import { RecordForm } from "./record-form";
-import { EndSignInsButton } from "./end-sign-ins-button";
+import { SignInsPanel } from "./sign-ins-panel";
 import { SetPasswordForm } from "./set-password-form";
 import { LoadingPage, NotFoundPage } from "./status-pages";
 
@@ -126,7 +126,7 @@ function RecordPageOf({ model, id }: { model: AdminModel; id: string }) {
         <RecordForm model={model} mode="edit" record={record} save={(data) => save!(data)} saving={saving} disabledReason={updateReason} />
       </section>
       <SetPasswordForm model={model} record={record} label={label} />
-      <EndSignInsButton model={model} record={record} label={label} />
+      <SignInsPanel model={model} record={record} label={label} />
       <section aria-labelledby="delete-title" className="danger-zone">
         <h2 id="delete-title">Delete</h2>
         <ConfirmButton

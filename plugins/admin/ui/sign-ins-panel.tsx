@@ -21,7 +21,7 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * .../sign-ins/:signInId`), and "End all sign-ins" (an account someone else got into: `POST
  * .../end-sign-ins`). Each asked twice; the user's password stays.
  */
-export function EndSignInsButton({ model, record, label }: { model: AdminModel; record: AdminRecord; label: string }) {
+export function SignInsPanel({ model, record, label }: { model: AdminModel; record: AdminRecord; label: string }) {
   const api = useApiClient();
   const notify = useNotify();
   const control = model.actions.endSignIns;
