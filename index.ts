@@ -75,6 +75,10 @@ export {
 // --- rest (plugins/rest) ----------------------------------------------------------------------
 export * from "./plugins/rest/index.js";
 
+// --- throttle (plugins/throttle) --------------------------------------------------------------
+export { THROTTLE_STORE, type ThrottleBudget, type ThrottleStore } from "./contracts/throttle-store.js";
+export * from "./plugins/throttle/index.js";
+
 // --- auth (plugins/auth) ----------------------------------------------------------------------
 export { AUTHENTICATOR, type Authenticator } from "./contracts/authenticator.js";
 export * from "./plugins/auth/index.js";

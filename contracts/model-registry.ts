@@ -68,6 +68,12 @@ export interface ServedModel {
   readonly listParameters: readonly ParameterObject[];
   /** The fields the list's `search` parameter looks in (empty: no `search`). */
   readonly searchFields: readonly string[];
+  /**
+   * The router's `throttle`: spends one request of the caller's budgets for `method`, rejecting
+   * with 429 `HTTP_RATE_LIMITED` (`meta.retryAfterSeconds`) when one is spent. The operations
+   * spend it themselves; other writers of the model (sync) call it. Absent when unthrottled.
+   */
+  readonly throttle?: (method: RestMethod, caller: { readonly user?: { readonly id: string }; readonly ip?: string }) => Promise<void>;
 }
 
 /**

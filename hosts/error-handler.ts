@@ -28,7 +28,8 @@ export interface ErrorHandlerOptions {
  * The one error handler: renders ARCHITECTURE §4's shape
  * `{errors: [{status, title, detail?, code?, source?, meta?}], requestId}` for every error.
  * 5xx details (messages, stacks) go to the log and the error tracker with the request id, never
- * to the client; 4xx are neither logged as errors nor reported.
+ * to the client; 4xx are neither logged as errors nor reported. A 429 or 503 whose `meta` has
+ * `retryAfterSeconds` also sends it as `Retry-After`.
  *
  * @example
  * app.use(errorHandler({ logger: () => logger, errorTracker: () => undefined }));
@@ -58,6 +59,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       next(error);
       return;
     }
+    // A throttle or a busy service says when to come back; clients and proxies read the header.
+    const retryAfter = apiError.meta?.retryAfterSeconds;
+    if ((apiError.status === 429 || apiError.status === 503) && typeof retryAfter === "number") res.setHeader("Retry-After", String(retryAfter));
     const body: ErrorResponseBody = { errors: [apiError.toErrorObject()], requestId };
     res.status(apiError.status).json(body);
   };

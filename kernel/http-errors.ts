@@ -42,6 +42,8 @@ export const HttpErrors = defineErrors("HTTP", {
   REQUEST_TIMEOUT: { status: 408, title: "Request timeout" },
   /** An `Expect` header other than `100-continue`. */
   EXPECTATION_FAILED: { status: 417, title: "Expectation failed" },
+  /** The caller spent its request budget (a throttled route); `meta.retryAfterSeconds`, sent as `Retry-After`, says when to try again. */
+  RATE_LIMITED: { status: 429, title: "Too many requests" },
   /** Anything unexpected: no message or stack reaches the client (both are logged). */
   INTERNAL: { status: 500, title: "Internal server error" },
 });

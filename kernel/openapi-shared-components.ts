@@ -96,7 +96,7 @@ const RESPONSES: Record<SharedResponse, { description: string; schema: string | 
   // Every route that takes a JSON body may answer these two (the app's JSON parser and requireJsonBody).
   PayloadTooLarge: { description: "The body is larger than the app's JSON limit (HTTP_PAYLOAD_TOO_LARGE; `bodyLimit`, 1 MB by default)", schema: "ErrorResponse" },
   UnsupportedMediaType: { description: "The body is not JSON (HTTP_UNSUPPORTED_MEDIA_TYPE), or its encoding or charset is not supported", schema: "ErrorResponse" },
-  TooManyRequests: { description: "Too many attempts; retry after the Retry-After header's seconds", schema: "ErrorResponse" },
+  TooManyRequests: { description: "Too many requests or attempts (HTTP_RATE_LIMITED, AUTH_RATE_LIMITED); retry after the Retry-After header's seconds", schema: "ErrorResponse" },
 };
 
 /** What every OpenAPI document of an svc app declares once, before any plugin contributes. */

@@ -9,6 +9,7 @@ export type {
   ModelRouterOptions,
   ModelRouterValidationOptions,
   ModelSyncOptions,
+  ModelThrottle,
   PopulatePath,
   RequestBody,
   ResponseDocument,

@@ -76,7 +76,8 @@ export function documentModelRouter<T>(
 
   const operation = (method: RestMethod, base: OperationObject, errors: SharedResponse[]): OperationObject => {
     const checks = options.permissions[method] ?? [];
-    const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses, ...sharedResponses(errors) };
+    const throttled = options.throttle?.[method] !== undefined || options.throttle?.all !== undefined;
+    const responses: Record<string, ResponseObject | ReferenceObject> = { ...base.responses, ...sharedResponses(throttled ? [...errors, "TooManyRequests"] : errors) };
     const authRequired = requiresAuthentication(checks, method);
     return {
       ...base,

@@ -5,6 +5,7 @@ import type { ModelMcpOptions, ModelSyncOptions } from "../../contracts/model-re
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
+import type { ThrottleRate } from "../throttle/index.js";
 import type { ValidationIssue } from "../validation/index.js";
 
 /**
@@ -115,6 +116,15 @@ export interface ModelRouterOpenApiOptions {
 }
 
 /**
+ * A router's request budgets: one per method, and `all` for its methods together. A rate is
+ * `"<count>/<period>"` for every caller, or `{user, anonymous}` for each kind of caller.
+ *
+ * @example
+ * const throttle: ModelThrottle = { all: "600/minute", create: { user: "30/minute", anonymous: "3/minute" } };
+ */
+export type ModelThrottle = { readonly [method in RestMethod | "all"]?: ThrottleRate };
+
+/**
  * Options of `modelRouter`. Only `permissions` is required; every method without checks (or with
  * an empty list) is denied. `T` is the model's document type: written inline in
  * `modelRouter(path, Model, {...})` it comes from `Model`, so hooks and object checks are typed by
@@ -162,6 +172,13 @@ export interface ModelRouterOptions<T> {
    * hooks decide who writes them, as the admin's do with its roles.
    */
   adminOnlyFields?: readonly string[];
+  /**
+   * Requests per period per caller — each signed-in user by id, each anonymous client by IP —
+   * for one method (`create: "30/minute"`) or for the router's five together (`all`). A request
+   * over any budget that applies is refused with 429 `HTTP_RATE_LIMITED` and `Retry-After`. The
+   * budgets hold on every door to the model: REST, its MCP tools and sync mutations.
+   */
+  throttle?: ModelThrottle;
 
   /** Returns the body to create; null/undefined → 403. */
   preCreate?: (body: RequestBody<T>, req: Request) => MaybePromise<RequestBody<T> | null | undefined>;

@@ -16,6 +16,8 @@ import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-ro
 import { Permissions, type MethodPermissions, type RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
+import { checkThrottleOption, routerThrottle } from "./router-throttle.js";
+import { throttleStoreOf } from "../throttle/index.js";
 import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
 
 /**
@@ -104,6 +106,8 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
   // Analysed now, so a wrong option (an unknown query field, say) fails where the router is built.
   const analysis = analyzeModel(model, options);
   const name = modelRouterName(mountPath, model.modelName);
+  const where = `${model.modelName} (${mountPath})`;
+  checkThrottleOption(options.throttle, where);
   // Set once started: what plugins serving the model another way (MCP) run and validate with.
   let served: ServedModel | undefined;
   return {
@@ -150,6 +154,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
         populate: plan.populate,
         present: presenter(options),
         checkResponse: settings.validateResponses ? responseCheck(model.modelName, schemas.response, ctx.logger) : undefined,
+        throttle: routerThrottle(name, options.throttle, throttleStoreOf(ctx.container), ctx.logger, where),
       };
       const handlers = routeHandlers(runtime);
       const router = express.Router();
@@ -162,7 +167,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       router.put("/:id", handlers.methodNotAllowed("GET, PATCH, DELETE"));
       ctx.resolve(HTTP_ROUTER).use(mountPath, router);
       documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options, model.collection.collectionName);
-      served = { operations: handlers.operations, schemas, listParameters: listParameters(analysis, schemas), searchFields: analysis.searchFields };
+      served = { operations: handlers.operations, schemas, listParameters: listParameters(analysis, schemas), searchFields: analysis.searchFields, throttle: runtime.throttle };
     },
   };
 }

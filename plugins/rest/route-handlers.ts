@@ -10,6 +10,7 @@ import type { ModelOperation, ModelOperationResult, ModelOperations } from "../.
 import type { ModelAnalysis } from "./model-analysis.js";
 import type { ModelRouterOptions, RequestBody, ResponseDocument } from "./model-router-options.js";
 import type { QueryFilterObject } from "./owner-query-filter.js";
+import type { RouterThrottle } from "./router-throttle.js";
 import { checkPermissions, type PermissionContext, type RestMethod } from "./permissions.js";
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
@@ -31,6 +32,8 @@ export interface RouteRuntime<T> {
   readonly present?: (doc: ResponseDocument, method: RestMethod, req: Request) => unknown;
   /** Checks shaped documents against the documented schema (`validateResponses`). */
   readonly checkResponse?: (doc: ResponseDocument) => void;
+  /** The router's `throttle`, spent after the method's permission check. */
+  readonly throttle?: RouterThrottle;
 }
 
 /** The five handlers (and the 405 answer) of a model router, and the operations they send. */
@@ -52,7 +55,8 @@ const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Builds a router's handlers: list, create, read, update, delete, each doing ARCHITECTURE §4's
- * work in the same order — method permission (401 anonymous / 403 user), id check (malformed → 404),
+ * work in the same order — method permission (401 anonymous / 403 user), the router's throttle
+ * (429), id check (malformed → 404),
  * load within the caller's `queryFilter` (outside it → 404), object permission, body check,
  * hooks, write, shape once, answer (create adds a `Location` header). Reads are lean unless
  * the model needs rich serialization; list's page and count run concurrently.
@@ -62,7 +66,7 @@ const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * router.get("/", handlers.list);
  */
 export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
-  const { model, analysis, options, shaper, populate, present, checkResponse } = runtime;
+  const { model, analysis, options, shaper, populate, present, checkResponse, throttle } = runtime;
   const permissions = options.permissions;
   const context: PermissionContext = { ownerField: analysis.ownerField };
   const lean = !analysis.richSerialization;
@@ -81,6 +85,16 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return allowed.then((ok) => {
       if (!ok) throw denial(checks.length, method, user, object);
     });
+  }
+
+  /**
+   * The checks every operation starts with: the method's permission, then the throttle (a caller
+   * refused anyway spends nothing). Resolves (or returns) nothing when the request may go on.
+   */
+  function admit(method: RestMethod, req: Request): void | Promise<void> {
+    const denied = authorize(method, req.user);
+    if (!throttle) return denied;
+    return denied ? denied.then(() => throttle(method, req)) : throttle(method, req);
   }
 
   function denial(checkCount: number, method: RestMethod, user: RequestUser | undefined, object: unknown) {
@@ -137,8 +151,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
 
   const list: ModelOperation = async (req) => {
     const user = req.user;
-    const denied = authorize("list", user);
-    if (denied) await denied;
+    const admitted = admit("list", req);
+    if (admitted) await admitted;
     const query = runtime.parseList(req.query as Record<string, unknown>);
     let filter: QueryFilterObject = query.filter;
     if (options.queryFilter) {
@@ -169,8 +183,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
 
   const read: ModelOperation = async (req) => {
     const user = req.user;
-    const denied = authorize("read", user);
-    if (denied) await denied;
+    const admitted = admit("read", req);
+    if (admitted) await admitted;
     const id = checkId(req);
     const find = store.findOne(await recordFilter(id, user, req));
     if (hasPopulate) find.populate(populateList);
@@ -185,8 +199,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
 
   const create: ModelOperation = async (req) => {
     const user = req.user;
-    const denied = authorize("create", user);
-    if (denied) await denied;
+    const admitted = admit("create", req);
+    if (admitted) await admitted;
     let body = runtime.checkCreate(req);
     // A copy: the checked body is the request's own, which the request log prints as the client sent it.
     // With `ownerField: "_id"` (a user model: each user owns their own record) a new record is not
@@ -207,11 +221,14 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
   // A PATCH or DELETE whose save finds the document changed since it was loaded runs again from a fresh load.
   const writeOf = (req: Request) => `${store.modelName}:${String(req.params.id)}`;
 
-  const update: ModelOperation = (req) => retryStaleWrite(writeOf(req), () => updateOnce(req));
+  // Admitted once: a retry is the same request.
+  const update: ModelOperation = async (req) => {
+    const admitted = admit("update", req);
+    if (admitted) await admitted;
+    return retryStaleWrite(writeOf(req), () => updateOnce(req));
+  };
   const updateOnce: ModelOperation = async (req) => {
     const user = req.user;
-    const denied = authorize("update", user);
-    if (denied) await denied;
     const doc = await loadForWrite(req);
     const objectDenied = authorize("update", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
@@ -229,11 +246,13 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
   };
 
-  const remove: ModelOperation = (req) => retryStaleWrite(writeOf(req), () => removeOnce(req));
+  const remove: ModelOperation = async (req) => {
+    const admitted = admit("delete", req);
+    if (admitted) await admitted;
+    return retryStaleWrite(writeOf(req), () => removeOnce(req));
+  };
   const removeOnce: ModelOperation = async (req) => {
     const user = req.user;
-    const denied = authorize("delete", user);
-    if (denied) await denied;
     const doc = await loadForWrite(req);
     const objectDenied = authorize("delete", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;

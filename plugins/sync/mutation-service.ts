@@ -1,6 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import type { Request } from "express";
 import mongoose, { type HydratedDocument } from "mongoose";
+import type { ServedModel } from "../../contracts/model-registry.js";
 import type { RequestUser } from "../../contracts/request-user.js";
 import { isAPIError } from "../../kernel/api-error.js";
 import type { SvcLogger } from "../../kernel/logger.js";
@@ -75,7 +76,7 @@ export class MutationService {
     // `baseVersion`, the record's duplicate key) and nothing of it stays. Whatever an attempt ran
     // into, an existing record answers with the original ack, so an ack costs no extra read.
     const sent = input as SyncMutation;
-    const refused = await this.precheck(collection, user, mutation);
+    const refused = await this.precheck(collection, user, mutation, req);
     if (refused) return (await this.replayOf(user, sent)) ?? refused;
 
     const streams = new Set(await this.options.membership.streamsOf(user, collection));
@@ -112,14 +113,19 @@ export class MutationService {
     return conflictOf(mutation.mutationId, holder);
   }
 
-  /** The checks that need no database: method permissions, `baseVersion`, the data against the model. */
-  private async precheck(collection: SyncedCollection, user: RequestUser, mutation: SyncMutation): Promise<MutationOutcome | undefined> {
+  /**
+   * The checks that need no database: method permissions, the router's throttle (the same budget
+   * as REST's), `baseVersion`, the data against the model.
+   */
+  private async precheck(collection: SyncedCollection, user: RequestUser, mutation: SyncMutation, req: Request): Promise<MutationOutcome | undefined> {
     const { mutationId } = mutation;
     const method = methodOf(mutation.operation);
     const context = { ownerField: collection.registration.ownerField };
     if (!(await checkPermissions(collection.registration.permissions[method] ?? [], method, user, undefined, context))) {
       return nack(mutationId, "forbidden", { message: `${method} is not permitted on ${mutation.collection}` });
     }
+    const throttled = await throttleRefusal(collection.registration.served?.()?.throttle, method, { user, ip: req.ip });
+    if (throttled) return nack(mutationId, "rate_limited", throttled);
     if (mutation.operation !== "create" && mutation.baseVersion === undefined) {
       return nack(mutationId, "validation", { message: "baseVersion is required for update and delete" });
     }
@@ -305,4 +311,21 @@ function describe(issues: readonly ValidationIssue[], suffix?: string): string {
   const shown = issues.slice(0, 5).map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
   const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
   return shown.join("; ") + more + (suffix ? ` (${suffix})` : "");
+}
+
+/** The throttle's refusal as a `rate_limited` nack's details, or nothing when the mutation may go on. */
+async function throttleRefusal(
+  throttle: ServedModel["throttle"],
+  method: RestMethod,
+  caller: { user: RequestUser; ip?: string },
+): Promise<{ message: string; retryAfterMs: number } | undefined> {
+  if (!throttle) return undefined;
+  try {
+    await throttle(method, caller);
+    return undefined;
+  } catch (error) {
+    if (!isAPIError(error) || error.status !== 429) throw error;
+    const seconds = typeof error.meta?.retryAfterSeconds === "number" ? error.meta.retryAfterSeconds : 1;
+    return { message: error.detail ?? "Too many requests", retryAfterMs: seconds * 1000 };
+  }
 }

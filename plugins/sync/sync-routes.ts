@@ -96,7 +96,10 @@ export function mountSyncRoutes(router: Router, options: SyncRoutesOptions): voi
       return;
     }
     // A refusal carries the nack clients act on and the one error shape every route answers with.
-    const error = NACK_ERRORS[outcome.nack.code]({ detail: outcome.nack.message });
+    const { retryAfterMs } = outcome.nack;
+    const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
+    if (retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(retryAfterSeconds));
+    const error = NACK_ERRORS[outcome.nack.code]({ detail: outcome.nack.message, meta: retryAfterSeconds === undefined ? undefined : { retryAfterSeconds } });
     res.status(NACK_STATUS[outcome.nack.code]).json({ ...outcome, errors: [error.toErrorObject()], requestId: req.requestId });
   };
 

@@ -1,7 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { isAPIError } from "../../../kernel/api-error.js";
 import { requireJsonBody } from "../../validation/index.js";
-import { AuthErrors } from "../errors.js";
 
 /** How an auth route reads its body. */
 export interface AuthRouteOptions {
@@ -10,25 +8,18 @@ export interface AuthRouteOptions {
 }
 
 /**
- * Wraps an async auth route: refuses a body that is not JSON (415, unless `anyBody`), adds
- * `Retry-After` to 429s and marks every auth response `no-store`, so tokens and profiles never
- * sit in a shared or browser cache.
+ * Wraps an async auth route: refuses a body that is not JSON (415, unless `anyBody`) and marks
+ * every auth response `no-store`, so tokens and profiles never sit in a shared or browser cache.
  *
  * @example
  * router.post("/auth/login", authRoute(async (req, res) => { res.json({ data: await service.login(credentials, clientIp(req)) }); }));
  */
 export function authRoute(handler: (req: Request, res: Response) => Promise<void>, options: AuthRouteOptions = {}): RequestHandler {
-  return async (req, res, next) => {
+  // Express 5 hands a rejected handler's error to the app's error handler.
+  return async (req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    try {
-      if (!options.anyBody) requireJsonBody(req);
-      await handler(req, res);
-    } catch (error) {
-      if (isAPIError(error) && error.code === AuthErrors.RATE_LIMITED.code) {
-        res.setHeader("Retry-After", String(error.meta?.retryAfterSeconds ?? 60));
-      }
-      next(error);
-    }
+    if (!options.anyBody) requireJsonBody(req);
+    await handler(req, res);
   };
 }
 
