@@ -5,6 +5,7 @@ import request from "supertest";
 import { createScryptHasher, HttpErrors, PASSWORD_HASHER } from "../../index.js";
 import { bearer, createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
 import { withDemoPlugins } from "./app.js";
+import { TODO_CREATES_PER_MINUTE } from "./todo.js";
 
 test.after.always(() => stopTestDatabase());
 
@@ -28,6 +29,20 @@ test("each user sees and changes only their own todos", async (t) => {
   t.deepEqual(theirs.body.data, []);
   await request(http).patch(`/todos/${id}`).set(bob).send({ done: true }).expect(404);
   await request(http).patch(`/todos/${id}`).set(ada).send({ done: true }).expect(200);
+});
+
+test("a runaway client is throttled: each user may create so many todos a minute", async (t) => {
+  const { app, http } = await demo(t);
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const created = await Promise.all(Array.from({ length: TODO_CREATES_PER_MINUTE }, (_, i) => request(http).post("/todos").set(ada).send({ title: `todo ${i}` })));
+  t.deepEqual([...new Set(created.map((response) => response.status))], [201]);
+  const refused = await request(http).post("/todos").set(ada).send({ title: "one too many" }).expect(429);
+  t.is(refused.body.errors[0].code, HttpErrors.RATE_LIMITED.code);
+  t.true(Number(refused.headers["retry-after"]) >= 1);
+  // Reading and changing go on, and other users have budgets of their own.
+  await request(http).patch(`/todos/${created[0]!.body.data.id as string}`).set(ada).send({ done: true }).expect(200);
+  const bob = bearer(await loginAs(app, await createUser(app, { name: "Bob" })));
+  await request(http).post("/todos").set(bob).send({ title: "mine" }).expect(201);
 });
 
 test("anonymous requests are refused", async (t) => {

@@ -38,12 +38,16 @@ export const Todo = mongoose.model<TodoFields>("Todo", todoSchema);
 
 const ownerOnly = [Permissions.IsOwner];
 
+/** New todos per user per minute, over REST, MCP and sync together: a person never gets near it; a runaway script does. */
+export const TODO_CREATES_PER_MINUTE = 120;
+
 /**
  * `/todos`: CRUD on the caller's own todos, filterable by done, priority, due day and tag, and
  * synced to the owner's devices (`sync`: one stream per owner). One router per app. AI assistants
  * get the same five operations as MCP tools at `POST /mcp` (`todo_list`, `todo_read`,
  * `todo_create`, `todo_update`, `todo_delete`), with the same permissions; they never see the
- * owner's user id, which says nothing a caller seeing only their own todos needs.
+ * owner's user id, which says nothing a caller seeing only their own todos needs. Creates are
+ * throttled per user (`TODO_CREATES_PER_MINUTE`), whichever of those doors they come through.
  */
 export function todoRouter() {
   return modelRouter("/todos", Todo, {
@@ -55,6 +59,7 @@ export function todoRouter() {
     openApi: { tag: "todos", description: "A todo of the signed-in user" },
     sync: { scope: { type: "owner" } },
     mcp: { methods: ["list", "read", "create", "update", "delete"], excludeFields: ["ownerId"] },
+    throttle: { create: `${TODO_CREATES_PER_MINUTE}/minute` },
   });
 }
 
