@@ -1,6 +1,7 @@
 import { HTTP_ROUTER } from "../../contracts/http.js";
 import { MODEL_REGISTRY, type ModelRegistration } from "../../contracts/model-registry.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
+import { Throttle, throttleStoreOf } from "../throttle/index.js";
 import { customTool } from "./custom-tools.js";
 import { documentMcpEndpoint } from "./mcp-openapi.js";
 import { createToolRegistry, MCP_TOOLS, type McpToolDefinition } from "./mcp-tool.js";
@@ -42,12 +43,16 @@ export function mcpPlugin(options: McpPluginOptions): SvcPlugin {
       const [{ mcpEndpoint }, { mcpSettings }] = await Promise.all([import("./mcp-endpoint.js"), import("./mcp-settings.js")]);
       const settings = mcpSettings(ctx.config);
       let tools: readonly ServedTool[] | undefined;
+      const store = throttleStoreOf(ctx.container);
+      const throttles = new Map(
+        custom.flatMap((tool) => (tool.throttle === undefined ? [] : [[tool.name, new Throttle(`mcp-tool:${tool.name}`, tool.throttle, store, ctx.logger)] as const])),
+      );
       const info = ctx.openapi.document().info;
       ctx.resolve(HTTP_ROUTER).post(
         "/mcp",
         mcpEndpoint({
           // Built at the first call: model routers start after this plugin.
-          tools: () => (tools ??= collectTools(models, custom)),
+          tools: () => (tools ??= collectTools(models, custom, throttles)),
           allowedHosts: settings.allowedHosts,
           allowedOrigins: settings.allowedOrigins,
           translate: options.translateError,
@@ -60,13 +65,13 @@ export function mcpPlugin(options: McpPluginOptions): SvcPlugin {
   };
 }
 
-function collectTools(models: readonly ModelRegistration[], custom: readonly McpToolDefinition[]): ServedTool[] {
+function collectTools(models: readonly ModelRegistration[], custom: readonly McpToolDefinition[], throttles: ReadonlyMap<string, Throttle>): ServedTool[] {
   const tools: ServedTool[] = [];
   for (const registration of models) {
     const served = registration.served?.();
     // Every router has started before the app answers requests; one that has not serves no tools.
     if (served) tools.push(...modelTools(registration, served));
   }
-  tools.push(...custom.map(customTool));
+  tools.push(...custom.map((tool) => customTool(tool, throttles.get(tool.name))));
   return tools;
 }

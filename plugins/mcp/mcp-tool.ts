@@ -3,6 +3,7 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import type { RequestUser } from "../../contracts/request-user.js";
 import { token } from "../../kernel/container.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
+import { parseThrottleRate, type ThrottleRate } from "../throttle/index.js";
 import { McpErrors } from "./errors.js";
 import { toolArguments } from "./tool-arguments.js";
 
@@ -26,6 +27,12 @@ export interface McpToolDefinition<Args extends Record<string, unknown> = Record
   readonly name: string;
   readonly description: string;
   readonly inputSchema: SchemaObject;
+  /**
+   * Calls per period per caller (a user by id, an anonymous client by IP), as `modelRouter`'s
+   * `throttle`: `"10/minute"` or `{user, anonymous}`. Over it, the call is a tool error carrying
+   * 429 `HTTP_RATE_LIMITED`, and the handler does not run.
+   */
+  readonly throttle?: ThrottleRate;
   handler(args: Args, context: McpToolContext): unknown;
 }
 
@@ -64,6 +71,8 @@ export function createToolRegistry(): McpToolRegistry {
       if (tool.inputSchema.type !== "object") throw McpErrors.INVALID_TOOL(tool.name, 'inputSchema must be a JSON Schema with type "object"');
       if (tools.some((known) => known.name === tool.name)) throw McpErrors.DUPLICATE_TOOL(tool.name);
       checkSchema(tool);
+      // A typo in a rate fails the app's start, not the tool's first call.
+      if (tool.throttle !== undefined) parseThrottleRate(tool.throttle, `MCP tool "${tool.name}": throttle`);
       tools.push(tool);
     },
     list: () => [...tools],
