@@ -56,9 +56,9 @@ const STRING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * Builds a router's handlers: list, create, read, update, delete, each doing ARCHITECTURE §4's
  * work in the same order — method permission (401 anonymous / 403 user), the router's throttle
- * (429), id check (malformed → 404),
- * load within the caller's `queryFilter` (outside it → 404), object permission, body check,
- * hooks, write, shape once, answer (create adds a `Location` header). Reads are lean unless
+ * (429), id check (malformed → 404), load within the caller's `queryFilter` (outside it → 404),
+ * object permission, body check, hooks, write, shape once, answer (create adds a `Location`
+ * header). Reads are lean unless
  * the model needs rich serialization; list's page and count run concurrently.
  *
  * @example
