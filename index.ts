@@ -79,6 +79,10 @@ export * from "./plugins/rest/index.js";
 export { THROTTLE_STORE, type ThrottleBudget, type ThrottleStore } from "./contracts/throttle-store.js";
 export * from "./plugins/throttle/index.js";
 
+// --- redis (plugins/redis, CACHE_URL) --------------------------------------------------------
+export { REDIS_CLIENT, type RedisClient } from "./contracts/redis.js";
+export * from "./plugins/redis/index.js";
+
 // --- auth (plugins/auth) ----------------------------------------------------------------------
 export { AUTHENTICATOR, type Authenticator } from "./contracts/authenticator.js";
 export * from "./plugins/auth/index.js";

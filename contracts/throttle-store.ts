@@ -8,12 +8,15 @@ export interface ThrottleBudget {
   readonly points: number;
   /** The window, in seconds. */
   readonly duration: number;
+  /** Seconds a key stays refused once over budget (the login limits use it); none when absent. */
+  readonly blockDuration?: number;
 }
 
 /**
- * Where throttles count: a factory of rate-limiter-flexible limiters, one per budget. Unbound,
- * svc counts in memory, per process. Bind a shared store when several instances serve the same
- * clients, so a client's budget is one budget whichever instance answers.
+ * Where throttles and the auth plugin's login limits count: a factory of rate-limiter-flexible
+ * limiters, one per budget. Unbound, svc counts in memory, per process; with `CACHE_URL` set it
+ * is bound to Redis. Bind a shared store yourself when several instances serve the same clients
+ * without Redis, so a client's budget is one budget whichever instance answers.
  *
  * @example
  * import { RateLimiterRedis } from "rate-limiter-flexible";

@@ -10,6 +10,7 @@ import { LOGGER, type SvcLogger } from "../kernel/logger.js";
 import { isSvcPlugin, type SvcPlugin } from "../kernel/plugin.js";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../contracts/http.js";
 import { SOCKET_SERVER } from "../contracts/socket-server.js";
+import { redisPlugin } from "../plugins/redis/index.js";
 import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
 import { logger as globalLogger } from "../plugins/logging/logger.js";
 import { loggingPlugin } from "../plugins/logging/logging-plugin.js";
@@ -158,6 +159,8 @@ export class SvcApp {
       shutdownTimeoutMs: options.shutdownTimeoutMs,
     });
     this.kernel.container.bind(SOCKET_SERVER, { useFactory: () => this.sockets.open() });
+    // With CACHE_URL, Redis: connected first and closed last, since throttles and sockets use it.
+    this.kernel.add(redisPlugin());
     if (options.database !== false) this.kernel.add(databasePlugin(options.database ?? {}));
     // Every app gets request logging, the error tracker and slow-database-operation logging.
     this.kernel.add(loggingPlugin({ database: options.database !== false }));

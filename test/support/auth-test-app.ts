@@ -40,7 +40,7 @@ userSchema.plugin(federatedIdentityPlugin);
  * mailed-link tests; compiled once per process under `name`.
  */
 export function verifyingUserModel(name: string) {
-  return (mongoose.models[name] as ReturnType<typeof compileVerifyingUserModel> | undefined) ?? compileVerifyingUserModel(name);
+  return (mongoose.models[name] as unknown as ReturnType<typeof compileVerifyingUserModel> | undefined) ?? compileVerifyingUserModel(name);
 }
 
 function compileVerifyingUserModel(name: string) {

@@ -1,4 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { ThrottleStore } from "../../../contracts/throttle-store.js";
+import { memoryThrottleStore } from "../../throttle/index.js";
 import { AuthErrors } from "../errors.js";
 
 /** A limit: `points` failures within `durationSeconds`, then blocked for `blockSeconds`. */
@@ -25,9 +27,9 @@ export interface LoginRateLimits {
 }
 
 /**
- * Counters behind the limits. In-memory by default (per process); pass rate-limiter-flexible
- * limiters backed by a shared store (`RateLimiterMongo`, `RateLimiterRedis`) when several
- * instances serve the same users.
+ * Counters behind the limits, one by one. Each limit left out counts in the app's
+ * `THROTTLE_STORE` (memory per process unless bound; Redis with `CACHE_URL`); pass
+ * rate-limiter-flexible limiters here to count one limit elsewhere.
  */
 export interface LoginRateLimiterStores {
   perAccount?: RateLimiterAbstract;
@@ -59,13 +61,16 @@ export class LoginRateLimiter {
   private readonly resetPerIp: RateLimiterAbstract;
   private readonly verifyPerAccount: RateLimiterAbstract;
 
-  constructor(limits: LoginRateLimits = {}, stores: LoginRateLimiterStores = {}) {
-    this.perAccount = stores.perAccount ?? memory("login-account", limits.perAccount ?? { points: 10, durationSeconds: 15 * 60 });
-    this.perIp = stores.perIp ?? memory("login-ip", limits.perIp ?? { points: 50, durationSeconds: 15 * 60 });
-    this.signupPerIp = stores.signupPerIp ?? memory("signup-ip", limits.signupPerIp ?? { points: 30, durationSeconds: 3600 });
-    this.resetPerAccount = stores.resetPerAccount ?? memory("reset-account", limits.resetPerAccount ?? { points: 5, durationSeconds: 3600 });
-    this.resetPerIp = stores.resetPerIp ?? memory("reset-ip", limits.resetPerIp ?? { points: 30, durationSeconds: 3600 });
-    this.verifyPerAccount = stores.verifyPerAccount ?? memory("verify-account", limits.verifyPerAccount ?? { points: 5, durationSeconds: 3600 });
+  /** `store` makes the counters of the limits `stores` leaves out (the app's `THROTTLE_STORE`). */
+  constructor(limits: LoginRateLimits = {}, stores: LoginRateLimiterStores = {}, store: ThrottleStore = memoryThrottleStore) {
+    const counter = (keyPrefix: string, limit: FailureLimit) =>
+      store({ keyPrefix: `svc-auth:${keyPrefix}`, points: limit.points, duration: limit.durationSeconds, blockDuration: limit.blockSeconds ?? limit.durationSeconds });
+    this.perAccount = stores.perAccount ?? counter("login-account", limits.perAccount ?? { points: 10, durationSeconds: 15 * 60 });
+    this.perIp = stores.perIp ?? counter("login-ip", limits.perIp ?? { points: 50, durationSeconds: 15 * 60 });
+    this.signupPerIp = stores.signupPerIp ?? counter("signup-ip", limits.signupPerIp ?? { points: 30, durationSeconds: 3600 });
+    this.resetPerAccount = stores.resetPerAccount ?? counter("reset-account", limits.resetPerAccount ?? { points: 5, durationSeconds: 3600 });
+    this.resetPerIp = stores.resetPerIp ?? counter("reset-ip", limits.resetPerIp ?? { points: 30, durationSeconds: 3600 });
+    this.verifyPerAccount = stores.verifyPerAccount ?? counter("verify-account", limits.verifyPerAccount ?? { points: 5, durationSeconds: 3600 });
   }
 
   /** Spends one attempt of the account's and the IP's budgets; throws 429 when either is spent. */
@@ -107,15 +112,6 @@ export class LoginRateLimiter {
       throw error;
     }
   }
-}
-
-function memory(keyPrefix: string, limit: FailureLimit): RateLimiterAbstract {
-  return new RateLimiterMemory({
-    keyPrefix,
-    points: limit.points,
-    duration: limit.durationSeconds,
-    blockDuration: limit.blockSeconds ?? limit.durationSeconds,
-  });
 }
 
 /** Spends a point of both budgets; when either is spent, gives back the other's and throws 429. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { throttleStoreOf } from "../../throttle/index.js";
 import type { Authenticator } from "../../../contracts/authenticator.js";
 import { DATABASE } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
@@ -85,7 +86,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
   }
   if (verifications) users.requireField(EMAIL_VERIFIED_AT, "emailVerificationPlugin");
   await Promise.all([credentials.init(), refreshTokens.init(), resets?.init(), verifications?.init(), emailChanges?.init()]);
-  const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores);
+  const limiter = new LoginRateLimiter(start.rateLimits, start.rateLimiterStores, throttleStoreOf(ctx.container));
   const background = new BackgroundWork(ctx.logger);
 
   const verification =

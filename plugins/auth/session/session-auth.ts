@@ -2,6 +2,7 @@ import { mongodbAdapter } from "@better-auth/mongo-adapter";
 import { betterAuth } from "better-auth";
 import { APIError as BetterAuthError } from "better-auth/api";
 import { bearer } from "better-auth/plugins";
+import { throttleStoreOf } from "../../throttle/index.js";
 import type { Authenticator } from "../../../contracts/authenticator.js";
 import { DATABASE, isDuplicateKeyError } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
@@ -224,7 +225,7 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
 
   const context = await auth.$context;
   const sessionCookieName = context.authCookies.sessionToken.name;
-  const limiter = new LoginRateLimiter(start.rateLimits, start.stores);
+  const limiter = new LoginRateLimiter(start.rateLimits, start.stores, throttleStoreOf(ctx.container));
 
   /** Resolves better-auth's session for these headers to the host user (or undefined). */
   const resolveSession = async (headers: Headers): Promise<ResolvedSession | undefined> => {

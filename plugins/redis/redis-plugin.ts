@@ -1,0 +1,99 @@
+import { createClient } from "redis";
+import { REDIS_CLIENT, type RedisClient } from "../../contracts/redis.js";
+import { THROTTLE_STORE } from "../../contracts/throttle-store.js";
+import { makeValidator, readEnvironment } from "../../kernel/environment.js";
+import type { SvcLogger } from "../../kernel/logger.js";
+import type { SvcPlugin } from "../../kernel/plugin.js";
+import { RedisErrors } from "./errors.js";
+import { redisThrottleStore } from "./redis-throttle-store.js";
+
+/** Attempts at the first connection before the start fails (a server that is down fails in well under a second). */
+const FIRST_CONNECT_ATTEMPTS = 3;
+const CONNECT_TIMEOUT_MS = 5_000;
+// Once connected, a lost connection is retried for as long as it takes, backing off to 5 s.
+const MAX_RECONNECT_DELAY_MS = 5_000;
+// A Redis that is away reports every failed reconnect: one warning per minute is enough.
+const WARN_EVERY_MS = 60_000;
+
+const redisUrl = makeValidator<string>((input: string) => {
+  const value = input.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error("must be a redis:// or rediss:// URL, e.g. redis://cache:6379");
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") throw new Error(`must be a redis:// or rediss:// URL, not ${parsed.protocol}//`);
+  return value;
+});
+
+/**
+ * Redis for apps that run as several instances: with `CACHE_URL` set (`redis://host:6379`,
+ * `rediss://` for TLS), the app connects at start (failing the start if it cannot:
+ * `REDIS_UNREACHABLE`) and binds `REDIS_CLIENT`, and `THROTTLE_STORE` to Redis — so router
+ * throttles and the auth plugin's login limits are one budget across instances — and socket.io
+ * broadcasts reach the sockets of every instance. Unset, it does nothing. Every app has it.
+ *
+ * @example
+ * // CACHE_URL=redis://cache:6379 npm start
+ * new SvcApp(); // the host adds redisPlugin(); nothing to register
+ */
+export function redisPlugin(): SvcPlugin {
+  let client: RedisClient | undefined;
+  let shown = "";
+  return {
+    name: "redis",
+    register(ctx) {
+      const { CACHE_URL } = readEnvironment(ctx.config.env, { CACHE_URL: redisUrl({ default: undefined }) });
+      if (!CACHE_URL) return;
+      shown = displayRedisUrl(CACHE_URL);
+      let connected = false;
+      client = createClient({
+        url: CACHE_URL,
+        socket: {
+          connectTimeout: CONNECT_TIMEOUT_MS,
+          // Returning the cause ends the first connect(), which then rejects with it.
+          reconnectStrategy: (retries: number, cause: Error) =>
+            connected ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : retries >= FIRST_CONNECT_ATTEMPTS - 1 ? cause : 100,
+        },
+      });
+      client.on("ready", () => (connected = true));
+      // Before the first connection the start's own error says it all.
+      const warn = warnAtMostOncePerMinute(() => ctx.logger, shown);
+      client.on("error", (error: Error) => connected && warn(error));
+      ctx.container.bind(REDIS_CLIENT, { useValue: client });
+      ctx.container.bind(THROTTLE_STORE, { useValue: redisThrottleStore(client) });
+    },
+    async start(ctx) {
+      if (!client) return;
+      try {
+        await client.connect();
+      } catch (error) {
+        throw RedisErrors.UNREACHABLE(shown, error instanceof Error ? error.message : String(error));
+      }
+      ctx.logger.info(`Redis connected: ${shown}`);
+    },
+    async stop() {
+      if (!client?.isOpen) return;
+      // Waits for the commands in flight; a server that is gone gets no say in how long stop takes.
+      await client.close().catch(() => client?.destroy());
+    },
+  };
+}
+
+/** The URL with its password masked, for logs and errors. */
+function displayRedisUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "****";
+  return parsed.toString();
+}
+
+function warnAtMostOncePerMinute(logger: () => SvcLogger, shown: string): (error: Error) => void {
+  let lastWarned = -Infinity;
+  return (error) => {
+    const now = Date.now();
+    if (now - lastWarned < WARN_EVERY_MS) return;
+    lastWarned = now;
+    logger().warn(`Redis at ${shown}: ${error.message} (reconnecting; throttles count in memory meanwhile)`);
+  };
+}
