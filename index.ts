@@ -21,7 +21,7 @@ export {
   type SyncScope,
 } from "./contracts/model-registry.js";
 export type { MethodPermissions, PermissionCheck, PermissionContext, PermissionObject, RestMethod } from "./contracts/model-permissions.js";
-export { SOCKET_SERVER, type SocketData, type SocketRefusal, type SocketServer, type SvcSocket } from "./contracts/socket-server.js";
+export { SOCKET_ADAPTER, SOCKET_SERVER, type SocketAdapter, type SocketData, type SocketRefusal, type SocketServer, type SvcSocket } from "./contracts/socket-server.js";
 export type { AdminAccess, AdminModel, AdminModelConfig } from "./contracts/admin-model-config.js";
 
 // --- hosts ----------------------------------------------------------------------------------

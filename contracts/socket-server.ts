@@ -1,4 +1,4 @@
-import type { DefaultEventsMap, Server, Socket } from "socket.io";
+import type { DefaultEventsMap, Server, ServerOptions, Socket } from "socket.io";
 import type { ErrorObject } from "../kernel/api-error.js";
 import { token } from "../kernel/container.js";
 import type { RequestUser } from "./request-user.js";
@@ -61,3 +61,21 @@ export interface SocketRefusal {
  * }
  */
 export const SOCKET_SERVER = token<SocketServer>("sockets.SocketServer");
+
+/**
+ * The socket.io adapter the host gives the app's socket server, when something binds one: the
+ * Redis plugin does (`CACHE_URL`), so a broadcast (`io.to(room).emit(...)`) reaches the sockets
+ * of every instance of the app. Unbound, socket.io's in-memory adapter: broadcasts reach this
+ * process's sockets. Resolved once, when the socket server is created.
+ *
+ * Emits that every instance makes on its own — each instance following the same change stream,
+ * as sync deltas and feature-flag notifications do — must stay on that instance's sockets:
+ * `io.local.to(room).emit(...)`, or each socket would get them once per instance.
+ *
+ * @example
+ * import { createAdapter } from "@socket.io/redis-streams-adapter";
+ * app.override(SOCKET_ADAPTER, { useFactory: () => createAdapter(redisClient) });
+ */
+export type SocketAdapter = NonNullable<ServerOptions["adapter"]>;
+
+export const SOCKET_ADAPTER = token<SocketAdapter>("http.SocketAdapter");

@@ -6,7 +6,7 @@ import { Server as Engine } from "engine.io";
 import { Server, type ExtendedError } from "socket.io";
 import { AUTHENTICATOR } from "../contracts/authenticator.js";
 import { ERROR_TRACKER } from "../contracts/error-tracker.js";
-import type { SocketRefusal, SocketServer, SvcSocket } from "../contracts/socket-server.js";
+import { SOCKET_ADAPTER, type SocketRefusal, type SocketServer, type SvcSocket } from "../contracts/socket-server.js";
 import type { SvcContainer } from "../kernel/container.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import type { SvcLogger } from "../kernel/logger.js";
@@ -82,7 +82,9 @@ export class SocketServerHost {
     if (this.io) return this.io;
     const path = this.options.path ?? "/socket.io";
     const cors = this.options.cors === false ? undefined : (this.options.cors ?? {});
-    const io: SocketServer = new Server({ path, serveClient: false });
+    // Bound by the Redis plugin (CACHE_URL): broadcasts then reach every instance's sockets.
+    const adapter = this.options.container.tryResolve(SOCKET_ADAPTER);
+    const io: SocketServer = new Server({ path, serveClient: false, ...(adapter ? { adapter } : {}) });
     this.engine = new Engine({ cors, maxHttpBufferSize: this.options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES });
     answerEngineRefusals(this.engine, this.options.logger);
     io.bind(this.engine);

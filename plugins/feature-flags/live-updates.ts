@@ -47,12 +47,13 @@ export function attachLiveUpdates(io: SocketServer, options: LiveUpdatesOptions 
   return {
     notify(keys) {
       if (!attached) return;
-      for (const key of keys) io.to(ROOM).emit(eventName, { key });
+      // Every instance follows the flags: each tells only its own sockets (with CACHE_URL, a broadcast would reach all).
+      for (const key of keys) io.local.to(ROOM).emit(eventName, { key });
     },
     detach() {
       attached = false;
       io.off("connection", onConnection);
-      io.in(ROOM).socketsLeave(ROOM);
+      io.local.in(ROOM).socketsLeave(ROOM);
     },
   };
 }

@@ -1,5 +1,7 @@
+import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { createClient } from "redis";
 import { REDIS_CLIENT, type RedisClient } from "../../contracts/redis.js";
+import { SOCKET_ADAPTER } from "../../contracts/socket-server.js";
 import { THROTTLE_STORE } from "../../contracts/throttle-store.js";
 import { makeValidator, readEnvironment } from "../../kernel/environment.js";
 import type { SvcLogger } from "../../kernel/logger.js";
@@ -12,6 +14,8 @@ const FIRST_CONNECT_ATTEMPTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
 // Once connected, a lost connection is retried for as long as it takes, backing off to 5 s.
 const MAX_RECONNECT_DELAY_MS = 5_000;
+/** How long the socket adapter's stream reads wait for a message (and so the most a stop waits for one). */
+const SOCKET_READ_BLOCK_MS = 1_000;
 // A Redis that is away reports every failed reconnect: one warning per minute is enough.
 const WARN_EVERY_MS = 60_000;
 
@@ -30,9 +34,10 @@ const redisUrl = makeValidator<string>((input: string) => {
 /**
  * Redis for apps that run as several instances: with `CACHE_URL` set (`redis://host:6379`,
  * `rediss://` for TLS), the app connects at start (failing the start if it cannot:
- * `REDIS_UNREACHABLE`) and binds `REDIS_CLIENT`, and `THROTTLE_STORE` to Redis — so router
- * throttles and the auth plugin's login limits are one budget across instances — and socket.io
- * broadcasts reach the sockets of every instance. Unset, it does nothing. Every app has it.
+ * `REDIS_UNREACHABLE`) and binds `REDIS_CLIENT`; `THROTTLE_STORE` to Redis, so router throttles
+ * and the auth plugin's login limits are one budget across instances; and `SOCKET_ADAPTER` to
+ * socket.io's Redis streams adapter, so broadcasts reach the sockets of every instance. Unset,
+ * it does nothing. Every app has it.
  *
  * @example
  * // CACHE_URL=redis://cache:6379 npm start
@@ -63,6 +68,10 @@ export function redisPlugin(): SvcPlugin {
       client.on("error", (error: Error) => connected && warn(error));
       ctx.container.bind(REDIS_CLIENT, { useValue: client });
       ctx.container.bind(THROTTLE_STORE, { useValue: redisThrottleStore(client) });
+      // Made when the socket server is (after this plugin connected): its reading connections
+      // are duplicates of this one. A short block keeps a stopping app from waiting on a read.
+      const shared = client;
+      ctx.container.bind(SOCKET_ADAPTER, { useFactory: () => createAdapter(shared, { blockTimeInMs: SOCKET_READ_BLOCK_MS }) });
     },
     async start(ctx) {
       if (!client) return;

@@ -94,7 +94,8 @@ export function realtimeApp(options: RealtimeAppOptions = {}): SvcPlugin {
         keepPostImages: () => keepPostImages(connection.db!, watched),
         onChange: (change) => {
           const delta = deltaOf(change, tombstones);
-          if (delta) io.to(roomOf(delta.stream)).emit("sync:delta", delta);
+          // Every instance follows the change stream: each tells only its own sockets.
+          if (delta) io.local.to(roomOf(delta.stream)).emit("sync:delta", delta);
         },
         onGap: (reason) => {
           ctx.logger.warn("Sync: the change stream could not resume; telling subscribed clients to reconcile", { reason });

@@ -29,7 +29,7 @@ export interface SyncDelta {
  *
  * @example
  * const delta = deltaOf(change, "svc_sync_tombstones");
- * if (delta) io.to(roomOf(delta.stream)).emit("sync:delta", delta);
+ * if (delta) io.local.to(roomOf(delta.stream)).emit("sync:delta", delta);
  */
 export function deltaOf(change: ChangeStreamDocument<Document>, tombstoneCollection: string): SyncDelta | undefined {
   if (change.operationType !== "insert" && change.operationType !== "update" && change.operationType !== "replace") return undefined;
