@@ -6,12 +6,12 @@ import { featureFlagsPlugin, type FeatureFlagsOptions } from "../../plugins/feat
 
 export async function flagsApp(
   t: { teardown: (fn: () => Promise<void> | void) => void },
-  options: { database?: { uri: string; dbName: string }; flags?: FeatureFlagsOptions } = {},
+  options: { database?: { uri: string; dbName: string }; flags?: FeatureFlagsOptions; env?: Record<string, string> } = {},
 ) {
   const built = await authTestApp(
     t,
     {},
-    {},
+    options.env ?? {},
     (app) => app.register(featureFlagsPlugin({ openFeatureDomain: "scale-out-flags", liveUpdates: true, ...options.flags })),
     { port: 0, host: "127.0.0.1", ...(options.database ? { database: options.database } : {}) },
   );
