@@ -4,6 +4,7 @@ import request from "supertest";
 import { createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
 import { authPlugin } from "../auth/index.js";
 import { AdminErrors, adminPlugin, auditLogModel, inMemoryRoleResolver, ROLE_RESOLVER, type AdminOptions } from "./index.js";
+import { startTestRedis } from "../../test/support/redis-server.js";
 import { AdminTestUser, Gadget, HOSTS, adminTestApp, testAdminOptions, type AdminTestApp, type Host } from "../../test/support/admin-test-app.js";
 
 test.after.always(() => stopTestDatabase());
@@ -332,11 +333,14 @@ test("a bound ROLE_RESOLVER turns on role-based access without accessControl", a
 });
 
 test("the configuration view never shows a secret", async (t) => {
+  // CACHE_URL is read: the app connects to it, so it names a real Redis that wants its password.
+  const redis = await startTestRedis({ password: "cache-password-42" });
+  t.teardown(() => redis.stop());
   const secrets = {
     AI_API_KEY: "sk-live-ai-key-1234567890",
     WEBHOOK_SECRET: "whsec-0123456789abcdef",
     MAIL_ADAPTER_API_KEY: "SG.mail-key-0987654321",
-    CACHE_URL: "redis://:cache-password-42@cache.internal:6379",
+    CACHE_URL: redis.url,
     ERRORTRACKER_DSN: "https://dsn-public-key-77@errors.example.com/1",
     APP_REGION: "eu-west",
     APP_LEAK: "contains whsec-0123456789abcdef inside",
@@ -348,7 +352,7 @@ test("the configuration view never shows a secret", async (t) => {
   for (const value of ["sk-live-ai-key-1234567890", "whsec-0123456789abcdef", "SG.mail-key-0987654321", "cache-password-42", "dsn-public-key-77"]) t.false(text.includes(value), value);
   t.is(response.body.data.environment.AI_API_KEY, "[REDACTED]");
   t.is(response.body.data.environment.TOKEN_SECRET, "[REDACTED]");
-  t.is(response.body.data.environment.CACHE_URL, "redis://****@cache.internal:6379");
+  t.is(response.body.data.environment.CACHE_URL, `redis://****@127.0.0.1:${redis.port}`);
   t.is(response.body.data.environment.APP_REGION, "eu-west");
   t.is(response.body.data.environment.APP_LEAK, "[REDACTED]");
   const support = await app.user({ roles: ["support"] });

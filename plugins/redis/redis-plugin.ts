@@ -84,7 +84,7 @@ export function redisPlugin(): SvcPlugin {
     },
     async stop() {
       if (!client?.isOpen) return;
-      // Waits for the commands in flight; a server that is gone gets no say in how long stop takes.
+      // Lets commands in flight finish; a connection that cannot close cleanly is dropped.
       await client.close().catch(() => client?.destroy());
     },
   };

@@ -22,16 +22,18 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `redis-server` on a free loopback port; resolves once it accepts connections.
+ * Starts `redis-server` on a free loopback port (with `password`, requiring it: the URL then
+ * carries it); resolves once it accepts connections.
  *
  * @example
  * const redis = await startTestRedis();
  * test.after.always(() => redis.stop());
  * const app = await createTestApp({ env: { CACHE_URL: redis.url } });
  */
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: { password?: string } = {}): Promise<TestRedis> {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...(options.password ? ["--requirepass", options.password] : [])];
+  const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let output = "";
@@ -43,7 +45,7 @@ export async function startTestRedis(): Promise<TestRedis> {
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}) before accepting connections:\n${output}`)));
   });
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: options.password ? `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     port,
     stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
