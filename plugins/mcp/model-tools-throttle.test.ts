@@ -2,12 +2,11 @@
 // own operations, so an AI client gets no side door around `throttle`. Custom tools take a
 // `throttle` of their own.
 import test from "ava";
-import { createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
+import { createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
 import { HttpErrors, modelRouter, OwnerQueryFilter, Permissions, ThrottleErrors } from "../../index.js";
-import { createTestApp } from "../../hosts/testing.js";
-import { mcpTool } from "./index.js";
 import { authTestApp } from "../../test/support/auth-test-app.js";
 import { connectMcp, McpNote } from "../../test/support/mcp-test-app.js";
+import { mcpTool } from "./index.js";
 
 test.after.always(() => stopTestDatabase());
 
