@@ -4,25 +4,19 @@
 // stream — reach each socket once, not once per instance.
 import test from "ava";
 import { SOCKET_SERVER } from "../../contracts/socket-server.js";
-import { stopTestDatabase } from "../../hosts/testing.js";
 import { recordingSocket } from "../../test/support/recording-socket.js";
-import { startSecondProcess } from "../../test/support/second-process.js";
+import { twoProcesses } from "../../test/support/second-process.js";
 import { startTestRedis } from "../../test/support/redis-server.js";
 import { as, syncTestApp, uid } from "../../test/support/sync-test-app.js";
 import type { SyncDelta } from "../sync/index.js";
 
 const redis = startTestRedis();
-let stopFirst: (() => Promise<void> | void) | undefined;
-const first = redis.then(({ url }) => syncTestApp({ teardown: (fn) => void (stopFirst = fn) }, { realtime: {}, env: { CACHE_URL: url } }));
+const cacheUrl = redis.then(({ url }) => ({ CACHE_URL: url }));
 // The second instance is a process of its own, as in production (and as synced models need: a
 // model streams one way per process).
-const second = first.then(async () => startSecondProcess(new URL("../../test/support/sync-second-process.ts", import.meta.url), { CACHE_URL: (await redis).url }));
-test.after.always(async () => {
-  await (await second.catch(() => undefined))?.stop();
-  await stopFirst?.();
-  await (await redis.catch(() => undefined))?.stop();
-  await stopTestDatabase();
-});
+const { first, second } = twoProcesses(test, async (t) => syncTestApp(t, { realtime: {}, env: await cacheUrl }), new URL("../../test/support/sync-second-process.ts", import.meta.url), cacheUrl);
+// After the processes' own clean-up (hooks run in the order they are declared).
+test.after.always(async () => (await redis.catch(() => undefined))?.stop());
 
 test("a broadcast reaches the other instance's sockets; a sync delta reaches each socket once", async (t) => {
   const [one, two] = [await first, await second];

@@ -4,23 +4,17 @@
 import test from "ava";
 import request from "supertest";
 import { SOCKET_SERVER } from "../../contracts/socket-server.js";
-import { stopTestDatabase } from "../../hosts/testing.js";
 import { TestUser, uniqueEmail } from "../support/auth-test-app.js";
 import { recordingSocket } from "../support/recording-socket.js";
 import { startTestRedis } from "../support/redis-server.js";
-import { startSecondProcess } from "../support/second-process.js";
+import { twoProcesses } from "../support/second-process.js";
 import { flagsApp } from "./flags-app.js";
 
 const redis = startTestRedis();
-let stopFirst: (() => Promise<void> | void) | undefined;
-const first = redis.then(({ url }) => flagsApp({ teardown: (fn) => void (stopFirst = fn) }, { env: { CACHE_URL: url } }));
-const second = first.then(async () => startSecondProcess(new URL("./flags-second-process.ts", import.meta.url), { CACHE_URL: (await redis).url }));
-test.after.always(async () => {
-  await (await second.catch(() => undefined))?.stop();
-  await stopFirst?.();
-  await (await redis.catch(() => undefined))?.stop();
-  await stopTestDatabase();
-});
+const cacheUrl = redis.then(({ url }) => ({ CACHE_URL: url }));
+const { first, second } = twoProcesses(test, async (t) => flagsApp(t, { env: await cacheUrl }), new URL("./flags-second-process.ts", import.meta.url), cacheUrl);
+// After the processes' own clean-up (hooks run in the order they are declared).
+test.after.always(async () => (await redis.catch(() => undefined))?.stop());
 
 test("a socket on either process hears of a flag change once", async (t) => {
   const [one, two] = [await first, await second];

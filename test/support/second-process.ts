@@ -105,9 +105,9 @@ export async function serveSecondProcess(start: (setup: SecondProcessSetup) => P
 
 /**
  * A test file's two app processes: this one's app from `startFirst` (given the teardown that
- * stops it), then the second from `entry` once the first serves. After the file's tests, what
- * `closers` holds (sockets) closes, then the second process, the first app and the test database
- * stop.
+ * stops it), then the second from `entry` once the first serves, with `secondEnv` added to its
+ * environment. After the file's tests, what `closers` holds (sockets) closes, then the second
+ * process, the first app and the test database stop.
  *
  * @example
  * const { first, second, closers } = twoProcesses(test, (t) => flagsApp(t), new URL("./flags-second-process.ts", import.meta.url));
@@ -116,10 +116,11 @@ export function twoProcesses<A>(
   test: TestFn,
   startFirst: (t: { teardown: (fn: () => Promise<void> | void) => void }) => Promise<A>,
   entry: URL,
+  secondEnv: Promise<Record<string, string>> | Record<string, string> = {},
 ): { first: Promise<A>; second: Promise<SecondProcess>; closers: Array<() => void> } {
   let stopFirst: (() => Promise<void> | void) | undefined;
   const first = startFirst({ teardown: (fn) => void (stopFirst = fn) });
-  const second = first.then(() => startSecondProcess(entry));
+  const second = first.then(async () => startSecondProcess(entry, await secondEnv));
   const closers: Array<() => void> = [];
   test.after.always(async () => {
     closers.forEach((close) => close());
