@@ -6,7 +6,7 @@ import mongoose from "mongoose";
 import request from "supertest";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import { defaultPlugins, HttpErrors, modelRouter, OwnerQueryFilter, Permissions, REDIS_CLIENT, type SvcLogger } from "../../index.js";
-import { authTestApp, errorCode, signUpThroughApi, TEST_USER_PASSWORD } from "../../test/support/auth-test-app.js";
+import { authTestApp, errorCode, SESSION_ENV, signUpThroughApi, TEST_USER_PASSWORD } from "../../test/support/auth-test-app.js";
 import { freePort, startTestRedis } from "../../test/support/redis-server.js";
 import { TokenMap } from "../../test/support/token-map-authentication.js";
 import { RedisErrors } from "./errors.js";
@@ -69,6 +69,21 @@ test("two instances on one Redis share the login limits", async (t) => {
   t.is(errorCode(refused), "AUTH_RATE_LIMITED");
   t.truthy(refused.headers["retry-after"]);
   t.is(errorCode(await login(two.http, TEST_USER_PASSWORD).expect(429)), "AUTH_RATE_LIMITED");
+});
+
+test("two session-auth instances on one Redis share better-auth's request limit (100 a minute per address and route)", async (t) => {
+  const { url } = await redis;
+  const options = { sessionAuth: { trustedOrigins: ["https://app.example.com"] } };
+  const env = { ...SESSION_ENV, CACHE_URL: url, TRUST_PROXY: "loopback" };
+  const [one, two] = [await authTestApp(t, options, env), await authTestApp(t, options, env)];
+  const signOut = (http: typeof one.http) => request(http).post("/api/auth/signout").set("X-Forwarded-For", "198.51.100.7").send({});
+  // Half the budget on each instance (a sign-out without a session is still a request to count).
+  for (let i = 0; i < 50; i++) t.not((await signOut(one.http)).status, 429);
+  for (let i = 0; i < 50; i++) t.not((await signOut(two.http)).status, 429);
+  const refused = await signOut(one.http).expect(429);
+  t.is(errorCode(refused), "AUTH_RATE_LIMITED");
+  // Another address has its own budget.
+  t.not((await request(two.http).post("/api/auth/signout").set("X-Forwarded-For", "198.51.100.8").send({})).status, 429);
 });
 
 test("the connection is the app's REDIS_CLIENT, for plugins and app code", async (t) => {

@@ -12,6 +12,7 @@ import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
 import { AuthErrors } from "../errors.js";
 import { authenticationMiddleware, bearerToken } from "../http/authentication-middleware.js";
+import { requestLimitStorage } from "./request-limit-storage.js";
 import { LoginRateLimiter, type LoginRateLimiterStores, type LoginRateLimits } from "../http/login-rate-limiter.js";
 import { normalizeOrigins } from "../http/return-to.js";
 import { DEFAULT_FEDERATED_FIELD } from "../users/federated-identity-plugin.js";
@@ -167,7 +168,8 @@ export async function startSessionAuth(ctx: PluginContext, start: SessionAuthSta
     plugins: [bearer({ requireSignature: true })],
     rateLimit: {
       enabled: true,
-      storage: "memory",
+      // Counted where every svc limit is: THROTTLE_STORE (Redis with CACHE_URL, else memory).
+      customStorage: requestLimitStorage(throttleStoreOf(ctx.container), ctx.logger),
       window: 60,
       max: 100,
       // Sign-in and sign-up are throttled by our LoginRateLimiter (failures per account and per
