@@ -69,12 +69,16 @@ test("a method's budget counts each user apart, and a refused create writes noth
   await request(http).get(path).set("Authorization", alice.auth).expect(200);
 });
 
-test("anonymous callers are counted by IP (behind a trusted proxy, the client's)", async (t) => {
+test("anonymous callers are counted by IP (behind a trusted proxy, the client's; IPv6 by /56)", async (t) => {
   const { http, path } = await notesApp(t, { throttle: { list: { anonymous: "1/minute" } } }, { TRUST_PROXY: "loopback" });
   const list = (ip: string) => request(http).get(path).set("X-Forwarded-For", ip);
   await list("203.0.113.1").expect(200);
   expectRateLimited(t, await list("203.0.113.1"));
   await list("203.0.113.2").expect(200);
+  // An IPv6 client is counted by its /56: another address in it is the same client.
+  await list("2001:db8:7:100::1").expect(200);
+  expectRateLimited(t, await list("2001:db8:7:1ff::2"));
+  await list("2001:db8:7:200::1").expect(200);
   // Signed-in users have no budget here: the object form limits only the kinds it names.
   const carol = tokens.user("carol-list");
   for (let i = 0; i < 3; i++) await request(http).get(path).set("Authorization", carol.auth).set("X-Forwarded-For", "203.0.113.1").expect(200);

@@ -4,3 +4,4 @@ export { Throttle, type ThrottleCaller } from "./throttle.js";
 export { memoryThrottleStore, throttleStoreOf } from "./throttle-store.js";
 export { throttle } from "./throttle-middleware.js";
 export { ThrottleErrors } from "./errors.js";
+export { clientAddressKey, IPV6_PREFIX_BITS } from "./client-address.js";

@@ -2,9 +2,10 @@ import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
 import type { ThrottleStore } from "../../contracts/throttle-store.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
+import { clientAddressKey } from "./client-address.js";
 import { parseThrottleRate, type ParsedRate, type ThrottleRate } from "./rate.js";
 
-/** Who a request counts against: a signed-in user by id, anyone else by IP. */
+/** Who a request counts against: a signed-in user by id, anyone else by IP (an IPv6 client by its /56). */
 export interface ThrottleCaller {
   readonly user?: { readonly id: string };
   /** The client's IP as express reads it (set `trustProxy` behind a load balancer). */
@@ -79,7 +80,7 @@ export class Throttle {
   private async spend(caller: ThrottleCaller): Promise<Spent | RateLimiterRes | undefined> {
     const limiter = caller.user ? this.user : this.anonymous;
     if (!limiter) return undefined;
-    const key = caller.user ? caller.user.id : (caller.ip ?? "unknown");
+    const key = caller.user ? caller.user.id : clientAddressKey(caller.ip ?? "unknown");
     try {
       await limiter.consume(key);
       return { limiter, key };

@@ -58,3 +58,14 @@ test("sign-ups per IP are limited", async (t) => {
   await limiter.consumeSignup("10.0.0.1");
   await blocked(t, limiter.consumeSignup("10.0.0.1"));
 });
+
+test("an IPv6 client is counted by its /56, so rotating addresses in it buys no budget; an IPv4-mapped address is its IPv4 one", async (t) => {
+  const limiter = new LoginRateLimiter({ perAccount: { points: 100, durationSeconds: 60 }, perIp: { points: 3, durationSeconds: 60 } });
+  for (const address of ["2001:db8:1:200::1", "2001:db8:1:2aa::2", "2001:db8:1:2ff:ffff::3"]) await limiter.consumeLoginAttempt(`${address}@example.com`, address);
+  await blocked(t, limiter.consumeLoginAttempt("fresh@example.com", "2001:db8:1:2bb::4"));
+  await t.notThrowsAsync(limiter.consumeLoginAttempt("fresh@example.com", "2001:db8:1:300::1"));
+
+  const signups = new LoginRateLimiter({ signupPerIp: { points: 1, durationSeconds: 60 } });
+  await signups.consumeSignup("203.0.113.7");
+  await blocked(t, signups.consumeSignup("::ffff:203.0.113.7"));
+});

@@ -1,6 +1,6 @@
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { ThrottleStore } from "../../../contracts/throttle-store.js";
-import { memoryThrottleStore } from "../../throttle/index.js";
+import { clientAddressKey, memoryThrottleStore } from "../../throttle/index.js";
 import { AuthErrors } from "../errors.js";
 
 /** A limit: `points` failures within `durationSeconds`, then blocked for `blockSeconds`. */
@@ -44,7 +44,8 @@ export interface LoginRateLimiterStores {
  * Failed-login throttling per account and per IP. Each attempt spends a point of both budgets
  * *before* the password is verified, so a burst of parallel guesses cannot all pass a check made
  * before any of them failed; a blocked key is refused even with the right password (the limiter
- * is not an oracle). A success gives the points back: the account's counter is cleared and the
+ * is not an oracle). Addresses count as `clientAddressKey` says: an IPv6 client by its /56. A
+ * success gives the points back: the account's counter is cleared and the
  * IP's point returned; a wrong password keeps them. Over the limit → 429 `AUTH_RATE_LIMITED` with
  * `meta.retryAfterSeconds`, which the routes send as `Retry-After`.
  *
@@ -75,22 +76,22 @@ export class LoginRateLimiter {
 
   /** Spends one attempt of the account's and the IP's budgets; throws 429 when either is spent. */
   async consumeLoginAttempt(account: string, ip: string): Promise<void> {
-    await consumeBoth(this.perAccount, accountKey(account), this.perIp, ip);
+    await consumeBoth(this.perAccount, accountKey(account), this.perIp, clientAddressKey(ip));
   }
 
   /** Counts a password-reset request of the account's and the IP's budgets; throws 429 when either is spent. */
   async consumeResetRequest(account: string, ip: string): Promise<void> {
-    await consumeBoth(this.resetPerAccount, accountKey(account), this.resetPerIp, ip);
+    await consumeBoth(this.resetPerAccount, accountKey(account), this.resetPerIp, clientAddressKey(ip));
   }
 
   /** The right password: clears the account's failures and returns the IP's point (its failures stay: it may be spraying). */
   async recordSuccess(account: string, ip: string): Promise<void> {
-    await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(ip)]);
+    await Promise.all([this.perAccount.delete(accountKey(account)), this.perIp.reward(clientAddressKey(ip))]);
   }
 
   /** Counts a request for another verification or email-change mail (keyed by user id and IP, the IP on the reset budget); throws 429 when spent. */
   async consumeVerificationRequest(userId: string, ip: string): Promise<void> {
-    await consumeBoth(this.verifyPerAccount, userId, this.resetPerIp, ip);
+    await consumeBoth(this.verifyPerAccount, userId, this.resetPerIp, clientAddressKey(ip));
   }
 
   /** Clears the account's failed logins (its password was just reset by mail: the owner is back). */
@@ -100,13 +101,13 @@ export class LoginRateLimiter {
 
   /** An attempt that ended without a verdict on the password (e.g. the provider failed): both points are returned. */
   async releaseLoginAttempt(account: string, ip: string): Promise<void> {
-    await Promise.all([this.perAccount.reward(accountKey(account)), this.perIp.reward(ip)]);
+    await Promise.all([this.perAccount.reward(accountKey(account)), this.perIp.reward(clientAddressKey(ip))]);
   }
 
   /** Counts a sign-up; throws 429 when the IP is over its budget. */
   async consumeSignup(ip: string): Promise<void> {
     try {
-      await this.signupPerIp.consume(ip);
+      await this.signupPerIp.consume(clientAddressKey(ip));
     } catch (error) {
       if (error instanceof RateLimiterRes) throw tooMany(error.msBeforeNext);
       throw error;
