@@ -19,6 +19,8 @@ export interface AuthEnvironment {
     readonly refreshTokenSecret: string;
     readonly sessionSecret: string;
     readonly issuer: string;
+    /** `TOKEN_AUDIENCE`: the `aud` every token carries and must carry; none when unset. */
+    readonly audience?: string;
     readonly accessTokenSeconds: number;
     readonly refreshTokenSeconds: number;
   };
@@ -70,6 +72,7 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
   const env = readEnvironment(blanksUnset(development.env), {
     TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     TOKEN_ISSUER: str({ default: undefined, requiredWhen: () => isJwt }),
+    TOKEN_AUDIENCE: str({ default: undefined }),
     REFRESH_TOKEN_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     SESSION_SECRET: str({ default: undefined, requiredWhen: () => isJwt }),
     TOKEN_EXPIRES_IN: durationSeconds({ default: 15 * 60 }),
@@ -93,6 +96,7 @@ export function readAuthEnvironment(config: SvcConfig, overrides: AuthEnvironmen
       refreshTokenSecret: env.REFRESH_TOKEN_SECRET!,
       sessionSecret: env.SESSION_SECRET!,
       issuer: env.TOKEN_ISSUER!,
+      ...(env.TOKEN_AUDIENCE ? { audience: env.TOKEN_AUDIENCE } : {}),
       accessTokenSeconds: env.TOKEN_EXPIRES_IN,
       refreshTokenSeconds: env.REFRESH_TOKEN_EXPIRES_IN,
     };

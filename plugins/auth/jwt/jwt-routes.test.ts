@@ -149,6 +149,22 @@ test("GET /auth/me returns the user without secrets; no token → 401", async (t
   t.is(code(anonymous), HttpErrors.UNAUTHENTICATED.code);
 });
 
+test("with TOKEN_AUDIENCE, tokens carry it, and tokens for another service (same secrets and issuer) or for none are refused", async (t) => {
+  const { http } = await authTestApp(t, {}, { TOKEN_AUDIENCE: "orders-api" });
+  const { token, refreshToken, userId } = await signup(http);
+  const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { aud?: string };
+  t.is(claims.aud, "orders-api");
+  await request(http).get("/auth/me").set("Authorization", `Bearer ${token}`).expect(200);
+  const rotated = await request(http).post("/auth/refresh_token").send({ refreshToken }).expect(200);
+  await request(http).get("/auth/me").set("Authorization", `Bearer ${rotated.body.data.token as string}`).expect(200);
+
+  const me = (bearer: string) => request(http).get("/auth/me").set("Authorization", `Bearer ${bearer}`).expect(401);
+  t.is(code(await me(await tokenService({ audience: "billing-api" }).signAccessToken(userId))), AuthErrors.TOKEN_INVALID.code);
+  t.is(code(await me(await tokenService().signAccessToken(userId))), AuthErrors.TOKEN_INVALID.code);
+  const billingRefresh = await tokenService({ audience: "billing-api" }).signRefreshToken(userId, "family-1", "token-1");
+  t.is(code(await request(http).post("/auth/refresh_token").send({ refreshToken: billingRefresh.token }).expect(401)), AuthErrors.REFRESH_TOKEN_INVALID.code);
+});
+
 test("tampered, alg:none, expired, wrong-issuer and refresh tokens are refused as access tokens", async (t) => {
   const { http } = await authTestApp(t);
   const { token, refreshToken, userId } = await signup(http);

@@ -68,6 +68,7 @@ export async function startJwtAuth(ctx: PluginContext, start: JwtAuthStart): Pro
     accessSecret: settings.tokenSecret,
     refreshSecret: settings.refreshTokenSecret,
     issuer: settings.issuer,
+    audience: settings.audience,
     accessTokenSeconds: settings.accessTokenSeconds,
     refreshTokenSeconds: settings.refreshTokenSeconds,
     now,

@@ -13,6 +13,11 @@ export interface TokenServiceOptions {
   accessSecret: string;
   refreshSecret: string;
   issuer: string;
+  /**
+   * The `aud` every token is issued for and must carry to verify, so tokens of another service
+   * signed with the same secrets and issuer are refused. None when undefined.
+   */
+  audience?: string;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
   /** The current time; tests inject one to issue already-expired tokens. */
@@ -53,7 +58,7 @@ const REFRESH_TYPE = "rt+jwt";
  * Issues and verifies the JWT provider's tokens with jose. Access and refresh tokens use
  * different secrets *and* carry a different `token_use` claim and `typ` header, so neither is
  * accepted as the other even if the secrets were equal. Verification checks the signature,
- * algorithm, issuer, expiry and token kind.
+ * algorithm, issuer, audience (when one is set), expiry and token kind.
  *
  * @example
  * const tokens = new TokenService({ accessSecret, refreshSecret, issuer: "svc", accessTokenSeconds: 900, refreshTokenSeconds: 2_592_000 });
@@ -80,7 +85,7 @@ export class TokenService {
     if (signIn.version !== undefined && signIn.version > 0) payload[SIGN_IN_VERSION_CLAIM] = signIn.version;
     if (signIn.id !== undefined) payload[SIGN_IN_ID_CLAIM] = signIn.id;
     const issuedAt = this.seconds();
-    return new SignJWT(payload)
+    return this.addressed(new SignJWT(payload))
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
       .setIssuer(this.options.issuer)
       .setSubject(userId)
@@ -92,7 +97,7 @@ export class TokenService {
   async signRefreshToken(userId: string, familyId: string, tokenId: string): Promise<{ token: string; expiresAt: Date }> {
     const issuedAt = this.seconds();
     const expires = issuedAt + this.options.refreshTokenSeconds;
-    const token = await new SignJWT({ token_use: "refresh" satisfies TokenUse, fam: familyId })
+    const token = await this.addressed(new SignJWT({ token_use: "refresh" satisfies TokenUse, fam: familyId }))
       .setProtectedHeader({ alg: ALGORITHM, typ: REFRESH_TYPE })
       .setIssuer(this.options.issuer)
       .setSubject(userId)
@@ -139,6 +144,7 @@ export class TokenService {
       ({ payload } = await jwtVerify(token, key, {
         algorithms: [ALGORITHM],
         issuer: this.options.issuer,
+        ...(this.options.audience === undefined ? {} : { audience: this.options.audience }),
         typ,
         requiredClaims: ["sub", "iat", "exp"],
         currentDate: this.now(),
@@ -150,6 +156,11 @@ export class TokenService {
     }
     if (payload.token_use !== use || typeof payload.sub !== "string" || payload.sub.length === 0) throw invalid();
     return payload;
+  }
+
+  /** The token with its `aud`, when the service has one. */
+  private addressed(token: SignJWT): SignJWT {
+    return this.options.audience === undefined ? token : token.setAudience(this.options.audience);
   }
 
   private seconds(): number {
