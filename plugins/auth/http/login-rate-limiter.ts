@@ -45,9 +45,9 @@ export interface LoginRateLimiterStores {
  * *before* the password is verified, so a burst of parallel guesses cannot all pass a check made
  * before any of them failed; a blocked key is refused even with the right password (the limiter
  * is not an oracle). Addresses count as `clientAddressKey` says: an IPv6 client by its /56. A
- * success gives the points back: the account's counter is cleared and the
- * IP's point returned; a wrong password keeps them. Over the limit → 429 `AUTH_RATE_LIMITED` with
- * `meta.retryAfterSeconds`, which the routes send as `Retry-After`.
+ * success gives the points back: the account's counter is cleared and the IP's point returned;
+ * a wrong password keeps them. Over the limit → 429 `AUTH_RATE_LIMITED` with
+ * `meta.retryAfterSeconds`, which the error handler sends as `Retry-After`.
  *
  * @example
  * const limiter = new LoginRateLimiter();

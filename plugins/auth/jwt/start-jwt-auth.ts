@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { throttleStoreOf } from "../../throttle/index.js";
 import type { Authenticator } from "../../../contracts/authenticator.js";
 import { DATABASE } from "../../../contracts/database.js";
 import { HTTP_ROUTER } from "../../../contracts/http.js";
 import { PASSWORD_HASHER } from "../../../contracts/password-hasher.js";
 import type { RequestUser } from "../../../contracts/request-user.js";
 import type { PluginContext } from "../../../kernel/plugin.js";
+import { throttleStoreOf } from "../../throttle/index.js";
 import type { AuthEnvironment } from "../auth-environment.js";
 import type { AuthRuntime } from "../auth-runtime.js";
 import type { GitHubAuthOptions } from "../github/github-auth-options.js";
