@@ -4,7 +4,7 @@
 export * from "./kernel/index.js";
 
 // --- contracts (ports and their tokens) -------------------------------------------------------
-export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, OMIT_BODY_FROM_LOG, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
+export { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER, MOUNT_AT, OMIT_BODY_FROM_LOG, QUIET_REQUEST_LOG, REQUEST_LOGGING_MIDDLEWARE, type PathlessRouter } from "./contracts/http.js";
 export { requireUser, type RequestUser } from "./contracts/request-user.js";
 export { isUserSchema, MANAGED_USER_FIELDS } from "./contracts/user-fields.js";
 export { DATABASE, DATABASE_CONNECTOR, type Database, type DatabaseConnector, type OpenDatabase } from "./contracts/database.js";
@@ -78,6 +78,9 @@ export * from "./plugins/rest/index.js";
 // --- throttle (plugins/throttle) --------------------------------------------------------------
 export { THROTTLE_STORE, type ThrottleBudget, type ThrottleStore } from "./contracts/throttle-store.js";
 export * from "./plugins/throttle/index.js";
+
+// --- probes (plugins/health) --------------------------------------------------------------------
+export * from "./plugins/health/index.js";
 
 // --- redis (plugins/redis, CACHE_URL) --------------------------------------------------------
 export { REDIS_CLIENT, type RedisClient } from "./contracts/redis.js";

@@ -31,6 +31,16 @@ export const REQUEST_LOGGING_MIDDLEWARE = token<RequestHandler>("http.RequestLog
 export const OMIT_BODY_FROM_LOG = "svcOmitBodyFromLog";
 
 /**
+ * A route polled by machines (the health probes) sets `res.locals[QUIET_REQUEST_LOG] = true`: its
+ * request line is logged at `debug` rather than `info` while it succeeds, so probes every few
+ * seconds do not bury the app's traffic. A failure, or a slow answer, is logged as any other.
+ *
+ * @example
+ * router.get("/healthz", (_req, res) => { res.locals[QUIET_REQUEST_LOG] = true; res.json({ data: { status: "ok" } }); });
+ */
+export const QUIET_REQUEST_LOG = "svcQuietRequestLog";
+
+/**
  * Marks a router built without a path (the legacy `modelRouter(Model, options)`): calling
  * `[MOUNT_AT](path)` gives the plugin that serves it at `path`. `setupServer`'s `addRoutes`
  * facade calls it when such a router is passed to `router.use(path, ...)`.

@@ -10,6 +10,7 @@ import { LOGGER, type SvcLogger } from "../kernel/logger.js";
 import { isSvcPlugin, type SvcPlugin } from "../kernel/plugin.js";
 import { HTTP_ROUTER, MOUNT_AT, type PathlessRouter } from "../contracts/http.js";
 import { SOCKET_SERVER } from "../contracts/socket-server.js";
+import { probesPlugin } from "../plugins/health/index.js";
 import { redisPlugin } from "../plugins/redis/index.js";
 import { databasePlugin, type DatabasePluginOptions } from "../plugins/database/database-plugin.js";
 import { logger as globalLogger } from "../plugins/logging/logger.js";
@@ -165,6 +166,8 @@ export class SvcApp {
     // Every app gets request logging, the error tracker and slow-database-operation logging.
     this.kernel.add(loggingPlugin({ database: options.database !== false }));
     this.kernel.add(notifiersPlugin());
+    // GET /healthz and /readyz, for load balancers and orchestrators.
+    this.kernel.add(probesPlugin());
     // Mounts `POST /mcp` only when a model router has `mcp` or a custom tool is registered.
     this.kernel.add(mcpPlugin({ translateError: toAPIError }));
   }

@@ -44,6 +44,8 @@ export const HttpErrors = defineErrors("HTTP", {
   EXPECTATION_FAILED: { status: 417, title: "Expectation failed" },
   /** The caller spent its request budget (a throttled route); `meta.retryAfterSeconds`, sent as `Retry-After`, says when to try again. */
   RATE_LIMITED: { status: 429, title: "Too many requests" },
+  /** `GET /readyz`: a dependency the app needs (the database, Redis) does not answer; `meta.checks` says which. */
+  NOT_READY: { status: 503, title: "Service unavailable" },
   /** Anything unexpected: no message or stack reaches the client (both are logged). */
   INTERNAL: { status: 500, title: "Internal server error" },
 });

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { redactSecrets, redactUrl } from "./redact-secrets.js";
-import { OMIT_BODY_FROM_LOG } from "../../contracts/http.js";
+import { OMIT_BODY_FROM_LOG, QUIET_REQUEST_LOG } from "../../contracts/http.js";
 import { getRequestContext, runWithRequestContext } from "../../kernel/request-context.js";
 
 export interface RequestLoggingOptions {
@@ -62,6 +62,7 @@ export function requestLoggingMiddleware(options: RequestLoggingOptions): Reques
         const logger = resolveLogger();
         const line = `${req.method} ${url} ${aborted ? "aborted" : res.statusCode} ${durationMs}ms`;
         if (slow) logger.warn(`Slow request: ${line}`, { ...meta, slow: true, slowRequestThresholdMs: threshold });
+        else if (res.locals[QUIET_REQUEST_LOG] === true && !aborted && res.statusCode < 400) logger.debug(line, meta);
         else logger.info(line, meta);
       };
       // "finish" may fire outside the request's async scope; log in the scope captured on entry
