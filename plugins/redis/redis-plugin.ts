@@ -3,8 +3,8 @@ import { createClient } from "redis";
 import { REDIS_CLIENT, type RedisClient } from "../../contracts/redis.js";
 import { SOCKET_ADAPTER } from "../../contracts/socket-server.js";
 import { THROTTLE_STORE } from "../../contracts/throttle-store.js";
+import { atMostEvery } from "../../kernel/at-most-every.js";
 import { makeValidator, readEnvironment } from "../../kernel/environment.js";
-import type { SvcLogger } from "../../kernel/logger.js";
 import type { SvcPlugin } from "../../kernel/plugin.js";
 import { RedisErrors } from "./errors.js";
 import { redisThrottleStore } from "./redis-throttle-store.js";
@@ -64,7 +64,7 @@ export function redisPlugin(): SvcPlugin {
       });
       client.on("ready", () => (connected = true));
       // Before the first connection the start's own error says it all.
-      const warn = warnAtMostOncePerMinute(() => ctx.logger, shown);
+      const warn = atMostEvery(WARN_EVERY_MS, (error: Error) => ctx.logger.warn(`Redis at ${shown}: ${error.message} (reconnecting; throttles count in memory meanwhile)`));
       client.on("error", (error: Error) => connected && warn(error));
       ctx.container.bind(REDIS_CLIENT, { useValue: client });
       ctx.container.bind(THROTTLE_STORE, { useValue: redisThrottleStore(client) });
@@ -95,14 +95,4 @@ function displayRedisUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = "****";
   return parsed.toString();
-}
-
-function warnAtMostOncePerMinute(logger: () => SvcLogger, shown: string): (error: Error) => void {
-  let lastWarned = -Infinity;
-  return (error) => {
-    const now = Date.now();
-    if (now - lastWarned < WARN_EVERY_MS) return;
-    lastWarned = now;
-    logger().warn(`Redis at ${shown}: ${error.message} (reconnecting; throttles count in memory meanwhile)`);
-  };
 }

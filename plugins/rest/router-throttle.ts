@@ -42,8 +42,14 @@ export function routerThrottle(scope: string, option: ModelThrottle | undefined,
     return rate === undefined ? undefined : new Throttle(`${scope}:${key}`, rate, store, logger, `${where}: throttle.${key}`);
   };
   const all = budget("all");
-  const byMethod = new Map<RestMethod, readonly Throttle[]>(
-    REST_METHODS.map((method) => [method, [all, budget(method)].filter((throttle): throttle is Throttle => throttle !== undefined)]),
-  );
-  return (method, caller) => Throttle.consumeAll(byMethod.get(method) ?? [], caller);
+  const byMethod = new Map<RestMethod, readonly Throttle[]>();
+  for (const method of REST_METHODS) {
+    const throttles = [all, budget(method)].filter((throttle): throttle is Throttle => throttle !== undefined);
+    if (throttles.length > 0) byMethod.set(method, throttles);
+  }
+  // A method without a budget of its own or `all` spends nothing.
+  return (method, caller) => {
+    const throttles = byMethod.get(method);
+    return throttles ? Throttle.consumeAll(throttles, caller) : Promise.resolve();
+  };
 }

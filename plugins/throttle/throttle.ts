@@ -1,5 +1,6 @@
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { ThrottleStore } from "../../contracts/throttle-store.js";
+import { atMostEvery } from "../../kernel/at-most-every.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 import type { SvcLogger } from "../../kernel/logger.js";
 import { clientAddressKey } from "./client-address.js";
@@ -35,19 +36,22 @@ const WARN_EVERY_MS = 60_000;
 export class Throttle {
   private readonly user?: RateLimiterAbstract;
   private readonly anonymous?: RateLimiterAbstract;
-  private lastWarned = -Infinity;
+  private readonly warn: (error: unknown) => void;
 
   /** `where` names the setting in start-up errors (an invalid rate); it defaults to `scope`. */
   constructor(
     readonly scope: string,
     rate: ThrottleRate,
     store: ThrottleStore,
-    private readonly logger: SvcLogger,
+    logger: SvcLogger,
     where: string = scope,
   ) {
     const rates = parseThrottleRate(rate, where);
     const limiter = (kind: string, parsed: ParsedRate | undefined) =>
       parsed && store({ keyPrefix: `svc-throttle:${scope}:${kind}`, points: parsed.points, duration: parsed.seconds });
+    this.warn = atMostEvery(WARN_EVERY_MS, (error: unknown) =>
+      logger.warn(`Throttle ${scope}: its store failed, so requests go through unthrottled: ${error instanceof Error ? error.message : String(error)}`),
+    );
     this.user = limiter("user", rates.user);
     this.anonymous = limiter("anonymous", rates.anonymous);
   }
@@ -89,13 +93,6 @@ export class Throttle {
       this.warn(error);
       return undefined;
     }
-  }
-
-  private warn(error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastWarned < WARN_EVERY_MS) return;
-    this.lastWarned = now;
-    this.logger.warn(`Throttle ${this.scope}: its store failed, so requests go through unthrottled: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
