@@ -79,6 +79,9 @@ export * from "./plugins/rest/index.js";
 export { THROTTLE_STORE, type ThrottleBudget, type ThrottleStore } from "./contracts/throttle-store.js";
 export * from "./plugins/throttle/index.js";
 
+// --- idempotency (plugins/idempotency) ---------------------------------------------------------
+export * from "./plugins/idempotency/index.js";
+
 // --- probes (plugins/health) --------------------------------------------------------------------
 export * from "./plugins/health/index.js";
 

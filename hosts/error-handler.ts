@@ -28,8 +28,9 @@ export interface ErrorHandlerOptions {
  * The one error handler: renders ARCHITECTURE §4's shape
  * `{errors: [{status, title, detail?, code?, source?, meta?}], requestId}` for every error.
  * 5xx details (messages, stacks) go to the log and the error tracker with the request id, never
- * to the client; 4xx are neither logged as errors nor reported. A 429 or 503 whose `meta` has
- * `retryAfterSeconds` also sends it as `Retry-After`.
+ * to the client; 4xx are neither logged as errors nor reported. An error whose `meta` has
+ * `retryAfterSeconds` (a 429, a 503, an idempotent request still in progress) also sends it as
+ * `Retry-After`.
  *
  * @example
  * app.use(errorHandler({ logger: () => logger, errorTracker: () => undefined }));
@@ -59,9 +60,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       next(error);
       return;
     }
-    // A throttle or a busy service says when to come back; clients and proxies read the header.
+    // A throttle, a busy service or a request still running says when to come back; clients and proxies read the header.
     const retryAfter = apiError.meta?.retryAfterSeconds;
-    if ((apiError.status === 429 || apiError.status === 503) && typeof retryAfter === "number") res.setHeader("Retry-After", String(retryAfter));
+    if (typeof retryAfter === "number") res.setHeader("Retry-After", String(retryAfter));
     const body: ErrorResponseBody = { errors: [apiError.toErrorObject()], requestId };
     res.status(apiError.status).json(body);
   };

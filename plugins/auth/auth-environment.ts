@@ -1,6 +1,6 @@
 import type { SvcConfig } from "../../kernel/config.js";
 import { bool, makeValidator, readEnvironment, str, type Environment } from "../../kernel/environment.js";
-import { durationSeconds } from "./duration.js";
+import { durationSeconds } from "../../kernel/duration.js";
 import { developmentAuthEnvironment, type DevelopmentDefaults } from "./development-secrets.js";
 import { AuthErrors } from "./errors.js";
 

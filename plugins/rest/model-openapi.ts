@@ -1,5 +1,6 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { syncOperationExtension } from "./sync-extension.js";
+import { documentIdempotency } from "../idempotency/index.js";
 import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { MAX_PAGE, MAX_REGEX_LENGTH } from "./list-query.js";
@@ -144,24 +145,22 @@ export function documentModelRouter<T>(
     );
   }
   if (allowed("create")) {
-    openapi.addOperation(
-      "post",
-      path,
-      operation(
-        "create",
-        {
-          summary: `Create a ${name}`,
-          requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
-          responses: {
-            201: {
-              ...single(201, `The created ${name}`)[201]!,
-              headers: { Location: { description: `The created ${name}'s URL (its read route, under the app's mount path)`, schema: { type: "string" } } },
-            },
+    const create = operation(
+      "create",
+      {
+        summary: `Create a ${name}`,
+        requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
+        responses: {
+          201: {
+            ...single(201, `The created ${name}`)[201]!,
+            headers: { Location: { description: `The created ${name}'s URL (its read route, under the app's mount path)`, schema: { type: "string" } } },
           },
         },
-        ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
-      ),
+      },
+      ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
     );
+    const idempotency = options.idempotency ?? true;
+    openapi.addOperation("post", path, idempotency === false ? create : documentIdempotency(create, idempotency === true ? {} : idempotency));
   }
   if (allowed("read")) {
     openapi.addOperation(

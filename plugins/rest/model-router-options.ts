@@ -6,6 +6,7 @@ import type { RequestUser } from "../../contracts/request-user.js";
 import type { QueryFilter, QueryFilterObject } from "./owner-query-filter.js";
 import type { MethodPermissions, RestMethod } from "./permissions.js";
 import type { ThrottleRate } from "../throttle/index.js";
+import type { IdempotencyOptions } from "../idempotency/index.js";
 import type { ValidationIssue } from "../validation/index.js";
 
 /**
@@ -179,6 +180,13 @@ export interface ModelRouterOptions<T> {
    * budgets hold on every door to the model: REST, its MCP tools and sync mutations.
    */
   throttle?: ModelThrottle;
+  /**
+   * `Idempotency-Key` on creates: a POST sent again with the same key (a retry after a lost
+   * answer, a double submit) gets the first answer again and creates nothing. On by default for
+   * requests that carry the header; `{ required: true }` refuses creates without one, `false`
+   * ignores the header. See `idempotent()` for the rules.
+   */
+  idempotency?: boolean | IdempotencyOptions;
 
   /** Returns the body to create; null/undefined → 403. */
   preCreate?: (body: RequestBody<T>, req: Request) => MaybePromise<RequestBody<T> | null | undefined>;

@@ -18,6 +18,7 @@ import { documentShaper } from "./response-shaping.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
 import { checkThrottleOption, routerThrottle } from "./router-throttle.js";
 import { throttleStoreOf } from "../throttle/index.js";
+import { checkIdempotencyOption, idempotent } from "../idempotency/index.js";
 import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
 
 /**
@@ -108,6 +109,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
   const name = modelRouterName(mountPath, model.modelName);
   const where = `${model.modelName} (${mountPath})`;
   checkThrottleOption(options.throttle, where);
+  checkIdempotencyOption(options.idempotency, `${where}: idempotency`);
   // Set once started: what plugins serving the model another way (MCP) run and validate with.
   let served: ServedModel | undefined;
   return {
@@ -159,7 +161,8 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       const handlers = routeHandlers(runtime);
       const router = express.Router();
       router.get("/", handlers.list);
-      router.post("/", handlers.create);
+      if (options.idempotency === false) router.post("/", handlers.create);
+      else router.post("/", idempotent(ctx, options.idempotency === true ? {} : options.idempotency, `${where}: idempotency`), handlers.create);
       router.put("/", handlers.methodNotAllowed("GET, POST"));
       router.get("/:id", handlers.read);
       router.patch("/:id", handlers.update);

@@ -20,7 +20,7 @@ import { defaultJWTPayload, JwtAuthService, type GenerateJWTPayload } from "./jw
 import { documentJwtRoutes } from "./jwt-openapi.js";
 import { JWT_PUBLIC_PATHS, mountJwtRoutes } from "./jwt-routes.js";
 import { BackgroundWork } from "./background-work.js";
-import { parseDurationSeconds } from "../duration.js";
+import { parseDurationSeconds } from "../../../kernel/duration.js";
 import { PasswordCredentials } from "./password-credentials.js";
 import type { PasswordPolicy } from "./password-policy.js";
 import { AccountDeletion, type AccountDeletionOptions } from "./account-deletion.js";

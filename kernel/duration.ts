@@ -1,4 +1,4 @@
-import { makeValidator } from "../../kernel/environment.js";
+import { makeValidator } from "./environment.js";
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
