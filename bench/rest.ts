@@ -1,6 +1,7 @@
 /**
  * REST benchmark: the framework's generated read, list (limit 20, with total) and create routes
- * against hand-written express 5 + mongoose routes doing the same work — same authentication
+ * (also with an `Idempotency-Key`, new and replayed) against hand-written express 5 + mongoose
+ * routes doing the same work — same authentication
  * middleware, owner filter, soft-delete exclusion, body check, envelope — in the same app, on
  * the same embedded database, in the same run. Requests go over loopback HTTP with keep-alive,
  * a fixed number per measurement at a fixed concurrency; rounds alternate between the two so
@@ -9,6 +10,7 @@
  * @example
  * npm run bench -- rest
  */
+import { randomUUID } from "node:crypto";
 import { Agent } from "node:http";
 import express, { type Request, type Response } from "express";
 import { AUTHENTICATION_MIDDLEWARE, HTTP_ROUTER } from "../contracts/http.js";
@@ -24,8 +26,11 @@ import { benchTodoModel } from "./support/todo-model.js";
 const SEEDED = 200;
 const CONCURRENCY = 8;
 const ROUNDS = 3;
-const COUNTS = { read: 1500, list: 600, create: 800 } as const;
-const TARGETS = { read: 0.8, list: 0.7, create: 0.6 } as const;
+const COUNTS = { read: 1500, list: 600, create: 800, keyed: 800, replay: 800 } as const;
+// `keyed`: creates each with a new Idempotency-Key (two more writes: the claim and the stored
+// answer); `replay`: the same key again, answered from the stored answer. Both against the
+// hand-written create, which has no retry safety at all.
+const TARGETS = { read: 0.8, list: 0.7, create: 0.6, keyed: 0.35, replay: 0.6 } as const;
 
 type BenchModel = ReturnType<typeof benchTodoModel>;
 
@@ -116,11 +121,15 @@ export default async function benchRest(): Promise<void> {
       read: { expected: 200, call: (prefix: string) => (index: number) => send(target, "GET", `${prefix}/todos/${ids[index % ids.length]}`) },
       list: { expected: 200, call: (prefix: string) => () => send(target, "GET", `${prefix}/todos?limit=20&page=2`) },
       create: { expected: 201, call: (prefix: string) => () => send(target, "POST", `${prefix}/todos`, body) },
+      keyed: { expected: 201, call: (prefix: string) => () => send(target, "POST", `${prefix}/todos`, body, prefix ? {} : { "idempotency-key": randomUUID() }) },
+      replay: { expected: 201, call: (prefix: string) => () => send(target, "POST", `${prefix}/todos`, body, prefix ? {} : { "idempotency-key": "bench-replayed-key" }) },
     } as const;
 
     console.log(`  ${CONCURRENCY} concurrent keep-alive connections, ${ROUNDS} alternating rounds, ${SEEDED} seeded records`);
-    for (const name of ["read", "list", "create"] as const) {
+    for (const name of ["read", "list", "create", "keyed", "replay"] as const) {
       const workload = workloads[name];
+      // The replayed key's first answer, stored before the concurrent retries (which would otherwise wait for it).
+      if (name === "replay") await workload.call("")(0);
       // Warm both paths (JIT, validator caches, connection pool) before timing.
       await throughput(100, CONCURRENCY, workload.call(""), workload.expected);
       await throughput(100, CONCURRENCY, workload.call("/hand"), workload.expected);

@@ -16,7 +16,7 @@ export interface Target {
 }
 
 /** Sends one request and resolves with its status once the body is drained. */
-export function send(target: Target, method: string, path: string, body?: string): Promise<number> {
+export function send(target: Target, method: string, path: string, body?: string, extraHeaders: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -25,7 +25,7 @@ export function send(target: Target, method: string, path: string, body?: string
         method,
         path,
         agent: target.agent,
-        headers: { authorization: target.auth, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
+        headers: { authorization: target.auth, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...extraHeaders },
       },
       (res) => {
         res.resume();

@@ -2,7 +2,7 @@
 // plugins on a test app, users and tokens from svc/testing, requests through the real stack.
 import test from "ava";
 import request from "supertest";
-import { createScryptHasher, HttpErrors, PASSWORD_HASHER } from "../../index.js";
+import { createScryptHasher, HttpErrors, IdempotencyErrors, PASSWORD_HASHER } from "../../index.js";
 import { bearer, createTestApp, createUser, loginAs, stopTestDatabase } from "../../hosts/testing.js";
 import { withDemoPlugins } from "./app.js";
 import { TODO_CREATES_PER_MINUTE } from "./todo.js";
@@ -43,6 +43,22 @@ test("a runaway client is throttled: each user may create so many todos a minute
   await request(http).patch(`/todos/${created[0]!.body.data.id as string}`).set(ada).send({ done: true }).expect(200);
   const bob = bearer(await loginAs(app, await createUser(app, { name: "Bob" })));
   await request(http).post("/todos").set(bob).send({ title: "mine" }).expect(201);
+});
+
+test("a create retried with its Idempotency-Key makes one todo, and the retry gets the first answer", async (t) => {
+  const { app, http } = await demo(t);
+  const ada = bearer(await loginAs(app, await createUser(app, { name: "Ada" })));
+  const create = () => request(http).post("/todos").set(ada).set("Idempotency-Key", "5b0c2f0e-retry").send({ title: "sent twice over a bad line" });
+
+  const first = await create().expect(201);
+  const retry = await create().expect(201);
+  t.is(retry.headers["idempotent-replayed"], "true");
+  t.is(retry.body.data.id, first.body.data.id);
+  const list = await request(http).get("/todos").set(ada).expect(200);
+  t.is(list.body.data.length, 1);
+  // The key went with that todo: another one under it is refused, not made.
+  const reused = await request(http).post("/todos").set(ada).set("Idempotency-Key", "5b0c2f0e-retry").send({ title: "another todo" }).expect(422);
+  t.is(reused.body.errors[0].code, IdempotencyErrors.KEY_REUSED.code);
 });
 
 test("anonymous requests are refused", async (t) => {

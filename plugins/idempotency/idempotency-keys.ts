@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Binary } from "mongodb";
 import type { Model } from "mongoose";
 import { isDuplicateKeyError } from "../../contracts/database.js";
 import { IdempotencyErrors } from "./errors.js";
@@ -59,13 +60,16 @@ export class IdempotencyKeys {
       const now = this.now();
       const claim = randomUUID();
       const fresh = { fingerprint, claim, lockedUntil: new Date(now + this.times.lockMs), expiresAt: new Date(now + this.times.keepMs) };
+      // One round trip either way: inserts the claim when the key is new, else returns the row as it was.
+      let found: IdempotencyKeyFields | null;
       try {
-        await this.model.create({ scope, key, ...fresh });
-        return this.running(scope, key, claim);
+        found = await this.model.findOneAndUpdate({ scope, key }, { $setOnInsert: fresh }, { upsert: true, returnDocument: "before", lean: true });
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        // Two new claims of one key raced to insert it (MongoDB retries those itself; not every server does).
+        if (isDuplicateKeyError(error)) continue;
+        throw error;
       }
-      const found = await this.model.findOne({ scope, key });
+      if (!found) return this.running(scope, key, claim);
       // Gone since the insert failed (expired and removed, or released): claim it afresh.
       if (!found) continue;
       if (found.expiresAt.getTime() <= now) {
@@ -77,7 +81,7 @@ export class IdempotencyKeys {
       }
       if (found.response) {
         const { status, body, contentType, location } = found.response;
-        return { kind: "replay", response: { status, body: body === undefined || body === null ? undefined : Buffer.from(body), contentType, location } };
+        return { kind: "replay", response: { status, body: bytesOf(body), contentType, location } };
       }
       const lockedUntil = found.lockedUntil?.getTime() ?? 0;
       if (lockedUntil > now) throw inProgress();
@@ -105,6 +109,12 @@ export class IdempotencyKeys {
       },
     };
   }
+}
+
+/** A lean read gives a BSON `Binary` where the schema says Buffer. */
+function bytesOf(body: Buffer | Binary | null | undefined): Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer);
 }
 
 /** The first request is usually answered within the second: ask again then (its answer is replayed). */
