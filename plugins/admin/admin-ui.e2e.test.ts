@@ -238,6 +238,41 @@ test.serial("create, edit (only the changed field is sent), a server 400 on its 
   t.deepEqual(problems, []);
 });
 
+test.serial("a create whose answer was lost, saved again, makes one record: the second save carries the same Idempotency-Key and is answered from the first", async (t) => {
+  const admin = await user({ roles: ["full"] });
+  const title = `lost-answer-${Date.now().toString(36)}`;
+  const { page, problems } = await openAdmin(t);
+  await signIn(page, admin.email);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Gadgets" }).click();
+  await page.getByRole("link", { name: "Create Gadgets" }).click();
+  await page.getByLabel("Title").fill(title);
+
+  // The first save reaches the server, which creates the record; its answer never reaches the page.
+  const keys: string[] = [];
+  await page.route("**/admin/gadgets", async (route) => {
+    const request = route.request();
+    if (request.method() !== "POST") return route.fallback();
+    keys.push(request.headers()["idempotency-key"] ?? "");
+    if (keys.length > 1) return route.fallback();
+    await route.fetch();
+    return route.abort("connectionreset");
+  });
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByText("The server cannot be reached").waitFor();
+  t.is(await Gadget.countDocuments({ title }), 1);
+
+  // Saved again: the same data with the same key, answered from the first save.
+  const answer = page.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/admin/gadgets"));
+  await page.getByRole("button", { name: "Create" }).click();
+  t.is((await answer).headers()["idempotent-replayed"], "true");
+  await page.getByRole("heading", { name: title, level: 1 }).waitFor();
+  t.is(await Gadget.countDocuments({ title }), 1);
+  t.is(keys.length, 2);
+  t.regex(keys[0]!, /^[0-9a-f]{32}$/);
+  t.is(keys[1], keys[0]);
+  t.deepEqual(problems, []);
+});
+
 test.serial("bulk: select rows, set a field on them, then delete them after a confirmation; the results are shown", async (t) => {
   const admin = await user({ roles: ["full"] });
   const prefix = `bulk-${Date.now().toString(36)}`;

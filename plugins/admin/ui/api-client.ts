@@ -37,6 +37,7 @@ export interface RequestOptions {
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -156,7 +157,7 @@ export class ApiClient {
   }
 
   private async send(path: string, options: RequestOptions, token: string | null): Promise<unknown> {
-    const headers: Record<string, string> = { Accept: "application/json" };
+    const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     const search = new URLSearchParams();

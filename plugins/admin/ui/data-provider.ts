@@ -2,6 +2,7 @@ import { HttpError, type DataProvider, type GetListResult, type Identifier } fro
 import { ApiError, type ApiClient } from "./api-client";
 import type { AdminRecord, BulkResult } from "./api-types";
 import type { ModelRegistry } from "./model-registry";
+import { CreateAttempts, IDEMPOTENCY_KEY_HEADER } from "./create-attempts";
 import { formErrorsOf } from "./server-errors";
 
 /** Rows per page unless the list asks otherwise. */
@@ -32,11 +33,13 @@ const encodeId = (id: Identifier) => encodeURIComponent(String(id));
  * ra-core's data provider over the admin's model routes: a resource is a model name, mapped to
  * its `routePath` from the caller's config (which already holds the base path). Lists use the
  * API's `page`, `limit`, `sort` (`field` / `-field`) and `search`; bulk operations its
- * `bulk-update` and `bulk-delete` routes, answering the ids written.
+ * `bulk-update` and `bulk-delete` routes, answering the ids written. Creates carry an
+ * `Idempotency-Key`, so saving again after a lost answer creates one record.
  */
 export function dataProvider(api: ApiClient, models: ModelRegistry): DataProvider {
   const path = (resource: string) => models.get(resource).routePath;
   const fieldsOf = (resource: string) => Object.keys(models.get(resource).fields);
+  const creates = new CreateAttempts();
   return {
     supportAbortSignal: true,
     async getList(resource, params): Promise<GetListResult> {
@@ -64,10 +67,13 @@ export function dataProvider(api: ApiClient, models: ModelRegistry): DataProvide
       throw new Error("References are not listed by the admin UI");
     },
     async create(resource, params) {
+      const key = creates.keyFor(resource, params.data);
       try {
-        const body = await api.request<{ data: unknown }>(path(resource), { method: "POST", body: params.data });
+        const body = await api.request<{ data: unknown }>(path(resource), { method: "POST", body: params.data, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
+        creates.answered(resource, params.data);
         return { data: record(body.data) };
       } catch (error) {
+        creates.failed(resource, params.data, error);
         throw forForm(error, fieldsOf(resource));
       }
     },
