@@ -241,3 +241,26 @@ test("validation settings off still refuse non-JSON bodies", async (t) => {
   const response = await request(http).post("/posts").set("Authorization", alice.auth).type("form").send({ title: "x" }).expect(415);
   t.is(response.body.errors[0].code, HttpErrors.UNSUPPORTED_MEDIA_TYPE.code);
 });
+
+test("reads and lists carry an ETag: sent back as If-None-Match it is 304 with no body until the record or the page changes", async (t) => {
+  const http = await blogApp(t);
+  const alice = tokens.user("etag-alice");
+  const id = (await as(http, alice.auth).post("/posts", { title: "Cached" }).expect(201)).body.data.id as string;
+  const read = await as(http, alice.auth).get(`/posts/${id}`).expect(200);
+  const tag = read.headers.etag as string;
+  t.truthy(tag);
+
+  const revalidated = await request(http).get(`/posts/${id}`).set("Authorization", alice.auth).set("If-None-Match", tag).expect(304);
+  t.is(revalidated.text, "");
+  t.is(revalidated.headers.etag, tag);
+  await as(http, alice.auth).patch(`/posts/${id}`, { title: "Changed" }).expect(200);
+  const changed = await request(http).get(`/posts/${id}`).set("Authorization", alice.auth).set("If-None-Match", tag).expect(200);
+  t.is(changed.body.data.title, "Changed");
+  t.not(changed.headers.etag, tag);
+
+  const page = await as(http, alice.auth).get("/posts?limit=5").expect(200);
+  await request(http).get("/posts?limit=5").set("Authorization", alice.auth).set("If-None-Match", page.headers.etag as string).expect(304);
+  // Another caller sees another page (no draft of alice's), so another tag: never alice's 304.
+  const bob = tokens.user("etag-bob");
+  await request(http).get("/posts?limit=5").set("Authorization", bob.auth).set("If-None-Match", page.headers.etag as string).expect(200);
+});

@@ -1,0 +1,2 @@
+import benchMcp from "../bench/mcp.js";
+await benchMcp();
