@@ -119,19 +119,31 @@ function keepAnswer(res: Response, claim: RunningClaim, logger: SvcLogger): void
     return write.apply(this, args);
   } as Response["write"];
   res.end = function (this: Response, ...args: unknown[]) {
-    res.end = end;
+    // While the answer is being stored the response is not sent yet: a second answer (a handler
+    // that answered and then threw, whose error reaches the error handler) must not replace it.
+    res.end = (() => res) as Response["end"];
     const [chunk, encoding] = args;
+    const status = res.statusCode;
+    const headers = res.getHeaders();
     const body = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.isBuffer(chunk) ? chunk : undefined;
-    const kept = !streamed && res.statusCode < 500 && !RETRYABLE_STATUSES.has(res.statusCode);
-    const settle = kept
-      ? claim.complete({ status: res.statusCode, body, contentType: headerOf(res, "Content-Type"), location: headerOf(res, "Location") })
-      : claim.release();
+    const kept = !streamed && status < 500 && !RETRYABLE_STATUSES.has(status);
+    const settle = kept ? claim.complete({ status, body, contentType: headerOf(res, "Content-Type"), location: headerOf(res, "Location") }) : claim.release();
     settle
       .catch((error: unknown) => {
         // The answer still goes out; a retry within the claim's lock is told to wait, then runs again.
         logger.error(`${IDEMPOTENCY_KEY_HEADER}: the answer to ${res.req.method} ${res.req.originalUrl} was not ${kept ? "stored" : "released"}: ${error instanceof Error ? error.message : String(error)}`, { requestId: res.req.requestId });
       })
-      .finally(() => (end as (...rest: unknown[]) => Response).apply(res, args));
+      .finally(() => {
+        res.end = end;
+        // Undo whatever a second answer set meanwhile (its status, its Content-Length); a streamed
+        // answer's head is out already.
+        if (!res.headersSent) {
+          res.statusCode = status;
+          for (const name of res.getHeaderNames()) if (!(name in headers)) res.removeHeader(name);
+          for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+        }
+        (end as (...rest: unknown[]) => Response).apply(res, args);
+      });
     return res;
   } as Response["end"];
 }

@@ -215,6 +215,11 @@ test("idempotent() on a hand-written route: server errors and streamed answers f
         counts.pings++;
         res.status(204).end();
       });
+      // A handler bug: it answers, then throws. The client still gets (and a retry replays) the answer.
+      router.post("/answered-then-threw", idempotent(ctx), async (_req, res) => {
+        res.status(201).json({ done: true });
+        throw new Error("cleanup after answering failed");
+      });
       router.post("/reports", idempotent(ctx), (_req, res) => {
         counts.reports++;
         res.write("part one, ");
@@ -238,6 +243,11 @@ test("idempotent() on a hand-written route: server errors and streamed answers f
   const ping = await post("/pings").expect(204);
   t.is(ping.headers["idempotent-replayed"], "true");
   t.is(counts.pings, 1);
+
+  t.deepEqual((await post("/answered-then-threw").expect(201)).body, { done: true });
+  const replayed = await post("/answered-then-threw").expect(201);
+  t.deepEqual(replayed.body, { done: true });
+  t.is(replayed.headers["idempotent-replayed"], "true");
 
   t.is((await post("/reports").expect(200)).text, "part one, part two");
   t.is((await post("/reports").expect(200)).text, "part one, part two");
