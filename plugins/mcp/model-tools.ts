@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import type { ModelOperationResult, ModelRegistration, ServedModel } from "../../contracts/model-registry.js";
-import { MAX_IN_VALUES, REST_METHODS, type RestMethod } from "../rest/index.js";
+import { FIELDS_PARAMETER, MAX_IN_VALUES, REST_METHODS, type RestMethod } from "../rest/index.js";
 import { McpErrors } from "./errors.js";
 import { listErrorInArguments } from "./list-error-paths.js";
 import type { ServedTool } from "./served-tool.js";
@@ -64,12 +64,15 @@ export function modelTools(registration: ModelRegistration, served: ServedModel)
     annotations: { readOnlyHint: true },
     run: (args, req) => run("list", req, { query: listQuery(args, isExcluded, list.searchable) }).catch((error: unknown) => Promise.reject(listErrorInArguments(error, list.filterNames))),
   };
+  const readFields = list.advertised.properties?.fields as SchemaObject | undefined;
   tools.read = {
     name: `${stem}_read`,
     description: `Reads one ${model} by id (what GET ${registration.path}/{id} answers): {data}.`,
-    arguments: toolArguments(idOnly),
+    arguments: readFields
+      ? toolArguments(objectSchema({ id: ID, fields: readFields }, ["id"]), objectSchema({ id: ID, fields: CHECKED_FIELDS }, ["id"]))
+      : toolArguments(idOnly),
     annotations: { readOnlyHint: true },
-    run: (args, req) => run("read", req, { id: args.id as string }),
+    run: (args, req) => run("read", req, { id: args.id as string, query: pickedFields(args, isExcluded) }),
   };
   tools.create = {
     name: `${stem}_create`,
@@ -201,7 +204,7 @@ function notAccepted(paths: readonly string[], where?: string) {
  * what the field holds.
  */
 function listQuery(args: Record<string, unknown>, isExcluded: (path: string) => boolean, searchable: boolean): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
+  const query: Record<string, unknown> = { ...pickedFields(args, isExcluded) };
   if (args.limit !== undefined) query.limit = String(args.limit);
   if (args.page !== undefined) query.page = String(args.page);
   if (typeof args.search === "string") {
@@ -249,6 +252,8 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
     if (parameter.style === "deepObject") {
       filterNames.push(parameter.name);
       if (!isExcluded(parameter.name)) filters[parameter.name] = filterSchema(parameter, schema);
+    } else if (parameter.name === FIELDS_PARAMETER) {
+      properties.fields = fieldsArgument(schema, isExcluded);
     } else if (parameter.name !== "search" || searchable) {
       properties[parameter.name] = { ...schema, description: parameter.description };
     }
@@ -268,6 +273,7 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
     sort: { type: "string" },
   };
   if (served.searchFields.length > 0) checkedProperties.search = { type: "string" };
+  if (properties.fields) checkedProperties.fields = CHECKED_FIELDS;
   if (filterNames.length > 0) {
     checkedProperties.filter = {
       type: "object",
@@ -286,6 +292,29 @@ function listSchemas(served: ServedModel, isExcluded: (path: string) => boolean)
     };
   }
   return { advertised: objectSchema(properties, []), checked: objectSchema(checkedProperties, []), searchable, filterNames: new Set(filterNames) };
+}
+
+/** What `fields` must be before `pickedFields` refuses excluded names as such. */
+const CHECKED_FIELDS: SchemaObject = { type: "array", items: { type: "string" }, minItems: 1 };
+
+/** The `fields` argument: REST's parameter as a JSON array of the names an MCP client may see. */
+function fieldsArgument(parameter: SchemaObject, isExcluded: (path: string) => boolean): SchemaObject {
+  const names = (((parameter.items as SchemaObject | undefined)?.enum ?? []) as string[]).filter((name) => !isExcluded(name));
+  return {
+    type: "array",
+    items: { type: "string", enum: names },
+    minItems: 1,
+    uniqueItems: true,
+    description: "Only these fields of each record (the id always comes): fewer tokens when a few are enough, e.g. [\"title\", \"done\"].",
+  };
+}
+
+/** `fields` as the route's query value, unless it names an excluded field. */
+function pickedFields(args: Record<string, unknown>, isExcluded: (path: string) => boolean): Record<string, unknown> {
+  if (!Array.isArray(args.fields)) return {};
+  const named = (args.fields as string[]).filter((name) => isExcluded(name));
+  if (named.length > 0) throw notAccepted(named, FIELDS_PARAMETER);
+  return { [FIELDS_PARAMETER]: (args.fields as string[]).join(",") };
 }
 
 /** One filter field: a value (`$eq`) or an object of the operators its deepObject parameter documents. */

@@ -19,6 +19,7 @@ export type {
 export { Permissions, REST_METHODS, checkPermissions, requiresAuthentication, type MethodPermissions, type PermissionCheck, type PermissionContext, type RestMethod } from "./permissions.js";
 export { OwnerQueryFilter, type QueryFilter, type QueryFilterContext, type QueryFilterObject } from "./owner-query-filter.js";
 export { ALLOWED_OPERATORS, MAX_IN_VALUES, MAX_PAGE, MAX_REGEX_LENGTH, type ListQuery } from "./list-query.js";
+export { FIELDS_PARAMETER } from "./sparse-fields.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, type ModelAnalysis } from "./model-analysis.js";
 export { RestErrors } from "./errors.js";
 export { applyPatch } from "./apply-patch.js";

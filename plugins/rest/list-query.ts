@@ -2,6 +2,7 @@ import type { SchemaType } from "mongoose";
 import type { HttpErrorFactory } from "../../kernel/errors.js";
 import { RestErrors } from "./errors.js";
 import type { ModelAnalysis } from "./model-analysis.js";
+import { FIELDS_PARAMETER, parseFields } from "./sparse-fields.js";
 import { requestValidationError, type ValidationIssue } from "../validation/index.js";
 import { ValidationErrors } from "../validation/index.js";
 
@@ -34,6 +35,8 @@ export interface ListQuery {
   readonly limit: number;
   readonly page: number;
   readonly skip: number;
+  /** `fields`: the only fields to answer (besides the id); undefined → all. */
+  readonly fields?: ReadonlySet<string>;
 }
 
 type RawQuery = Record<string, unknown>;
@@ -54,14 +57,17 @@ class QueryProblems {
  * `$eq $ne $gt $gte $lt $lte $in $nin $exists $regex`. Values are cast with the field's mongoose
  * type; `$in`/`$nin` take a comma-separated value or repeated parameters; `$regex` matches its
  * value literally (anchors `^`/`$` kept; `/text/i` for case-insensitive), so no client pattern is
- * ever compiled. A value containing a NUL character is refused with every operator. Every
- * problem is reported in SPEC §7's 400 body.
+ * ever compiled. A value containing a NUL character is refused with every operator. `fields`
+ * picks the answer's fields among `responseFields`. Every problem is reported in SPEC §7's 400
+ * body.
  *
  * @example
  * const parse = createListQueryParser(analysis);
  * parse({ done: "false", "dueOn[$lt]": "2024-06-01", sort: "-created", limit: "20" });
  */
-export function createListQueryParser(analysis: ModelAnalysis): (query: RawQuery) => ListQuery {
+export function createListQueryParser(analysis: ModelAnalysis, responseFields: ReadonlySet<string> = new Set()): (query: RawQuery) => ListQuery {
+  // A model whose own field is called `fields` filters on it, as it did before sparse fieldsets.
+  const sparse = !analysis.queryFields.has(FIELDS_PARAMETER);
   return function parseListQuery(query) {
     const problems = new QueryProblems();
     const limit = parseCount(query.limit, "limit", analysis.defaultLimit, analysis.maxLimit, problems);
@@ -70,15 +76,18 @@ export function createListQueryParser(analysis: ModelAnalysis): (query: RawQuery
     const filter: Record<string, unknown> = {};
     const searchable = analysis.searchFields.length > 0;
     for (const key of Object.keys(query)) {
-      if (RESERVED.has(key) || (searchable && key === SEARCH)) continue;
+      if (RESERVED.has(key) || (searchable && key === SEARCH) || (sparse && key === FIELDS_PARAMETER)) continue;
       parseFilter(key, query[key], analysis, filter, problems);
     }
     if (searchable && query[SEARCH] !== undefined) {
       const matches = searchFilter(query[SEARCH], analysis.searchFields, problems);
       if (matches) filter.$or = matches;
     }
+    const fieldIssues: ValidationIssue[] = [];
+    const fields = sparse ? parseFields(query[FIELDS_PARAMETER], responseFields, fieldIssues) : undefined;
+    for (const issue of fieldIssues) problems.add(ValidationErrors.INVALID_QUERY, issue.path, issue.message, issue.keyword ?? FIELDS_PARAMETER);
     if (problems.issues.length > 0) throw requestValidationError(problems.issues, "query", problems.code);
-    return { filter, sort, limit, page, skip: (page - 1) * limit };
+    return { filter, sort, limit, page, skip: (page - 1) * limit, fields };
   };
 }
 

@@ -82,7 +82,7 @@ test("security follows the permission checks; closed methods are left out", asyn
   t.deepEqual(Object.keys(document.paths["/doc-closed/{id}"]!), ["get"]);
   t.false("/doc-closed" in document.paths);
   const listParameters = document.paths["/doc-todos"]!.get!.parameters!.map((parameter) => parameter.name);
-  t.deepEqual(listParameters, ["limit", "page", "sort", "status", "dueOn", "tags"]);
+  t.deepEqual(listParameters, ["limit", "page", "sort", "status", "dueOn", "tags", "fields"]);
 });
 
 type Operation = { operationId?: string; tags?: string[]; description?: string; parameters?: Parameter[] };

@@ -1,5 +1,6 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { syncOperationExtension } from "./sync-extension.js";
+import { FIELDS_PARAMETER, fieldsParameter, responseFieldNames } from "./sparse-fields.js";
 import { documentIdempotency } from "../idempotency/index.js";
 import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
@@ -63,6 +64,7 @@ export function documentModelRouter<T>(
   const added = options.openApi?.responseProperties;
   const response: SchemaObject = { ...schemas.response, description: options.openApi?.description };
   if (added) response.properties = { ...schemas.response.properties, ...added };
+  const responseFields = responseFieldNames(schemas.response, added);
   const responseName = addModelSchema(openapi, name, `${name}_${stem}`, response);
   const createName = addModelSchema(openapi, `${name}Create`, `${name}Create_${stem}`, schemas.create);
   const updateName = addModelSchema(openapi, `${name}Update`, `${name}Update_${stem}`, schemas.update);
@@ -116,7 +118,7 @@ export function documentModelRouter<T>(
               ? " Each filter parameter takes `field=value` (equal) or `field[$op]=value` (an operator, as a deepObject); " +
                 "several filters narrow the list together."
               : ""),
-          parameters: listParameters(analysis, schemas),
+          parameters: listParameters(analysis, schemas, responseFields),
           // Synced models: the sync client's codegen finds its collections by this (SPEC §2.8).
           ...(options.sync && collection ? { "x-svc-sync": syncOperationExtension(collection, options.sync, options.permissions as Parameters<typeof syncOperationExtension>[2]) } : {}),
           responses: {
@@ -167,7 +169,7 @@ export function documentModelRouter<T>(
       "get",
       itemPath,
       // 400: an id that is not valid percent-encoding (HTTP_MALFORMED_PATH).
-      operation("read", { summary: `Read a ${name}`, parameters: [idParameter], responses: single(200, `The ${name}`) }, [
+      operation("read", { summary: `Read a ${name}`, parameters: [idParameter, fieldsParameter(responseFields)], responses: single(200, `The ${name}`) }, [
         "BadRequest",
         "Unauthorized",
         "Forbidden",
@@ -211,7 +213,7 @@ export function documentModelRouter<T>(
 }
 
 /** The list route's query parameters: `limit`, `page`, `sort`, `search` (with search fields) and one per query field. */
-export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): ParameterObject[] {
+export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas, responseFields: readonly string[]): ParameterObject[] {
   const parameters: ParameterObject[] = [
     {
       name: "limit",
@@ -241,6 +243,8 @@ export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas): 
     const name = field === "_id" ? "id" : field;
     parameters.push(listFilterParameter(name, stripNull(fieldSchemaAt(properties, name)), schemaType));
   }
+  // A model with a filterable field of its own called `fields` keeps its filter (see list-query.ts).
+  if (!analysis.queryFields.has(FIELDS_PARAMETER)) parameters.push(fieldsParameter(responseFields));
   return parameters;
 }
 

@@ -15,6 +15,7 @@ import { documentModelRouter, listParameters } from "./model-openapi.js";
 import type { ModelRouterOptions, ResponseDocument, RestModel } from "./model-router-options.js";
 import { Permissions, type MethodPermissions, type RestMethod } from "./permissions.js";
 import { documentShaper } from "./response-shaping.js";
+import { readFieldsParser, responseFieldNames } from "./sparse-fields.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
 import { checkThrottleOption, routerThrottle } from "./router-throttle.js";
 import { throttleStoreOf } from "../throttle/index.js";
@@ -145,12 +146,14 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       const validation = { settings, logger: ctx.logger };
       const plan = planPopulate(model, options.populatePaths);
       const schemas = modelSchemas(model, analysis, options, plan.shapes);
+      const responseFields = responseFieldNames(schemas.response, options.openApi?.responseProperties);
       const runtime: RouteRuntime<T> = {
         model,
         analysis,
         options,
         shaper: documentShaper(analysis),
-        parseList: createListQueryParser(analysis),
+        parseList: createListQueryParser(analysis, new Set(responseFields)),
+        parseReadFields: readFieldsParser(new Set(responseFields)),
         checkCreate: withLegacyTransform(bodyChecker<T>(schemas.create, "create", analysis, validation, options.validation), "create", options),
         checkUpdate: withLegacyTransform(bodyChecker<T>(schemas.update, "update", analysis, validation, options.validation), "update", options),
         populate: plan.populate,
@@ -170,7 +173,7 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       router.put("/:id", handlers.methodNotAllowed("GET, PATCH, DELETE"));
       ctx.resolve(HTTP_ROUTER).use(mountPath, router);
       documentModelRouter(ctx.openapi, mountPath, analysis, schemas, options, model.collection.collectionName);
-      served = { operations: handlers.operations, schemas, listParameters: listParameters(analysis, schemas), searchFields: analysis.searchFields, throttle: runtime.throttle };
+      served = { operations: handlers.operations, schemas, listParameters: listParameters(analysis, schemas, responseFields), searchFields: analysis.searchFields, throttle: runtime.throttle };
     },
   };
 }

@@ -15,6 +15,7 @@ import { checkPermissions, type PermissionContext, type RestMethod } from "./per
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
 import { saveLoaded } from "./save-loaded.js";
+import { pickFields } from "./sparse-fields.js";
 import { retryStaleWrite } from "./stale-write-retry.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
 
@@ -25,6 +26,8 @@ export interface RouteRuntime<T> {
   readonly options: ModelRouterOptions<T>;
   readonly shaper: DocumentShaper;
   readonly parseList: (query: Record<string, unknown>) => ListQuery;
+  /** A read's `?fields=` (undefined: every field); throws the 400 of a bad list. */
+  readonly parseReadFields: (query: Record<string, unknown>) => ReadonlySet<string> | undefined;
   readonly checkCreate: BodyChecker<T>;
   readonly checkUpdate: BodyChecker<T>;
   readonly populate: readonly PopulateOptions[];
@@ -178,6 +181,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     }
     let body: unknown[] = data;
     if (present || checkResponse) body = await Promise.all(data.map((doc) => presentOne(doc, "list", req)));
+    const { fields } = query;
+    if (fields) body = body.map((doc) => pickFields(doc, fields));
     return { status: 200, body: { data: body, limit: query.limit, page: query.page, more: query.skip + docs.length < total, total } };
   };
 
@@ -186,6 +191,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const admitted = admit("read", req);
     if (admitted) await admitted;
     const id = checkId(req);
+    const fields = runtime.parseReadFields(req.query as Record<string, unknown>);
     const find = store.findOne(await recordFilter(id, user, req));
     if (hasPopulate) find.populate(populateList);
     if (lean) find.lean();
@@ -194,7 +200,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const objectDenied = authorize("read", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
     const shaped = shapeDoc(doc);
-    return { status: 200, body: { data: present || checkResponse ? await presentOne(shaped, "read", req) : shaped } };
+    const answered = present || checkResponse ? await presentOne(shaped, "read", req) : shaped;
+    return { status: 200, body: { data: fields ? pickFields(answered, fields) : answered } };
   };
 
   const create: ModelOperation = async (req) => {
