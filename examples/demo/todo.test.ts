@@ -25,6 +25,9 @@ test("each user sees and changes only their own todos", async (t) => {
 
   const mine = await request(http).get("/todos").set(ada).expect(200);
   t.deepEqual(mine.body.data.map((todo: { id: string }) => todo.id), [id]);
+  // A screen showing titles only asks for them.
+  const titles = await request(http).get("/todos?fields=title").set(ada).expect(200);
+  t.deepEqual(titles.body.data, [{ id, _id: id, title: "write the tests" }]);
   const theirs = await request(http).get("/todos").set(bob).expect(200);
   t.deepEqual(theirs.body.data, []);
   await request(http).patch(`/todos/${id}`).set(bob).send({ done: true }).expect(404);
