@@ -7,6 +7,7 @@ import request from "supertest";
 import { createTestApp, stopTestDatabase } from "../../hosts/testing.js";
 import {
   defaultPlugins,
+  documentIdempotency,
   HTTP_ROUTER,
   IdempotencyErrors,
   idempotencyKeyModel,
@@ -203,6 +204,7 @@ test("idempotent() on a hand-written route: server errors and streamed answers f
     name: "payments",
     start(ctx) {
       const router = ctx.resolve(HTTP_ROUTER);
+      ctx.openapi.addOperation("post", "/payments", documentIdempotency({ summary: "Charge the caller", responses: { 201: { description: "Charged" } } }, { required: true }));
       router.post("/payments", idempotent(ctx, { required: true }), (req, res) => {
         if (failNext) {
           failNext = false;
@@ -238,6 +240,11 @@ test("idempotent() on a hand-written route: server errors and streamed answers f
   t.is((await post("/payments", { amount: 12 }).expect(201)).headers["idempotent-replayed"], "true");
   t.is(counts.charges, 1);
   t.is(errorCode(await request(http).post("/payments").set("Authorization", alice.auth).send({ amount: 12 }).expect(400)), IdempotencyErrors.KEY_REQUIRED.code);
+  const documented = (await request(http).get("/openapi.json").expect(200)).body.paths["/payments"].post;
+  t.like(documented.parameters[0], { name: "Idempotency-Key", in: "header", required: true });
+  t.regex(documented.responses["409"].description, /^Conflict: a request with the same Idempotency-Key/);
+  t.truthy(documented.responses["422"]);
+  t.truthy(documented.responses["201"].headers["Idempotent-Replayed"]);
 
   await post("/pings").expect(204);
   const ping = await post("/pings").expect(204);
