@@ -48,6 +48,8 @@ export interface ModelOperationResult {
   readonly status: number;
   readonly body?: unknown;
   readonly createdId?: string;
+  /** The record's revision after the operation, on models that keep one (REST sends it in the `ETag`). */
+  readonly revision?: number;
 }
 
 /**

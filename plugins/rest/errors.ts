@@ -24,6 +24,10 @@ export const RestErrors = defineErrors("REST", {
    * it (mongoose's version check), 10 attempts in a row: writers in other processes.
    */
   STALE_DOCUMENT: { status: 409, title: "Conflict" },
+  /** A PATCH or DELETE with `If-Match` found the record at another revision: someone changed it since the client read it. */
+  PRECONDITION_FAILED: { status: 412, title: "Precondition failed" },
+  /** `If-Match` on a model without revisions (no `optimisticConcurrency: true`): the check cannot be made, so the write is not. */
+  IF_MATCH_UNSUPPORTED: { status: 400, title: "If-Match not supported" },
   /** A filter names a field outside the router's `queryFields`. */
   QUERY_FIELD_NOT_ALLOWED: { status: 400, title: "Request validation failed" },
   /** A filter uses an operator outside the allowlist. */

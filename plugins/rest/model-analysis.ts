@@ -1,3 +1,4 @@
+import { revisionPath } from "./record-revision.js";
 import type { Model, PopulateOptions, Schema, SchemaType } from "mongoose";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { isUserSchema, MANAGED_USER_FIELDS } from "../../contracts/user-fields.js";
@@ -21,6 +22,8 @@ export interface ModelAnalysis {
   readonly hasOwnerPath: boolean;
   /** DELETE sets `deleted: true` (the model uses `isDeletedPlugin`). */
   readonly softDelete: boolean;
+  /** The version key, when the schema has `optimisticConcurrency: true`: answers' ETags name it, If-Match checks it. */
+  readonly revisionPath?: string;
   /** `_id` is an ObjectId (path ids must be 24 hex characters). */
   readonly objectIdKeys: boolean;
   /** Top-level fields clients may not write. */
@@ -128,6 +131,7 @@ export function analyzeModel<T>(restModel: RestModel<T>, options: ModelRouterOpt
     ownerField,
     hasOwnerPath,
     softDelete: usesSoftDelete(schema),
+    revisionPath: revisionPath(schema),
     objectIdKeys,
     readOnlyPaths: readOnly,
     adminOnlyPaths: new Set((options.adminOnlyFields ?? (isUserSchema(schema) ? MANAGED_USER_FIELDS : [])).filter((field) => !readOnly.has(field) && schema.path(field) !== undefined)),

@@ -164,12 +164,20 @@ export function documentModelRouter<T>(
     const idempotency = options.idempotency ?? true;
     openapi.addOperation("post", path, idempotency === false ? create : documentIdempotency(create, idempotency === true ? {} : idempotency));
   }
+  // Models with revisions (optimisticConcurrency): ETag on record answers, If-Match on writes.
+  const revisioned = analysis.revisionPath !== undefined;
+  const tagged = (responses: Record<string, ResponseObject>): Record<string, ResponseObject> =>
+    revisioned ? Object.fromEntries(Object.entries(responses).map(([status, answer]) => [status, { ...answer, headers: { ...answer.headers, ETag: ETAG_HEADER } }])) : responses;
+  const ifMatch: ParameterObject[] = revisioned ? [IF_MATCH_PARAMETER] : [];
+  const preconditionFailed: Record<string, ResponseObject> = revisioned
+    ? { 412: { description: `The ${name} changed since the If-Match tag was read (REST_PRECONDITION_FAILED); nothing was written`, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } } }
+    : {};
   if (allowed("read")) {
     openapi.addOperation(
       "get",
       itemPath,
       // 400: an id that is not valid percent-encoding (HTTP_MALFORMED_PATH).
-      operation("read", { summary: `Read a ${name}`, parameters: [idParameter, fieldsParameter(responseFields)], responses: single(200, `The ${name}`) }, [
+      operation("read", { summary: `Read a ${name}`, parameters: [idParameter, fieldsParameter(responseFields)], responses: tagged(single(200, `The ${name}`)) }, [
         "BadRequest",
         "Unauthorized",
         "Forbidden",
@@ -186,9 +194,9 @@ export function documentModelRouter<T>(
         {
           summary: `Update a ${name}`,
           description: "Changes only the fields given; null unsets an optional field.",
-          parameters: [idParameter],
+          parameters: [idParameter, ...ifMatch],
           requestBody: { required: true, content: { "application/json": { schema: ref(updateName) } } },
-          responses: single(200, `The updated ${name}`),
+          responses: { ...tagged(single(200, `The updated ${name}`)), ...preconditionFailed },
         },
         ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
       ),
@@ -203,14 +211,27 @@ export function documentModelRouter<T>(
         {
           summary: `Delete a ${name}`,
           description: analysis.softDelete ? "Soft delete: the record is marked deleted and hidden from reads." : undefined,
-          parameters: [idParameter],
-          responses: { 204: { description: `The ${name} was deleted` } },
+          parameters: [idParameter, ...ifMatch],
+          responses: { 204: { description: `The ${name} was deleted` }, ...preconditionFailed },
         },
         ["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
       ),
     );
   }
 }
+
+const ETAG_HEADER = {
+  description: "The record's revision and a digest of this answer: send it back as If-Match to write only if nobody changed the record since, or as If-None-Match to get 304 while this answer holds",
+  schema: { type: "string" },
+} as const;
+
+const IF_MATCH_PARAMETER: ParameterObject = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description: "The ETag of the record as the client last read it: the write applies only if the record is still at that revision (else 412); `*` accepts any",
+  schema: { type: "string" },
+};
 
 /** The list route's query parameters: `limit`, `page`, `sort`, `search` (with search fields) and one per query field. */
 export function listParameters(analysis: ModelAnalysis, schemas: ModelSchemas, responseFields: readonly string[]): ParameterObject[] {

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { Document, HydratedDocument, Model, PopulateOptions } from "mongoose";
+import { Document, type HydratedDocument, type Model, type PopulateOptions } from "mongoose";
 import type { RequestUser } from "../../contracts/request-user.js";
 import type { BodyChecker } from "./body-checker.js";
 import { applyPatch } from "./apply-patch.js";
@@ -15,6 +15,8 @@ import { checkPermissions, type PermissionContext, type RestMethod } from "./per
 import type { DocumentShaper } from "./response-shaping.js";
 import { isValidObjectId } from "./schema/object-id.js";
 import { saveLoaded } from "./save-loaded.js";
+import { checkIfMatch, recordEtag } from "./record-revision.js";
+import { markStaleWrite } from "../../contracts/stale-write.js";
 import { pickFields } from "./sparse-fields.js";
 import { retryStaleWrite } from "./stale-write-retry.js";
 import { HttpErrors } from "../../kernel/http-errors.js";
@@ -78,6 +80,13 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
   // Handlers work on plain records; hooks see the caller's document type again.
   const store = model as unknown as Model<Record<string, unknown>>;
   const forHooks = (doc: StoredDocument) => doc as unknown as HydratedDocument<T>;
+  // Models with `optimisticConcurrency` keep a revision: answers carry it in their ETag, and If-Match is checked against it.
+  const revision = analysis.revisionPath;
+  const revisionOf = (doc: unknown): number | undefined => {
+    if (!revision) return undefined;
+    const value = doc instanceof Document ? doc.get(revision) : (doc as Record<string, unknown>)[revision];
+    return typeof value === "number" ? value : undefined;
+  };
 
   /** Method-level permission; resolves (or returns) nothing when allowed. */
   function authorize(method: RestMethod, user: RequestUser | undefined, object?: Readonly<Record<string, unknown>>): void | Promise<void> {
@@ -199,9 +208,11 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     if (!doc) throw notFound();
     const objectDenied = authorize("read", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
+    // Read before shaping, which takes the version key off a lean record.
+    const docRevision = revisionOf(doc);
     const shaped = shapeDoc(doc);
     const answered = present || checkResponse ? await presentOne(shaped, "read", req) : shaped;
-    return { status: 200, body: { data: fields ? pickFields(answered, fields) : answered } };
+    return { status: 200, body: { data: fields ? pickFields(answered, fields) : answered }, revision: docRevision };
   };
 
   const create: ModelOperation = async (req) => {
@@ -239,6 +250,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const doc = await loadForWrite(req);
     const objectDenied = authorize("update", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
+    checkIfMatch(req.headers["if-match"], revision, revisionOf(doc), analysis.modelName);
     let body: RequestBody<T> = runtime.checkUpdate(req);
     const prevDoc = doc.toObject() as T;
     if (options.preUpdate) {
@@ -250,7 +262,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     await saveOr404(doc, doc.get("deleted") !== true);
     if (hasPopulate) await doc.populate(populateList);
     if (options.postUpdate) await runHook("postUpdate", () => options.postUpdate!(forHooks(doc), body, req, prevDoc));
-    return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) } };
+    return { status: 200, body: { data: await presentOne(shaper.hydrated(doc), "update", req) }, revision: revisionOf(doc) };
   };
 
   const remove: ModelOperation = async (req) => {
@@ -263,6 +275,8 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     const doc = await loadForWrite(req);
     const objectDenied = authorize("delete", user, doc as unknown as Record<string, unknown>);
     if (objectDenied) await objectDenied;
+    const ifMatch = req.headers["if-match"];
+    checkIfMatch(ifMatch, revision, revisionOf(doc), analysis.modelName);
     if (options.preDelete) {
       const allowed = await runHook("preDelete", () => options.preDelete!(forHooks(doc), req));
       if (allowed === null || allowed === undefined) throw hookDenied("preDelete");
@@ -273,8 +287,12 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
       await saveOr404(doc, loadedLive);
     } else {
       // A concurrent DELETE got there first: its caller deleted the record, this one finds nothing.
-      const { deletedCount } = await doc.deleteOne();
-      if (deletedCount === 0) throw notFound();
+      // With If-Match, only the revision checked: another write since is a stale write, redone from a fresh load.
+      const { deletedCount } = ifMatch !== undefined && revision ? await store.deleteOne({ _id: doc._id, [revision]: revisionOf(doc) }) : await doc.deleteOne();
+      if (deletedCount === 0) {
+        if (ifMatch !== undefined && (await store.exists({ _id: doc._id }))) throw markStaleWrite(RestErrors.STALE_DOCUMENT({ detail: `This ${analysis.modelName} changed since it was loaded; load it again` }));
+        throw notFound();
+      }
     }
     if (options.postDelete) await runHook("postDelete", () => options.postDelete!(forHooks(doc), req));
     return { status: 204 };
@@ -296,7 +314,13 @@ function send(operation: ModelOperation): RequestHandler {
     // The new record's URL under wherever this router is mounted (app prefixes included).
     if (result.createdId !== undefined) res.location(`${req.baseUrl}/${encodeURIComponent(result.createdId)}`);
     if (result.body === undefined) res.status(result.status).end();
-    else res.status(result.status).json(result.body);
+    else if (result.revision === undefined) res.status(result.status).json(result.body);
+    else {
+      // Serialised once: the ETag is a digest of exactly these bytes (express answers If-None-Match from it).
+      const text = JSON.stringify(result.body);
+      res.setHeader("ETag", recordEtag(result.revision, text));
+      res.status(result.status).type("json").send(text);
+    }
   };
 }
 
