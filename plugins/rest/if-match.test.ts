@@ -29,6 +29,9 @@ const plain = new mongoose.Schema<PageFields>(definition, { strict: "throw", toJ
 plain.plugin(defaultPlugins);
 const Note = mongoose.model("IfMatchNote", plain);
 
+// No isDeletedPlugin: a DELETE removes the record.
+const Sticky = mongoose.model("IfMatchSticky", new mongoose.Schema<PageFields>(definition, { strict: "throw", optimisticConcurrency: true, toJSON: { virtuals: true }, toObject: { virtuals: true } }));
+
 const tokens = new TokenMap();
 const own = [Permissions.IsOwner];
 const routerOptions = (extra: Partial<ModelRouterOptions<PageFields>> = {}): ModelRouterOptions<PageFields> => ({
@@ -38,7 +41,8 @@ const routerOptions = (extra: Partial<ModelRouterOptions<PageFields>> = {}): Mod
 });
 
 async function pagesApp(t: ExecutionContext): Promise<Express> {
-  const app = (await createTestApp()).register(tokens.plugin()).register(modelRouter("/pages", Page, routerOptions())).register(modelRouter("/notes", Note, routerOptions()));
+  const app = (await createTestApp()).register(tokens.plugin()).register(modelRouter("/pages", Page, routerOptions())).register(modelRouter("/notes", Note, routerOptions()))
+    .register(modelRouter("/stickies", Sticky, routerOptions()));
   const http = await app.build();
   t.teardown(() => app.stop());
   return http;
@@ -114,6 +118,20 @@ test("DELETE with a stale ETag is 412 and deletes nothing; with the current one 
   t.false((await Page.collection.findOne({ _id: new mongoose.Types.ObjectId(id) }))?.deleted);
   await request(http).delete(`/pages/${id}`).set("Authorization", alice.auth).set("If-Match", edited.headers.etag as string).expect(204);
   t.true((await Page.collection.findOne({ _id: new mongoose.Types.ObjectId(id) }))?.deleted);
+});
+
+test("a hard DELETE with If-Match removes only the revision it names", async (t) => {
+  const http = await pagesApp(t);
+  const alice = tokens.user("alice-hard-delete");
+  const id = (await request(http).post("/stickies").set("Authorization", alice.auth).send({ title: "Note" }).expect(201)).body.data.id as string;
+  const tag = (await request(http).get(`/stickies/${id}`).set("Authorization", alice.auth).expect(200)).headers.etag as string;
+  const edited = await request(http).patch(`/stickies/${id}`).set("Authorization", alice.auth).send({ title: "Edited elsewhere" }).expect(200);
+
+  await request(http).delete(`/stickies/${id}`).set("Authorization", alice.auth).set("If-Match", tag).expect(412);
+  t.is(await Sticky.countDocuments({ _id: id }), 1);
+  await request(http).delete(`/stickies/${id}`).set("Authorization", alice.auth).set("If-Match", edited.headers.etag as string).expect(204);
+  t.is(await Sticky.countDocuments({ _id: id }), 0);
+  await request(http).delete(`/stickies/${id}`).set("Authorization", alice.auth).set("If-Match", edited.headers.etag as string).expect(404);
 });
 
 test("the ETag follows the answer's bytes, so If-None-Match stays right; a model without revisions refuses If-Match rather than ignore it", async (t) => {
