@@ -7,6 +7,8 @@ export interface StoredResponse {
   body?: Buffer;
   contentType?: string;
   location?: string;
+  /** The answer's ETag (a created record's revision, for its first If-Match). */
+  etag?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ const responseSchema = new Schema<StoredResponse>(
     body: { type: Buffer, description: "The response body's bytes" },
     contentType: { type: String, description: "The response's Content-Type" },
     location: { type: String, description: "The response's Location (a created record's URL)" },
+    etag: { type: String, description: "The response's ETag" },
   },
   { _id: false, strict: "throw" },
 );

@@ -80,8 +80,8 @@ export class IdempotencyKeys {
         throw IdempotencyErrors.KEY_REUSED({ detail: "This Idempotency-Key was used for another request (another route or another body); send a new key with each new request" });
       }
       if (found.response) {
-        const { status, body, contentType, location } = found.response;
-        return { kind: "replay", response: { status, body: bytesOf(body), contentType, location } };
+        const { status, body, contentType, location, etag } = found.response;
+        return { kind: "replay", response: { status, body: bytesOf(body), contentType, location, etag } };
       }
       const lockedUntil = found.lockedUntil?.getTime() ?? 0;
       if (lockedUntil > now) throw inProgress();

@@ -102,6 +102,7 @@ function replay(res: Response, response: StoredResponse): void {
   res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");
   if (response.location !== undefined) res.setHeader("Location", response.location);
   if (response.contentType !== undefined) res.setHeader("Content-Type", response.contentType);
+  if (response.etag !== undefined) res.setHeader("ETag", response.etag);
   res.end(response.body);
 }
 
@@ -127,7 +128,7 @@ function keepAnswer(res: Response, claim: RunningClaim, logger: SvcLogger): void
     const headers = res.getHeaders();
     const body = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.isBuffer(chunk) ? chunk : undefined;
     const kept = !streamed && status < 500 && !RETRYABLE_STATUSES.has(status);
-    const settle = kept ? claim.complete({ status, body, contentType: headerOf(res, "Content-Type"), location: headerOf(res, "Location") }) : claim.release();
+    const settle = kept ? claim.complete({ status, body, contentType: headerOf(res, "Content-Type"), location: headerOf(res, "Location"), etag: headerOf(res, "ETag") }) : claim.release();
     settle
       .catch((error: unknown) => {
         // The answer still goes out; a retry within the claim's lock is told to wait, then runs again.

@@ -76,6 +76,18 @@ test("a PATCH with the ETag it read applies and answers the new ETag; one with a
   await request(http).patch(`/pages/${id}`).set("Authorization", alice.auth).send({ title: "Unconditional" }).expect(200);
 });
 
+test("a create answers its record's first ETag, so a client can write with If-Match at once; a replayed create answers it too", async (t) => {
+  const http = await pagesApp(t);
+  const alice = tokens.user("alice-create-tag");
+  const create = () => request(http).post("/pages").set("Authorization", alice.auth).set("Idempotency-Key", "page-1").send({ title: "New" });
+  const created = await create().expect(201);
+  const tag = created.headers.etag as string;
+  t.regex(tag, /^"0-/);
+  t.is((await create().expect(201)).headers.etag, tag);
+  await request(http).patch(`/pages/${created.body.data.id as string}`).set("Authorization", alice.auth).set("If-Match", tag).send({ title: "Renamed" }).expect(200);
+  await request(http).patch(`/pages/${created.body.data.id as string}`).set("Authorization", alice.auth).set("If-Match", tag).send({ title: "Stale" }).expect(412);
+});
+
 test("weak or malformed tags never match; 404 and 403 come before 412", async (t) => {
   const http = await pagesApp(t);
   const alice = tokens.user("alice-weak");

@@ -233,7 +233,7 @@ export function routeHandlers<T>(runtime: RouteRuntime<T>): RouteHandlers {
     await doc.save();
     if (hasPopulate) await doc.populate(populateList);
     if (options.postCreate) await runHook("postCreate", () => options.postCreate!(forHooks(doc), req));
-    return { status: 201, body: { data: await presentOne(shaper.hydrated(doc), "create", req) }, createdId: String(doc._id) };
+    return { status: 201, body: { data: await presentOne(shaper.hydrated(doc), "create", req) }, createdId: String(doc._id), revision: revisionOf(doc) };
   };
 
   // A PATCH or DELETE whose save finds the document changed since it was loaded runs again from a fresh load.
