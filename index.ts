@@ -28,6 +28,7 @@ export type { AdminAccess, AdminModel, AdminModelConfig } from "./contracts/admi
 export { SvcApp, HostErrors, type SvcAppOptions, type RunningApp } from "./hosts/svc-app.js";
 export { setupServer, type SetupServerOptions, type LegacyServer } from "./hosts/setup-server.js";
 export { toAPIError } from "./hosts/error-response.js";
+export { EXPOSED_HEADERS } from "./hosts/http-stack.js";
 export { answerClientErrors } from "./hosts/client-error-answers.js";
 export type { SocketServerOptions } from "./hosts/socket-server.js";
 

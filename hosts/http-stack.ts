@@ -7,13 +7,28 @@ import type { SvcKernel } from "../kernel/kernel.js";
 import { correlationMiddleware } from "../plugins/logging/correlation-middleware.js";
 import { captureRawBody } from "../contracts/raw-body.js";
 import { decodingFailuresAsClientErrors, JSON_MEDIA_TYPES, validationContextMiddleware, validatorSettingsOf } from "../plugins/validation/index.js";
+import { IDEMPOTENT_REPLAYED_HEADER } from "../plugins/idempotency/index.js";
 import { docsUiRouter } from "./docs-ui.js";
 import { HttpErrors } from "../kernel/http-errors.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { createModelRegistry } from "./model-registry.js";
 
+/**
+ * Response headers a page on another origin may read (CORS hides all but a few by default): what
+ * svc's answers tell clients to act on — a created record's `Location`, the `ETag` for
+ * `If-Match` and `If-None-Match`, `Retry-After`, `Idempotent-Replayed`, and the request id to
+ * quote in a bug report.
+ *
+ * @example
+ * new SvcApp({ cors: { exposedHeaders: [...EXPOSED_HEADERS, "X-Quota-Left"] } });
+ */
+export const EXPOSED_HEADERS: readonly string[] = Object.freeze(["ETag", "Location", "Retry-After", IDEMPOTENT_REPLAYED_HEADER, "X-Request-Id"]);
+
 export interface HttpStackOptions {
-  /** CORS settings (`cors` package); `false` sends no CORS headers. Default: any origin, no credentials. */
+  /**
+   * CORS settings (`cors` package); `false` sends no CORS headers. Default: any origin, no
+   * credentials, and `EXPOSED_HEADERS` readable by pages of other origins (`exposedHeaders` replaces them).
+   */
   cors?: CorsOptions | false;
   /**
    * Largest accepted JSON body: a number of bytes or a size string (`"512kb"`, `"1.5mb"`); larger
@@ -94,7 +109,7 @@ export function createHttpStack(kernel: SvcKernel, options: HttpStackOptions = {
   app.use(
     validationContextMiddleware(() => ({ settings: validatorSettingsOf(kernel.container), logger: kernel.pluginContext.logger })),
   );
-  app.use(named("svcCors", options.cors === false ? passThrough : cors(options.cors ?? {})));
+  app.use(named("svcCors", options.cors === false ? passThrough : cors({ exposedHeaders: [...EXPOSED_HEADERS], ...options.cors })));
   // `verify: captureRawBody` keeps the exact bytes as `req.rawBody` for webhook signature checks.
   // Other media types are left unread: webhook and form routes read them their own way, and
   // routes that take JSON answer them with 415 (`requireJsonBody`).

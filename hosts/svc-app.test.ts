@@ -7,7 +7,7 @@ import { ConfigErrors } from "../kernel/environment.js";
 import { hasErrorCode } from "../kernel/errors.js";
 import { KernelErrors } from "../kernel/kernel-errors.js";
 import type { SvcPlugin } from "../kernel/plugin.js";
-import { STACK_ORDER, stackLayerNames } from "./http-stack.js";
+import { EXPOSED_HEADERS, STACK_ORDER, stackLayerNames } from "./http-stack.js";
 import { HostErrors, SvcApp } from "./svc-app.js";
 import { token } from "../kernel/container.js";
 
@@ -193,6 +193,26 @@ test("CORS headers are sent by default and can be turned off", async (t) => {
   t.teardown(() => off.app.stop());
   const none = await request(off.http).get("/widgets").set("Origin", "https://example.com").expect(200);
   t.false("access-control-allow-origin" in none.headers);
+});
+
+test("pages of other origins may send Idempotency-Key and If-Match, and read the headers svc answers with", async (t) => {
+  const { app, http } = await build();
+  t.teardown(() => app.stop());
+  const preflight = await request(http)
+    .options("/widgets")
+    .set("Origin", "https://app.example.com")
+    .set("Access-Control-Request-Method", "POST")
+    .set("Access-Control-Request-Headers", "authorization, content-type, idempotency-key, if-match")
+    .expect(204);
+  t.regex(preflight.headers["access-control-allow-headers"], /idempotency-key/);
+  t.regex(preflight.headers["access-control-allow-headers"], /if-match/);
+  const answer = await request(http).get("/widgets").set("Origin", "https://app.example.com").expect(200);
+  t.deepEqual(answer.headers["access-control-expose-headers"].split(","), [...EXPOSED_HEADERS]);
+  t.deepEqual(EXPOSED_HEADERS, ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-Id"]);
+  // An app's own list replaces them.
+  const own = await build({ cors: { exposedHeaders: ["X-Quota-Left"] } });
+  t.teardown(() => own.app.stop());
+  t.is((await request(own.http).get("/widgets").set("Origin", "https://app.example.com").expect(200)).headers["access-control-expose-headers"], "X-Quota-Left");
 });
 
 test("/docs serves the local Swagger UI only when ENABLE_API_DOCS_UI=true", async (t) => {
