@@ -1,2 +1,0 @@
-import benchMcp from "../bench/mcp.js";
-await benchMcp();
