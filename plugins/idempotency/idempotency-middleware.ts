@@ -56,6 +56,19 @@ export function checkIdempotencyOption(option: boolean | IdempotencyOptions | un
 }
 
 /**
+ * A router's `idempotency` setting as the rules it applies, or undefined when it is off
+ * (`false`); `true` and an absent setting mean the defaults.
+ *
+ * @example
+ * idempotencyRules(undefined); // {}
+ * idempotencyRules(false);     // undefined
+ */
+export function idempotencyRules(option: boolean | IdempotencyOptions | undefined): IdempotencyOptions | undefined {
+  if (option === false) return undefined;
+  return option === undefined || option === true ? {} : option;
+}
+
+/**
  * Makes a POST route safe to retry, per the IETF's `Idempotency-Key` header draft (as Stripe's
  * API does). A request carrying the header runs once per caller and key: a retry with the same key
  * and the same request gets the first answer again — status, body, `Location` — marked

@@ -1,7 +1,7 @@
 import type { OpenApiRegistry } from "../../kernel/openapi-registry.js";
 import { syncOperationExtension } from "./sync-extension.js";
 import { FIELDS_PARAMETER, fieldsParameter, responseFieldNames } from "./sparse-fields.js";
-import { documentIdempotency } from "../idempotency/index.js";
+import { documentIdempotency, idempotencyRules } from "../idempotency/index.js";
 import { BEARER_SCHEME, sharedResponses, type SharedResponse } from "../../kernel/openapi-shared-components.js";
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { MAX_PAGE, MAX_REGEX_LENGTH } from "./list-query.js";
@@ -161,8 +161,8 @@ export function documentModelRouter<T>(
       },
       ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
     );
-    const idempotency = options.idempotency ?? true;
-    openapi.addOperation("post", path, idempotency === false ? create : documentIdempotency(create, idempotency === true ? {} : idempotency));
+    const idempotency = idempotencyRules(options.idempotency);
+    openapi.addOperation("post", path, idempotency ? documentIdempotency(create, idempotency) : create);
   }
   // Models with revisions (optimisticConcurrency): ETag on record answers, If-Match on writes.
   const revisioned = analysis.revisionPath !== undefined;

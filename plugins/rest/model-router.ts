@@ -19,7 +19,7 @@ import { readFieldsParser, responseFieldNames } from "./sparse-fields.js";
 import { routeHandlers, type RouteRuntime } from "./route-handlers.js";
 import { checkThrottleOption, routerThrottle } from "./router-throttle.js";
 import { throttleStoreOf } from "../throttle/index.js";
-import { checkIdempotencyOption, idempotent } from "../idempotency/index.js";
+import { checkIdempotencyOption, idempotencyRules, idempotent } from "../idempotency/index.js";
 import { ajvFor, fromAjvErrors, validatorSettingsOf } from "../validation/index.js";
 
 /**
@@ -147,13 +147,14 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       const plan = planPopulate(model, options.populatePaths);
       const schemas = modelSchemas(model, analysis, options, plan.shapes);
       const responseFields = responseFieldNames(schemas.response, options.openApi?.responseProperties);
+      const pickable = new Set(responseFields);
       const runtime: RouteRuntime<T> = {
         model,
         analysis,
         options,
         shaper: documentShaper(analysis),
-        parseList: createListQueryParser(analysis, new Set(responseFields)),
-        parseReadFields: readFieldsParser(new Set(responseFields)),
+        parseList: createListQueryParser(analysis, pickable),
+        parseReadFields: readFieldsParser(pickable),
         checkCreate: withLegacyTransform(bodyChecker<T>(schemas.create, "create", analysis, validation, options.validation), "create", options),
         checkUpdate: withLegacyTransform(bodyChecker<T>(schemas.update, "update", analysis, validation, options.validation), "update", options),
         populate: plan.populate,
@@ -164,8 +165,9 @@ function createModelRouter<T>(path: string, restModel: RestModel<T>, options: Mo
       const handlers = routeHandlers(runtime);
       const router = express.Router();
       router.get("/", handlers.list);
-      if (options.idempotency === false) router.post("/", handlers.create);
-      else router.post("/", idempotent(ctx, options.idempotency === true ? {} : options.idempotency, `${where}: idempotency`), handlers.create);
+      const idempotency = idempotencyRules(options.idempotency);
+      if (idempotency) router.post("/", idempotent(ctx, idempotency, `${where}: idempotency`), handlers.create);
+      else router.post("/", handlers.create);
       router.put("/", handlers.methodNotAllowed("GET, POST"));
       router.get("/:id", handlers.read);
       router.patch("/:id", handlers.update);
