@@ -178,6 +178,7 @@ test("/openapi.json documents the ETag, If-Match and 412 on models with revision
     t.regex(pages[method].responses["412"].description, /REST_PRECONDITION_FAILED/);
   }
   t.truthy(pages.patch.responses["200"].headers.ETag);
+  t.truthy(document.paths["/pages"].post.responses["201"].headers.ETag);
   const notes = document.paths["/notes/{id}"];
   t.false(notes.patch.parameters.some((parameter: { name: string }) => parameter.name === "If-Match"));
   t.is(notes.patch.responses["412"], undefined);

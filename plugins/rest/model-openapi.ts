@@ -146,24 +146,6 @@ export function documentModelRouter<T>(
       ),
     );
   }
-  if (allowed("create")) {
-    const create = operation(
-      "create",
-      {
-        summary: `Create a ${name}`,
-        requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
-        responses: {
-          201: {
-            ...single(201, `The created ${name}`)[201]!,
-            headers: { Location: { description: `The created ${name}'s URL (its read route, under the app's mount path)`, schema: { type: "string" } } },
-          },
-        },
-      },
-      ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
-    );
-    const idempotency = idempotencyRules(options.idempotency);
-    openapi.addOperation("post", path, idempotency ? documentIdempotency(create, idempotency) : create);
-  }
   // Models with revisions (optimisticConcurrency): ETag on record answers, If-Match on writes.
   const revisioned = analysis.revisionPath !== undefined;
   const tagged = (responses: Record<string, ResponseObject>): Record<string, ResponseObject> =>
@@ -172,6 +154,24 @@ export function documentModelRouter<T>(
   const preconditionFailed: Record<string, ResponseObject> = revisioned
     ? { 412: { description: `The ${name} changed since the If-Match tag was read (REST_PRECONDITION_FAILED); nothing was written`, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } } }
     : {};
+  if (allowed("create")) {
+    const create = operation(
+      "create",
+      {
+        summary: `Create a ${name}`,
+        requestBody: { required: true, content: { "application/json": { schema: ref(createName) } } },
+        responses: tagged({
+          201: {
+            ...single(201, `The created ${name}`)[201]!,
+            headers: { Location: { description: `The created ${name}'s URL (its read route, under the app's mount path)`, schema: { type: "string" } } },
+          },
+        }),
+      },
+      ["BadRequest", "Unauthorized", "Forbidden", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
+    );
+    const idempotency = idempotencyRules(options.idempotency);
+    openapi.addOperation("post", path, idempotency ? documentIdempotency(create, idempotency) : create);
+  }
   if (allowed("read")) {
     openapi.addOperation(
       "get",
